@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "DataModelGen",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "datamodelgen", targets: ["datamodelgen"]),
+        .library(name: "DataModelRuntime", targets: ["DataModelRuntime"]),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+
+        // Generator core: IR, loader, parser, validator, diagnostics.
+        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        // Template engine (Mustache), independent of the rest.
+        .target(name: "Mustache"),
+        // Core Data's SQLite store layout, shared by the generator and the runtime.
+        .target(name: "DataModelStoreLayout"),
+        // A small Swift wrapper over the SQLite C API.
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        // Default templates, shipped as resources.
+        .target(
+            name: "DataModelTemplates",
+            path: "Templates",
+            exclude: ["README.md"]
+        ),
+        // Naming, template context, renderers.
+        .target(
+            name: "DataModelCodegen",
+            dependencies: ["DataModel", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
+        ),
+        // The runtime that generated code imports.
+        .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
+        // The command-line tool: commands, argument parsing, file writing, exit codes.
+        .target(name: "DataModelGenCLI", dependencies: ["DataModel", "DataModelCodegen"]),
+        .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
+
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+        .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
+        .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "DataModelCodegenTests", dependencies: ["DataModel", "DataModelCodegen"], exclude: ["Golden"]),
+        .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,288 @@
+import Foundation
+
+/// A model read from disk: the chosen version's IR plus what was learned while loading it.
+public struct LoadedModel: Sendable {
+    /// The parsed model version.
+    public var model: ObjectModel
+    /// Warnings (and, after validation, errors) about the input.
+    public var diagnostics: [Diagnostic]
+    /// The path of the `contents` file that was parsed, as given by the user.
+    public var contentsPath: String
+    /// The path the user gave.
+    public var inputPath: String
+    /// The names of every version in the bundle, in natural order (one entry for a bare version).
+    public var availableVersions: [String]
+    /// Every file whose change should trigger regeneration (contents files, `.xccurrentversion`).
+    public var inputFiles: [String]
+}
+
+/// Finds and reads Xcode data models on disk: `.xcdatamodeld` bundles, `.xcdatamodel` directories
+/// and bare `contents` files.
+public enum ModelLoader {
+    /// The file inside a bundle that names the current version.
+    public static let currentVersionFileName = ".xccurrentversion"
+
+    /// Loads one version of the model at `path`.
+    ///
+    /// For a bundle, the version is `versionName` when given, else the one `.xccurrentversion` names, else the
+    /// only version or the newest in natural order (`Model 10` after `Model 9`), with a warning.
+    public static func load(
+        path: String, versionName: String? = nil, limits: XMLParsingLimits = .default
+    ) throws(ModelLoadingError) -> LoadedModel {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ioError("no such file or directory", path: path)
+        }
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        if !isDirectory.boolValue {
+            let parent = (trimmed as NSString).deletingLastPathComponent
+            let parentName = (parent as NSString).lastPathComponent
+            let isVersionContents = parentName.hasSuffix(".xcdatamodel")
+            let versionName = isVersionContents ? stripExtension(parentName) : stripExtension(lastComponent(trimmed))
+            var modelName = versionName
+            let grandparent = ((parent as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            if isVersionContents, grandparent.hasSuffix(".xcdatamodeld") { modelName = stripExtension(grandparent) }
+            return try loadContents(
+                at: trimmed, inputPath: path, modelName: modelName, versionName: versionName,
+                versions: [versionName], extraInputs: [], warnings: [], limits: limits)
+        }
+        if trimmed.hasSuffix(".xcdatamodeld") {
+            return try loadBundle(at: trimmed, inputPath: path, versionName: versionName, limits: limits)
+        }
+        let name = stripExtension(lastComponent(trimmed))
+        return try loadVersionDirectory(
+            at: trimmed, inputPath: path, modelName: name, versionName: name, versions: [name], extraInputs: [],
+            warnings: [], limits: limits)
+    }
+
+    /// Loads every version of the model at `path` (one for anything but a bundle), in natural order.
+    public static func loadAllVersions(path: String, limits: XMLParsingLimits = .default) throws(ModelLoadingError)
+        -> [LoadedModel]
+    {
+        let first = try load(path: path, limits: limits)
+        guard first.availableVersions.count > 1 else { return [first] }
+        var models: [LoadedModel] = []
+        for version in first.availableVersions {
+            models.append(try load(path: path, versionName: version, limits: limits))
+        }
+        return models
+    }
+
+    // MARK: Bundles
+
+    private static func loadBundle(
+        at path: String, inputPath: String, versionName: String?, limits: XMLParsingLimits
+    ) throws(ModelLoadingError) -> LoadedModel {
+        let modelName = stripExtension(lastComponent(path))
+        let versions = versionDirectories(in: path)
+        let currentFile = path + "/" + currentVersionFileName
+        var warnings: [Diagnostic] = []
+        var extraInputs: [String] = []
+        let hasCurrentFile = FileManager.default.fileExists(atPath: currentFile)
+        if hasCurrentFile { extraInputs.append(currentFile) }
+        guard !versions.isEmpty else {
+            if FileManager.default.fileExists(atPath: path + "/elements") {
+                throw legacyError(path: path)
+            }
+            throw ModelLoadingError(
+                .invalidModel,
+                [
+                    .error(
+                        "model bundle contains no .xcdatamodel version", rule: "no-model-version",
+                        at: SourceLocation(file: path))
+                ])
+        }
+        let chosen: String
+        if let versionName {
+            let wanted = stripExtension(versionName)
+            guard versions.contains(wanted) else {
+                throw ModelLoadingError(
+                    .invalidModel,
+                    [
+                        .error(
+                            "model version '\(wanted)' not found; the bundle has: \(versions.joined(separator: ", "))",
+                            rule: "unknown-model-version", at: SourceLocation(file: path))
+                    ])
+            }
+            chosen = wanted
+        } else {
+            let named = hasCurrentFile ? currentVersionName(currentFile, warnings: &warnings) : nil
+            if let named, versions.contains(named) {
+                chosen = named
+            } else {
+                chosen = versions[versions.count - 1]
+                let reason: String
+                if let named {
+                    reason = "\(currentVersionFileName) names '\(named)', which does not exist"
+                } else if hasCurrentFile {
+                    reason = "\(currentVersionFileName) names no version"
+                } else {
+                    reason = "the bundle has no \(currentVersionFileName)"
+                }
+                let choice = versions.count == 1 ? "its only version" : "the newest version"
+                warnings.append(
+                    .warning(
+                        "\(reason); using \(choice), '\(chosen)'", rule: "current-version",
+                        at: SourceLocation(file: hasCurrentFile ? currentFile : path)))
+            }
+        }
+        return try loadVersionDirectory(
+            at: path + "/" + chosen + ".xcdatamodel", inputPath: inputPath, modelName: modelName, versionName: chosen,
+            versions: versions, extraInputs: extraInputs, warnings: warnings, limits: limits)
+    }
+
+    /// The version names (without `.xcdatamodel`) in a bundle, in natural order.
+    public static func versionDirectories(in bundlePath: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundlePath)) ?? []
+        return entries.filter { $0.hasSuffix(".xcdatamodel") }.map(stripExtension).sorted(by: naturalOrder)
+    }
+
+    private static func currentVersionName(_ path: String, warnings: inout [Diagnostic]) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let dictionary = plist as? [String: Any] else {
+            warnings.append(
+                .warning(
+                    "\(currentVersionFileName) is not a property list; ignoring it", rule: "current-version",
+                    at: SourceLocation(file: path, line: 1, column: 1)))
+            return nil
+        }
+        guard let name = dictionary["_XCCurrentVersionName"] as? String, !name.isEmpty else { return nil }
+        return stripExtension(name)
+    }
+
+    // MARK: Versions
+
+    private static func loadVersionDirectory(
+        at path: String, inputPath: String, modelName: String, versionName: String, versions: [String],
+        extraInputs: [String], warnings: [Diagnostic], limits: XMLParsingLimits
+    ) throws(ModelLoadingError) -> LoadedModel {
+        let contents = path + "/contents"
+        guard FileManager.default.fileExists(atPath: contents) else {
+            if FileManager.default.fileExists(atPath: path + "/elements") {
+                throw legacyError(path: path)
+            }
+            throw ModelLoadingError(
+                .invalidModel,
+                [
+                    .error(
+                        "'\(lastComponent(path))' has no 'contents' file: it is not an Xcode data model version",
+                        rule: "missing-contents", at: SourceLocation(file: path))
+                ])
+        }
+        return try loadContents(
+            at: contents, inputPath: inputPath, modelName: modelName, versionName: versionName, versions: versions,
+            extraInputs: extraInputs, warnings: warnings, limits: limits)
+    }
+
+    private static func loadContents(
+        at path: String, inputPath: String, modelName: String, versionName: String, versions: [String],
+        extraInputs: [String], warnings: [Diagnostic], limits: XMLParsingLimits
+    ) throws(ModelLoadingError) -> LoadedModel {
+        let data = try readFile(path, limits: limits)
+        do {
+            let (model, diagnostics) = try ModelParser.parse(
+                data, file: path, modelName: modelName, versionName: versionName, limits: limits)
+            return LoadedModel(
+                model: model, diagnostics: warnings + diagnostics, contentsPath: path, inputPath: inputPath,
+                availableVersions: versions, inputFiles: [path] + extraInputs)
+        } catch {
+            throw ModelLoadingError(error.kind, warnings + error.diagnostics)
+        }
+    }
+
+    private static func readFile(_ path: String, limits: XMLParsingLimits) throws(ModelLoadingError) -> Data {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maximumBytes {
+            throw ModelLoadingError(
+                .invalidModel,
+                [
+                    .error(
+                        "file is \(size) bytes, larger than the limit of \(limits.maximumBytes) bytes",
+                        rule: "file-too-large", at: SourceLocation(file: path))
+                ])
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ioError("cannot read the file", path: path)
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw ioError("cannot read the file: \(error.localizedDescription)", path: path)
+        }
+    }
+
+    private static func legacyError(path: String) -> ModelLoadingError {
+        ModelLoadingError(
+            .invalidModel,
+            [
+                .error(
+                    "this model is in the pre-2011 binary format (elements/layout files, no contents); open it in a current Xcode and save it to convert it",
+                    rule: "legacy-binary-format", at: SourceLocation(file: path))
+            ])
+    }
+
+    private static func ioError(_ message: String, path: String) -> ModelLoadingError {
+        ModelLoadingError(.io, [.error(message, rule: "io-error", at: SourceLocation(file: path))])
+    }
+
+    // MARK: Names
+
+    static func lastComponent(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+    static func stripExtension(_ name: String) -> String {
+        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) {
+            return String(name.dropLast(suffix.count))
+        }
+        return name
+    }
+
+    /// Natural order: runs of digits compare as numbers (`Model 9` < `Model 10`).
+    public static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
+        let left = NaturalKey(lhs)
+        let right = NaturalKey(rhs)
+        if left != right { return left < right }
+        return lhs < rhs
+    }
+}
+
+/// A string split into text and number runs, compared run by run.
+private struct NaturalKey: Comparable {
+    enum Run: Comparable {
+        case number(Double, String)
+        case text(String)
+
+        static func < (lhs: Run, rhs: Run) -> Bool {
+            switch (lhs, rhs) {
+            case let (.number(a, sa), .number(b, sb)): a != b ? a < b : sa < sb
+            case (.number, .text): true
+            case (.text, .number): false
+            case let (.text(a), .text(b)): a < b
+            }
+        }
+    }
+
+    var runs: [Run] = []
+
+    init(_ string: String) {
+        var current = ""
+        var inDigits = false
+        for character in string {
+            let isDigit = character.isASCII && character.isNumber
+            if !current.isEmpty, isDigit != inDigits { flush(current, digits: inDigits) ; current = "" }
+            current.append(character)
+            inDigits = isDigit
+        }
+        if !current.isEmpty { flush(current, digits: inDigits) }
+    }
+
+    private mutating func flush(_ run: String, digits: Bool) {
+        if digits, let value = Double(run) { runs.append(.number(value, run)) } else { runs.append(.text(run)) }
+    }
+
+    static func < (lhs: NaturalKey, rhs: NaturalKey) -> Bool { lhs.runs.lexicographicallyPrecedes(rhs.runs) }
+}

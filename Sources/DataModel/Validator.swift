@@ -1,0 +1,402 @@
+import Foundation
+
+/// Checks a parsed model the way momc does, producing diagnostics with stable rule ids.
+///
+/// Errors are what momc refuses to compile; warnings are what it compiles but reports.
+/// Every lookup is hashed, so validation stays linear in the model's size.
+public struct Validator: Sendable {
+    /// Property names Core Data reserves on `NSManagedObject` (momc refuses them).
+    public static let reservedPropertyNames: Set<String> = [
+        "description", "objectID", "entity", "managedObjectContext", "isDeleted", "isInserted", "isUpdated",
+        "isFault", "hasChanges", "faultingState", "changedValues",
+    ]
+
+    /// Creates a validator.
+    public init() {}
+
+    /// Validates `model` and returns what it found, sorted by location.
+    public func validate(_ model: ObjectModel) -> [Diagnostic] {
+        var run = ValidationRun(model: model)
+        run.checkEntities()
+        run.checkInheritance()
+        for entity in model.entities { run.check(entity) }
+        run.checkFetchRequests()
+        run.checkConfigurations()
+        return run.diagnostics.sortedByLocation()
+    }
+}
+
+/// The state of one validation pass.
+private struct ValidationRun {
+    let model: ObjectModel
+    var diagnostics: [Diagnostic] = []
+    /// Entity name → own property names.
+    private var propertyNames: [String: Set<String>] = [:]
+    /// Entity name → relationships by name.
+    private var relationships: [String: [String: Relationship]] = [:]
+
+    init(model: ObjectModel) {
+        self.model = model
+        for entity in model.entities where propertyNames[entity.name] == nil {
+            propertyNames[entity.name] = Set(entity.propertyNames)
+            var byName: [String: Relationship] = [:]
+            for relationship in entity.relationships where byName[relationship.name] == nil {
+                byName[relationship.name] = relationship
+            }
+            relationships[entity.name] = byName
+        }
+    }
+
+    private mutating func error(_ message: String, _ rule: String, _ location: SourceLocation) {
+        diagnostics.append(.error(message, rule: rule, at: location))
+    }
+
+    private mutating func warning(_ message: String, _ rule: String, _ location: SourceLocation) {
+        diagnostics.append(.warning(message, rule: rule, at: location))
+    }
+
+    // MARK: Entities
+
+    mutating func checkEntities() {
+        var seen: [String: SourceLocation] = [:]
+        var classNames: [String: String] = [:]
+        for entity in model.entities {
+            if let first = seen[entity.name] {
+                error(
+                    "duplicate entity '\(entity.name)' (first declared at line \(first.line))", "duplicate-entity",
+                    entity.location)
+            } else {
+                seen[entity.name] = entity.location
+            }
+            checkIdentifier(entity.name, kind: "entity", location: entity.location, uppercase: true)
+            if entity.codeGenerationType != .manual {
+                if let other = classNames[entity.className], other != entity.name {
+                    error(
+                        "entities '\(other)' and '\(entity.name)' both generate class '\(entity.className)'",
+                        "duplicate-class-name", entity.location)
+                } else {
+                    classNames[entity.className] = entity.name
+                }
+            }
+        }
+    }
+
+    mutating func checkInheritance() {
+        for entity in model.entities {
+            guard let parentName = entity.parentEntity else { continue }
+            guard model.entity(named: parentName) != nil else {
+                error(
+                    "entity '\(entity.name)' has parent entity '\(parentName)', which does not exist",
+                    "missing-parent", entity.location)
+                continue
+            }
+            var seen: Set<String> = [entity.name]
+            var current = parentName
+            while let parent = model.entity(named: current) {
+                if !seen.insert(parent.name).inserted {
+                    error("entity '\(entity.name)' inherits from itself", "cyclic-inheritance", entity.location)
+                    break
+                }
+                guard let next = parent.parentEntity else { break }
+                current = next
+            }
+        }
+    }
+
+    /// The property names of `entity`'s ancestors (not its own), nearest first.
+    private func inheritedProperties(of entity: Entity) -> [(entity: String, names: Set<String>)] {
+        model.ancestry(of: entity).dropFirst().map { ($0.name, propertyNames[$0.name] ?? []) }
+    }
+
+    mutating func check(_ entity: Entity) {
+        var seen: Set<String> = []
+        let inherited = inheritedProperties(of: entity)
+        let locations =
+            entity.attributes.map { ($0.name, $0.location) } + entity.relationships.map { ($0.name, $0.location) }
+            + entity.fetchedProperties.map { ($0.name, $0.location) }
+        for (name, location) in locations {
+            if !seen.insert(name).inserted {
+                error("duplicate property '\(name)' in entity '\(entity.name)'", "duplicate-property", location)
+            }
+            if let owner = inherited.first(where: { $0.names.contains(name) }) {
+                error(
+                    "property '\(name)' of entity '\(entity.name)' shadows the property of the same name in its parent entity '\(owner.entity)'",
+                    "shadowed-property", location)
+            }
+            checkIdentifier(name, kind: "property", location: location, uppercase: false)
+            if Validator.reservedPropertyNames.contains(name) {
+                error(
+                    "'\(name)' is a reserved name in Core Data (a member of NSManagedObject); rename the property",
+                    "reserved-name", location)
+            }
+        }
+        for attribute in entity.attributes { check(attribute, in: entity) }
+        for relationship in entity.relationships { check(relationship, in: entity) }
+        for property in entity.fetchedProperties {
+            if let request = property.fetchRequest, model.entity(named: request.entity) == nil {
+                error(
+                    "fetched property '\(entity.name).\(property.name)' fetches entity '\(request.entity)', which does not exist",
+                    "unknown-fetch-entity", property.location)
+            }
+        }
+        checkPropertyLists(entity)
+    }
+
+    private mutating func checkPropertyLists(_ entity: Entity) {
+        var known = propertyNames[entity.name] ?? []
+        for ancestor in inheritedProperties(of: entity) { known.formUnion(ancestor.names) }
+        for constraint in entity.uniquenessConstraints {
+            for name in constraint.properties where !known.contains(name) {
+                error(
+                    "uniqueness constraint of entity '\(entity.name)' names '\(name)', which is not one of its properties",
+                    "unknown-constraint-property", constraint.location)
+            }
+        }
+        for index in entity.fetchIndexes {
+            for element in index.elements where !known.contains(element.property) && isPlainName(element.property) {
+                error(
+                    "fetch index '\(index.name)' of entity '\(entity.name)' names '\(element.property)', which is not one of its properties",
+                    "unknown-index-property", element.location)
+            }
+        }
+        for index in entity.compoundIndexes {
+            for name in index.properties where !known.contains(name) {
+                error(
+                    "compound index of entity '\(entity.name)' names '\(name)', which is not one of its properties",
+                    "unknown-index-property", index.location)
+            }
+        }
+    }
+
+    // MARK: Attributes
+
+    private mutating func check(_ attribute: Attribute, in entity: Entity) {
+        let name = "\(entity.name).\(attribute.name)"
+        if attribute.type == .undefined && !attribute.isTransient {
+            error(
+                "attribute '\(name)' has type Undefined, which only a transient attribute may have",
+                "undefined-not-transient", attribute.location)
+        }
+        if attribute.type == .transformable && (attribute.customClassName ?? "").isEmpty {
+            warning(
+                "transformable attribute '\(name)' has no custom class; its value is untyped", "transformable-without-class",
+                attribute.location)
+        }
+        if attribute.type == .composite, let composite = attribute.composite,
+            !model.composites.contains(where: { $0.name == composite })
+        {
+            error(
+                "attribute '\(name)' uses composite '\(composite)', which the model does not define", "unknown-composite",
+                attribute.location)
+        }
+        let defaultValue = checkValue(attribute.defaultValueString, of: attribute, role: "default", rule: "invalid-default-value")
+        let minimum = checkValue(attribute.minValueString, of: attribute, role: "minimum", rule: "invalid-min-value")
+        let maximum = checkValue(attribute.maxValueString, of: attribute, role: "maximum", rule: "invalid-max-value")
+        let defaultDate = checkInterval(attribute.defaultDateTimeInterval, of: attribute, role: "default date", rule: "invalid-default-value")
+        let minimumDate = checkInterval(attribute.minDateTimeInterval, of: attribute, role: "minimum date", rule: "invalid-min-value")
+        let maximumDate = checkInterval(attribute.maxDateTimeInterval, of: attribute, role: "maximum date", rule: "invalid-max-value")
+        if let minimum, let maximum, minimum > maximum {
+            error("attribute '\(name)' has a minimum (\(minimum)) greater than its maximum (\(maximum))", "min-exceeds-max", attribute.location)
+        }
+        if let minimumDate, let maximumDate, minimumDate > maximumDate {
+            error("attribute '\(name)' has a minimum date greater than its maximum date", "min-exceeds-max", attribute.location)
+        }
+        if attribute.type.isNumeric, let value = defaultValue {
+            if let minimum, value < minimum {
+                warning("default value of '\(name)' is below its minimum", "default-out-of-range", attribute.location)
+            }
+            if let maximum, value > maximum {
+                warning("default value of '\(name)' is above its maximum", "default-out-of-range", attribute.location)
+            }
+        }
+        _ = defaultDate
+        if let pattern = attribute.regularExpressionString, (try? NSRegularExpression(pattern: pattern)) == nil {
+            error("attribute '\(name)' has an invalid regular expression", "invalid-regular-expression", attribute.location)
+        }
+    }
+
+    /// Checks a value string; returns its numeric value for range checks (nil when not numeric or absent).
+    private mutating func checkValue(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double? {
+        guard let text else { return nil }
+        let name = attribute.name
+        switch AttributeValueParser.parse(text, as: attribute.type, role: role) {
+        case .valid(let number): return number
+        case .invalid(let reason):
+            // momc compiles such models (the value is coerced or dropped), so this is a warning.
+            warning("\(role) value '\(text)' of attribute '\(name)' \(reason); Core Data will ignore or coerce it", rule, attribute.location)
+            return nil
+        }
+    }
+
+    private mutating func checkInterval(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double? {
+        guard let text else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            error("\(role) '\(text)' of attribute '\(attribute.name)' is not a number of seconds", rule, attribute.location)
+            return nil
+        }
+        return value
+    }
+
+    // MARK: Relationships
+
+    private mutating func check(_ relationship: Relationship, in entity: Entity) {
+        let name = "\(entity.name).\(relationship.name)"
+        if let min = relationship.minCount, let max = relationship.maxCount, max > 0, min > max {
+            error(
+                "relationship '\(name)' has minCount \(min) greater than maxCount \(max)", "min-count-exceeds-max",
+                relationship.location)
+        }
+        if !relationship.isToMany, let max = relationship.maxCount, max != 1 {
+            warning(
+                "to-one relationship '\(name)' has maxCount \(max); it is ignored", "max-count-on-to-one",
+                relationship.location)
+        }
+        if relationship.isOrdered && !relationship.isToMany {
+            warning("to-one relationship '\(name)' is marked ordered; it is ignored", "ordered-to-one", relationship.location)
+        }
+        guard !relationship.destinationEntity.isEmpty else {
+            error("relationship '\(name)' has no destination entity", "missing-destination", relationship.location)
+            return
+        }
+        guard let destination = model.entity(named: relationship.destinationEntity) else {
+            error(
+                "relationship '\(name)' has destination entity '\(relationship.destinationEntity)', which does not exist",
+                "missing-destination", relationship.location)
+            return
+        }
+        guard let inverseName = relationship.inverseName, !inverseName.isEmpty else {
+            warning(
+                "relationship '\(name)' has no inverse; this is an advanced setting (no integrity checks, deletes leave dangling references)",
+                "missing-inverse", relationship.location)
+            return
+        }
+        if let inverseEntity = relationship.inverseEntity, inverseEntity != destination.name {
+            error(
+                "relationship '\(name)' has inverse entity '\(inverseEntity)' but destination '\(destination.name)'",
+                "inverse-mismatch", relationship.location)
+            return
+        }
+        guard let inverse = relationshipNamed(inverseName, inOrAbove: destination) else {
+            error(
+                "relationship '\(name)' has inverse '\(inverseName)', which is not a relationship of '\(destination.name)'",
+                "inverse-not-found", relationship.location)
+            return
+        }
+        let ancestry = Set(model.ancestry(of: entity).map(\.name))
+        if !ancestry.contains(inverse.destinationEntity) {
+            error(
+                "relationship '\(name)' has inverse '\(destination.name).\(inverseName)', which points to '\(inverse.destinationEntity)' instead of '\(entity.name)'",
+                "inverse-mismatch", relationship.location)
+        } else if let back = inverse.inverseName, back != relationship.name, !back.isEmpty {
+            warning(
+                "relationship '\(name)' has inverse '\(destination.name).\(inverseName)', whose own inverse is '\(back)'",
+                "inverse-mismatch", relationship.location)
+        }
+    }
+
+    private func relationshipNamed(_ name: String, inOrAbove entity: Entity) -> Relationship? {
+        for candidate in model.ancestry(of: entity) {
+            if let found = relationships[candidate.name]?[name] { return found }
+        }
+        return nil
+    }
+
+    // MARK: Model level
+
+    mutating func checkFetchRequests() {
+        for request in model.fetchRequests where model.entity(named: request.entity) == nil {
+            error(
+                "fetch request '\(request.name)' fetches entity '\(request.entity)', which does not exist",
+                "unknown-fetch-entity", request.location)
+        }
+    }
+
+    mutating func checkConfigurations() {
+        for configuration in model.configurations {
+            for member in configuration.memberEntities where model.entity(named: member) == nil {
+                error(
+                    "configuration '\(configuration.name)' lists entity '\(member)', which does not exist",
+                    "unknown-configuration-entity", configuration.location)
+            }
+        }
+    }
+
+    // MARK: Names
+
+    private mutating func checkIdentifier(_ name: String, kind: String, location: SourceLocation, uppercase: Bool) {
+        guard !name.isEmpty else { return }  // reported by the parser
+        guard let first = name.unicodeScalars.first,
+            first == "_" || CharacterSet.letters.contains(first),
+            name.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) })
+        else {
+            error(
+                "\(kind) name '\(name)' is not a valid identifier (letters, digits and '_', not starting with a digit)",
+                "invalid-identifier", location)
+            return
+        }
+    }
+
+    private func isPlainName(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+    }
+}
+
+/// Parses default, minimum and maximum value strings for an attribute type.
+public enum AttributeValueParser {
+    /// The outcome of parsing a value string.
+    public enum Outcome: Equatable, Sendable {
+        /// The string is valid; the number is its numeric value (or length bound), when it has one.
+        case valid(Double?)
+        /// The string is invalid, with the reason as a sentence fragment.
+        case invalid(String)
+    }
+
+    /// Parses `text` as a value of `type`. Minimum and maximum of String and Binary are lengths.
+    public static func parse(_ text: String, as type: AttributeType, role: String) -> Outcome {
+        let isBound = role == "minimum" || role == "maximum"
+        switch type {
+        case .integer16, .integer32, .integer64:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let value = Int64(trimmed) ?? wholeNumber(trimmed) else {
+                return .invalid("is not an integer")
+            }
+            guard let range = type.integerRange, range.contains(value) else {
+                return .invalid("is out of range for \(type.rawValue)")
+            }
+            return .valid(Double(value))
+        case .double, .float, .decimal:
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                return .invalid("is not a number")
+            }
+            return .valid(value)
+        case .boolean:
+            if isBound { return .valid(nil) }
+            switch text {
+            case "YES", "NO", "yes", "no", "true", "false", "TRUE", "FALSE", "1", "0": return .valid(nil)
+            default: return .invalid("is not a Boolean (YES or NO)")
+            }
+        case .string, .binary, .uri, .transformable:
+            if isBound {
+                guard let length = Int(text), length >= 0 else { return .invalid("is not a length") }
+                return .valid(Double(length))
+            }
+            if type == .uri, URL(string: text) == nil { return .invalid("is not a URL") }
+            return .valid(nil)
+        case .uuid:
+            if isBound { return .valid(nil) }
+            return UUID(uuidString: text) == nil ? .invalid("is not a UUID") : .valid(nil)
+        case .date:
+            if isBound { return .valid(nil) }
+            return Double(text) == nil ? .invalid("is not a number of seconds") : .valid(nil)
+        case .objectID, .composite, .undefined:
+            return .valid(nil)
+        }
+    }
+
+    private static func wholeNumber(_ text: String) -> Int64? {
+        guard let value = Double(text), value.isFinite, value.rounded() == value, abs(value) < 9.2e18 else {
+            return nil
+        }
+        return Int64(value)
+    }
+}

@@ -1,0 +1,134 @@
+/// A small, hand-written command-line argument parser.
+///
+/// Supports `--name value`, `--name=value`, boolean flags, repeated options, positionals and `--`.
+/// Unknown options produce an error with a "did you mean" suggestion.
+struct ArgumentParser {
+    /// One option a command accepts.
+    struct Option: Sendable {
+        /// The long name without dashes (`output`).
+        var name: String
+        /// The value's placeholder in help (`DIR`), or nil for a flag.
+        var valueName: String?
+        /// The accepted values, when the set is closed.
+        var allowedValues: [String]?
+        /// One line of help.
+        var help: String
+
+        /// A boolean flag.
+        static func flag(_ name: String, _ help: String) -> Option {
+            Option(name: name, valueName: nil, allowedValues: nil, help: help)
+        }
+
+        /// An option taking a value.
+        static func value(_ name: String, _ valueName: String, _ help: String, allowed: [String]? = nil) -> Option {
+            Option(name: name, valueName: valueName, allowedValues: allowed, help: help)
+        }
+    }
+
+    /// What was parsed.
+    struct Parsed: Sendable {
+        var positionals: [String] = []
+        var values: [String: [String]] = [:]
+        var flags: Set<String> = []
+
+        /// The last value given for an option.
+        func value(_ name: String) -> String? { values[name]?.last }
+
+        /// Whether a flag was given.
+        func flag(_ name: String) -> Bool { flags.contains(name) }
+    }
+
+    let options: [Option]
+
+    /// Parses `arguments` (without the program and command names).
+    func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        var parsed = Parsed()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = String(argument.drop(while: { $0 == "-" }))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError(unknownOption: argument, suggestion: suggestion(for: name))
+            }
+            guard option.valueName != nil else {
+                if inlineValue != nil { throw UsageError("option '--\(name)' takes no value") }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw UsageError("option '--\(name)' needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            if let allowed = option.allowedValues, !allowed.contains(value) {
+                throw UsageError(
+                    "invalid value '\(value)' for '--\(name)'; expected one of: \(allowed.joined(separator: ", "))")
+            }
+            parsed.values[name, default: []].append(value)
+        }
+        return parsed
+    }
+
+    /// The known option closest to `name`, if it is close enough to be a likely typo.
+    func suggestion(for name: String) -> String? {
+        let scored = options.map { (option: $0.name, distance: editDistance(name, $0.name)) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
+        let limit = max(2, name.count / 3)
+        if best.distance <= limit || best.option.hasPrefix(name) || name.hasPrefix(best.option) {
+            return "--" + best.option
+        }
+        return nil
+    }
+}
+
+/// The Levenshtein distance between two strings.
+func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    let a = Array(lhs)
+    let b = Array(rhs)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// A mistake in how the command was called (exit code 2).
+struct UsageError: Error, Sendable, CustomStringConvertible {
+    var description: String
+
+    init(_ message: String) {
+        description = message
+    }
+
+    init(unknownOption: String, suggestion: String?) {
+        var message = "unknown option '\(unknownOption)'"
+        if let suggestion { message += "; did you mean '\(suggestion)'?" }
+        description = message
+    }
+}

@@ -1,0 +1,128 @@
+import DataModel
+import Foundation
+
+/// The subcommands of `datamodelgen`.
+enum Command: String, CaseIterable, Sendable {
+    case validate
+    case dump
+
+    var summary: String {
+        switch self {
+        case .validate: "Check models for errors the way Xcode's model compiler does."
+        case .dump: "Print a model's parsed form as deterministic JSON or text."
+        }
+    }
+
+    var usageLine: String {
+        switch self {
+        case .validate: "USAGE: datamodelgen validate <model>... [options]"
+        case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
+        }
+    }
+
+    static let diagnosticOptions: [ArgumentParser.Option] = [
+        .value(
+            "diagnostics-format", "FORMAT", "How to print diagnostics on standard error: text (default) or json.",
+            allowed: ["text", "json"]),
+        .flag("warnings-as-errors", "Treat warnings as errors."),
+    ]
+
+    static let modelVersionOption = ArgumentParser.Option.value(
+        "model-version", "NAME", "Use this version of a .xcdatamodeld bundle instead of the current one.")
+
+    var options: [ArgumentParser.Option] {
+        switch self {
+        case .validate: [Self.modelVersionOption] + Self.diagnosticOptions
+        case .dump:
+            [
+                .value("format", "FORMAT", "Output format: json (default) or text.", allowed: ["json", "text"]),
+                Self.modelVersionOption,
+            ] + Self.diagnosticOptions
+        }
+    }
+
+    var help: String {
+        var text = "OVERVIEW: \(summary)\n\n\(usageLine)\n\n"
+        text += "ARGUMENTS:\n  <model>    A .xcdatamodeld bundle, a .xcdatamodel directory, or a contents file.\n\n"
+        text += "OPTIONS:\n"
+        for option in options {
+            let head = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
+            text += "  " + head.padding(toLength: 26, withPad: " ", startingAt: 0) + option.help + "\n"
+        }
+        text += "  " + "--help".padding(toLength: 26, withPad: " ", startingAt: 0) + "Show this help.\n"
+        return text
+    }
+
+    func run(_ arguments: ArgumentParser.Parsed, console: Console) throws -> ExitCode {
+        let printer = DiagnosticPrinter(
+            format: DiagnosticsFormat(rawValue: arguments.value("diagnostics-format") ?? "text") ?? .text,
+            warningsAsErrors: arguments.flag("warnings-as-errors"), console: console)
+        switch self {
+        case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
+        case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
+        }
+    }
+}
+
+/// Loads and validates a model, printing diagnostics; shared by every command.
+enum ModelInput {
+    /// The outcome of loading: the model when usable, and the exit code so far.
+    struct Outcome {
+        var loaded: LoadedModel?
+        var exitCode: ExitCode
+    }
+
+    /// Loads and validates the model at `path`; prints every diagnostic.
+    static func loadAndValidate(path: String, versionName: String?, printer: DiagnosticPrinter) -> Outcome {
+        do {
+            var loaded = try ModelLoader.load(path: path, versionName: versionName)
+            loaded.diagnostics += Validator().validate(loaded.model)
+            let printed = printer.print(loaded.diagnostics)
+            return Outcome(loaded: loaded, exitCode: printed.containsErrors ? .modelError : .success)
+        } catch {
+            printer.print(error.diagnostics)
+            return Outcome(loaded: nil, exitCode: error.kind == .io ? .ioError : .modelError)
+        }
+    }
+}
+
+/// `datamodelgen validate`.
+enum ValidateCommand {
+    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
+        -> ExitCode
+    {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing <model> argument") }
+        var worst = ExitCode.success
+        for path in arguments.positionals {
+            let outcome = ModelInput.loadAndValidate(
+                path: path, versionName: arguments.value("model-version"), printer: printer)
+            if outcome.exitCode.rawValue > worst.rawValue { worst = outcome.exitCode }
+        }
+        return worst
+    }
+}
+
+/// `datamodelgen dump`.
+enum DumpCommand {
+    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
+        -> ExitCode
+    {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing <model> argument" : "dump takes one model")
+        }
+        do {
+            let loaded = try ModelLoader.load(path: path, versionName: arguments.value("model-version"))
+            printer.print(loaded.diagnostics)
+            let text: String
+            switch arguments.value("format") ?? "json" {
+            case "text": text = ModelDumper.text(loaded)
+            default: text = try ModelDumper.json(loaded)
+            }
+            console.out(text)
+            return .success
+        } catch let error as ModelLoadingError {
+            printer.print(error.diagnostics)
+            return error.kind == .io ? .ioError : .modelError
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import DataModel
+import Foundation
+
+/// The `datamodelgen` command: dispatches to subcommands and maps failures to exit codes.
+public struct CommandLineTool: Sendable {
+    /// The tool's version, printed by `--version`.
+    public static let version = "0.1.0"
+
+    let console: Console
+
+    /// Creates the tool writing to `console`.
+    public init(console: Console = .standard) {
+        self.console = console
+    }
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
+    public func run(_ arguments: [String]) -> ExitCode {
+        guard let first = arguments.first else {
+            console.err(Self.overview)
+            return .usageError
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if arguments.count > 1, let command = Command(rawValue: arguments[1]) {
+                console.out(command.help)
+            } else {
+                console.out(Self.overview)
+            }
+            return .success
+        case "--version":
+            console.out("datamodelgen \(Self.version)\n")
+            return .success
+        default:
+            break
+        }
+        guard let command = Command(rawValue: first) else {
+            var message = "error: unknown command '\(first)'"
+            let names = Command.allCases.map(\.rawValue)
+            if let best = names.min(by: { editDistance(first, $0) < editDistance(first, $1) }),
+                editDistance(first, best) <= 3
+            {
+                message += "; did you mean '\(best)'?"
+            }
+            console.err(message + "\n\n" + Self.overview)
+            return .usageError
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            console.out(command.help)
+            return .success
+        }
+        do {
+            let parsed = try ArgumentParser(options: command.options).parse(rest)
+            return try command.run(parsed, console: console)
+        } catch let error as UsageError {
+            console.err("error: \(error.description)\n\(command.usageLine)\nRun 'datamodelgen \(command.rawValue) --help' for details.\n")
+            return .usageError
+        } catch let error as IOFailure {
+            console.err("\(error.description)\n")
+            return .ioError
+        } catch {
+            console.err("error: \(error)\n")
+            return .ioError
+        }
+    }
+
+    static let overview = """
+        OVERVIEW: Generate Swift model classes and SQLite schemas from Xcode data models.
+
+        USAGE: datamodelgen <command> [options]
+
+        COMMANDS:
+        \(Command.allCases.map { "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+        OPTIONS:
+          --help       Show help (also after a command: datamodelgen validate --help).
+          --version    Show the version.
+
+        EXIT CODES: 0 success, 1 model errors (or stale output with --check), 2 usage errors, 3 I/O errors.
+
+        """
+}
+
+/// A failure to read or write a file (exit code 3).
+struct IOFailure: Error, CustomStringConvertible {
+    var path: String
+    var message: String
+
+    var description: String { "\(path): error: \(message)" }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where a command writes: standard output and standard error, replaceable in tests.
+public struct Console: Sendable {
+    /// Writes to standard output.
+    public var out: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var err: @Sendable (String) -> Void
+
+    /// Creates a console from two writers.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
+
+    /// The process's standard output and standard error.
+    public static let standard = Console(
+        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        err: { FileHandle.standardError.write(Data($0.utf8)) })
+}
+
+/// The process exit codes of `datamodelgen`.
+public enum ExitCode: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// The model (or generated output under `--check`) has errors.
+    case modelError = 1
+    /// The command was called wrongly.
+    case usageError = 2
+    /// A file could not be read or written.
+    case ioError = 3
+}

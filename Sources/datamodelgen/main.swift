@@ -1,0 +1,5 @@
+import DataModelGenCLI
+import Foundation
+
+let code = CommandLineTool().run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)
