@@ -1,0 +1,42 @@
+/// Which kind of Swift code to generate.
+public enum Flavor: String, Sendable, CaseIterable, Codable {
+    /// Classes for `DataModelRuntime`, compiling on Linux (the default).
+    case runtime
+    /// What Xcode's own codegen writes into DerivedData, for Core Data on Apple platforms.
+    case coredata
+}
+
+/// The access level of generated declarations.
+public enum AccessLevel: String, Sendable, CaseIterable, Codable {
+    /// `public` declarations.
+    case `public`
+    /// `internal` declarations (no modifier written).
+    case `internal`
+
+    /// The modifier followed by a space, or nothing for internal.
+    public var prefix: String { self == .public ? "public " : "" }
+}
+
+/// Options for one generation run.
+public struct GenerationOptions: Sendable, Equatable {
+    /// Which code to generate.
+    public var flavor: Flavor
+    /// Access level of declarations.
+    public var access: AccessLevel
+    /// Whether entities with Manual/None codegen get files too (one-off generation, like Xcode's
+    /// "Create NSManagedObject Subclass").
+    public var includeManual: Bool
+    /// Whether to write `<ModelName>.sql` next to the Swift files.
+    public var includeSchema: Bool
+
+    /// Creates options.
+    public init(
+        flavor: Flavor = .runtime, access: AccessLevel = .public, includeManual: Bool = false,
+        includeSchema: Bool = true
+    ) {
+        self.flavor = flavor
+        self.access = access
+        self.includeManual = includeManual
+        self.includeSchema = includeSchema
+    }
+}

@@ -1,0 +1,78 @@
+/// The one place that decides how model names become Swift identifiers.
+///
+/// Rules, applied in this order:
+/// 1. A name that is a Swift keyword (`class`, `default`, `protocol`, `self`, `Type` …) is written in
+///    backticks wherever it is declared or used: `` `class` ``.
+/// 2. A generated property whose name clashes with a member of the runtime's `ManagedObject`
+///    (``runtimeReservedMembers``: `objectID`, `context`, `entity` …) gets a trailing underscore in the
+///    runtime flavor (`context_`); the model name is still used for storage, key paths and predicates.
+/// 3. A type reference whose name is also the name of a generated class (an entity named `Date`,
+///    `Data`, `URL`, `Set` …) is qualified with its module (`Foundation.Date`, `Swift.Set`), so the
+///    generated class and the standard type can coexist in one module.
+public enum SwiftNaming {
+    /// Words that must be escaped with backticks to be used as identifiers in declarations and member access.
+    public static let keywords: Set<String> = [
+        // Declarations
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var",
+        // Statements
+        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if",
+        "in", "repeat", "return", "throw", "switch", "where", "while",
+        // Expressions and types
+        "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type",
+        "Protocol",
+        // Contextual words that break member declarations or access
+        "_", "some", "any",
+    ]
+
+    /// Members of the runtime's `ManagedObject` that a generated property must not redeclare.
+    public static let runtimeReservedMembers: Set<String> = [
+        "objectID", "context", "managedObjectContext", "entity", "isInserted", "isUpdated", "isDeleted", "isFault",
+        "hasChanges", "changedValues", "description", "debugDescription", "hashValue", "id", "observationRegistrar",
+        "willAccess", "didChange", "primitiveValue", "setPrimitiveValue", "value", "setValue", "init", "deinit",
+    ]
+
+    /// Types the generated code refers to, with the module that declares them.
+    public static let standardTypeModules: [String: String] = [
+        "String": "Swift", "Bool": "Swift", "Int": "Swift", "Int16": "Swift", "Int32": "Swift", "Int64": "Swift",
+        "Float": "Swift", "Double": "Swift", "Set": "Swift", "Array": "Swift", "Optional": "Swift",
+        "Sequence": "Swift", "Identifiable": "Swift",
+        "Date": "Foundation", "Data": "Foundation", "UUID": "Foundation", "URL": "Foundation",
+        "Decimal": "Foundation", "IndexSet": "Foundation", "NSNumber": "Foundation",
+        "NSDecimalNumber": "Foundation", "NSSet": "Foundation", "NSOrderedSet": "Foundation",
+        "NSIndexSet": "Foundation", "NSObject": "ObjectiveC", "TimeInterval": "Foundation",
+        "NSManagedObjectID": "CoreData", "NSFetchRequest": "CoreData", "NSManagedObject": "CoreData",
+    ]
+
+    /// `name` in backticks when it is a keyword.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Whether `name` needs backticks.
+    public static func needsEscaping(_ name: String) -> Bool { keywords.contains(name) }
+
+    /// The first character upper-cased: `departments` → `Departments` (used in accessor names and selectors).
+    public static func capitalized(_ name: String) -> String {
+        guard let first = name.first else { return name }
+        return first.uppercased() + name.dropFirst()
+    }
+
+    /// The first character lower-cased: `Departments` → `departments`.
+    public static func lowercasedFirst(_ name: String) -> String {
+        guard let first = name.first else { return name }
+        return first.lowercased() + name.dropFirst()
+    }
+
+    /// The Swift property name for a model property in the runtime flavor (rule 2), unescaped.
+    public static func runtimePropertyName(_ name: String) -> String {
+        runtimeReservedMembers.contains(name) ? name + "_" : name
+    }
+
+    /// `type` qualified with its module when a generated class has the same name (rule 3).
+    public static func qualified(_ type: String, generatedClassNames: Set<String>) -> String {
+        guard generatedClassNames.contains(type), let module = standardTypeModules[type] else { return type }
+        return "\(module).\(type)"
+    }
+}
