@@ -32,7 +32,12 @@ let package = Package(
         .target(
             name: "DataModelTemplates",
             path: "Templates",
-            exclude: ["README.md"]
+            exclude: ["README.md"],
+            resources: [
+                .copy("coredata-class.mustache"), .copy("coredata-properties.mustache"),
+                .copy("runtime-class.mustache"), .copy("runtime-properties.mustache"),
+                .copy("runtime-model.mustache"), .copy("schema.sql.mustache"),
+            ]
         ),
         // Naming, template context, renderers.
         .target(

@@ -3,11 +3,13 @@ import Foundation
 
 /// The subcommands of `datamodelgen`.
 enum Command: String, CaseIterable, Sendable {
+    case generate
     case validate
     case dump
 
     var summary: String {
         switch self {
+        case .generate: "Generate Swift model classes (and the SQLite schema) from a model."
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
         }
@@ -15,6 +17,8 @@ enum Command: String, CaseIterable, Sendable {
 
     var usageLine: String {
         switch self {
+        case .generate:
+            "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
         case .validate: "USAGE: datamodelgen validate <model>... [options]"
         case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
         }
@@ -32,6 +36,21 @@ enum Command: String, CaseIterable, Sendable {
 
     var options: [ArgumentParser.Option] {
         switch self {
+        case .generate:
+            [
+                .value("output", "DIR", "Directory for the generated files (created when missing)."),
+                .value(
+                    "flavor", "FLAVOR", "runtime (default: classes for DataModelRuntime) or coredata (Xcode's codegen).",
+                    allowed: ["runtime", "coredata"]),
+                .value("access", "LEVEL", "Access level of declarations: public (default) or internal.", allowed: ["public", "internal"]),
+                .value("templates", "DIR", "Directory of .mustache files overriding default templates by file name."),
+                .flag("include-manual", "Also generate entities whose codegen is Manual/None."),
+                .flag("no-schema", "Do not write <ModelName>.sql next to the Swift files."),
+                .flag("check", "Write nothing; print a diff and exit 1 when the output is stale."),
+                .flag("dry-run", "Write nothing; list the files that would be written, kept or removed."),
+                .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
+                Self.modelVersionOption,
+            ] + Self.diagnosticOptions
         case .validate: [Self.modelVersionOption] + Self.diagnosticOptions
         case .dump:
             [
@@ -58,6 +77,7 @@ enum Command: String, CaseIterable, Sendable {
             format: DiagnosticsFormat(rawValue: arguments.value("diagnostics-format") ?? "text") ?? .text,
             warningsAsErrors: arguments.flag("warnings-as-errors"), console: console)
         switch self {
+        case .generate: return try GenerateCommand.run(arguments, printer: printer, console: console)
         case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
         }

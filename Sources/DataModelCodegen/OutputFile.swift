@@ -1,0 +1,35 @@
+/// A file the generator produces: a path relative to the output directory and its text.
+public struct OutputFile: Sendable, Equatable {
+    /// The path relative to the output directory.
+    public var path: String
+    /// The file's full text.
+    public var contents: String
+
+    /// Creates an output file.
+    public init(path: String, contents: String) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// Recognises files the generator wrote earlier, by their header, so stale ones can be removed safely.
+public enum GeneratedFileRecognizer {
+    /// The marker of runtime-flavor Swift files and schema files: `generated from <model> by datamodelgen`.
+    public static func marker(modelFileName: String) -> String { "generated from \(modelFileName) by datamodelgen" }
+
+    /// The line Xcode's own codegen writes (and the Core Data flavor reproduces).
+    public static let xcodeMarker = "//  This file was automatically generated and should not be edited."
+
+    /// Whether `contents` (the start of an existing file named `fileName`) was generated from `modelFileName`.
+    ///
+    /// Runtime-flavor and SQL files name their model in the header. Core Data–flavor files carry Xcode's header,
+    /// which names no model, so they are recognised by that header and their `+CoreData…` file name.
+    public static func isGenerated(fileName: String, contents: Substring, modelFileName: String) -> Bool {
+        let head = contents.prefix(600)
+        if head.contains(marker(modelFileName: modelFileName)) { return true }
+        if fileName.hasSuffix("+CoreDataClass.swift") || fileName.hasSuffix("+CoreDataProperties.swift") {
+            return head.contains(xcodeMarker)
+        }
+        return false
+    }
+}

@@ -1,0 +1,85 @@
+import DataModel
+import DataModelCodegen
+import Foundation
+import Mustache
+
+/// `datamodelgen generate`: renders the model's files and writes, checks or lists them.
+enum GenerateCommand {
+    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
+        -> ExitCode
+    {
+        guard arguments.positionals.count == 1, let modelPath = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing <model> argument" : "generate takes one model")
+        }
+        let config: GenerationConfig?
+        if let path = arguments.value("config") {
+            config = try GenerationConfig.load(path)
+        } else {
+            config = try GenerationConfig.discover(nextTo: modelPath)
+        }
+        guard let output = arguments.value("output") ?? config?.output else {
+            throw UsageError("missing '--output DIR'")
+        }
+        let options = try options(arguments, config: config)
+        let outcome = ModelInput.loadAndValidate(
+            path: modelPath, versionName: arguments.value("model-version") ?? config?.modelVersion, printer: printer)
+        guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
+
+        let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
+        let files: [OutputFile]
+        do {
+            files = try ModelOutput.files(for: loaded.model, library: library, options: options)
+        } catch let error as MustacheError {
+            console.err(error.description + "\n")
+            return .modelError
+        }
+        let plan = OutputWriter.plan(files, in: output, modelFileName: loaded.model.name + ".xcdatamodeld")
+        if arguments.flag("check") {
+            if plan.isUpToDate { return .success }
+            console.out(OutputWriter.diff(plan))
+            console.err(
+                "error: generated files in '\(output)' are stale (\(plan.changes.count) to write, \(plan.removals.count) to remove); run 'datamodelgen generate' to update them\n"
+            )
+            return .modelError
+        }
+        if arguments.flag("dry-run") {
+            for change in plan.changes {
+                console.out("\(change.existing == nil ? "create" : "update") \(change.file.path)\n")
+            }
+            for path in plan.unchanged { console.out("keep   \(path)\n") }
+            for path in plan.removals { console.out("remove \(path)\n") }
+            return .success
+        }
+        try OutputWriter.apply(plan)
+        return .success
+    }
+
+    static func options(_ arguments: ArgumentParser.Parsed, config: GenerationConfig?) throws -> GenerationOptions {
+        let flavorName = arguments.value("flavor") ?? config?.flavor ?? Flavor.runtime.rawValue
+        guard let flavor = Flavor(rawValue: flavorName) else {
+            throw UsageError("invalid flavor '\(flavorName)' in the config; expected runtime or coredata")
+        }
+        let accessName = arguments.value("access") ?? config?.access ?? AccessLevel.public.rawValue
+        guard let access = AccessLevel(rawValue: accessName) else {
+            throw UsageError("invalid access level '\(accessName)' in the config; expected public or internal")
+        }
+        return GenerationOptions(
+            flavor: flavor, access: access,
+            includeManual: arguments.flag("include-manual") || (config?.includeManual ?? false),
+            includeSchema: !arguments.flag("no-schema") && (config?.schema ?? true))
+    }
+}
+
+/// Everything `generate` writes for a model: the Swift files and, when asked, the schema.
+enum ModelOutput {
+    static func files(for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions) throws
+        -> [OutputFile]
+    {
+        var files = try CodeGenerator(library: library, options: options).generate(model)
+        if options.includeSchema, let schema = try SchemaOutput.file(for: model, library: library) {
+            files.append(schema)
+            files.sort { $0.path < $1.path }
+        }
+        return files
+    }
+}

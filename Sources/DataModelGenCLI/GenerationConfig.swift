@@ -1,0 +1,61 @@
+import Foundation
+
+/// The options of `datamodelgen.json`, a file next to the model (or given with `--config`).
+///
+/// ```json
+/// { "flavor": "runtime", "access": "public", "templates": "Templates", "includeManual": false,
+///   "output": "Generated", "schema": true }
+/// ```
+/// Relative paths are relative to the config file's directory. Command-line options win.
+struct GenerationConfig: Decodable, Equatable {
+    var flavor: String?
+    var access: String?
+    var templates: String?
+    var includeManual: Bool?
+    var output: String?
+    var schema: Bool?
+    var modelVersion: String?
+
+    /// The file name looked up next to the model.
+    static let fileName = "datamodelgen.json"
+
+    /// Reads the config at `path`; relative paths inside become relative to its directory.
+    static func load(_ path: String) throws -> GenerationConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IOFailure(path: path, message: "cannot read the config file")
+        }
+        var config: GenerationConfig
+        do {
+            config = try JSONDecoder().decode(GenerationConfig.self, from: data)
+        } catch {
+            throw IOFailure(path: path, message: "invalid config file: \(describe(error))")
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        config.templates = config.templates.map { resolve($0, base: base) }
+        config.output = config.output.map { resolve($0, base: base) }
+        return config
+    }
+
+    /// The config next to the model at `modelPath`, if there is one.
+    static func discover(nextTo modelPath: String) throws -> GenerationConfig? {
+        var trimmed = modelPath
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let path = ((trimmed as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try load(path)
+    }
+
+    private static func resolve(_ path: String, base: String) -> String {
+        path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return key.isEmpty ? context.debugDescription : "'\(key)': \(context.debugDescription)"
+        default: return "\(error)"
+        }
+    }
+}

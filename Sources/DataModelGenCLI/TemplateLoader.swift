@@ -1,0 +1,38 @@
+import DataModelCodegen
+import DataModelTemplates
+import Foundation
+import Mustache
+
+/// Compiles the default templates, replacing any that a user's `--templates DIR` provides by file name.
+enum TemplateLoader {
+    /// A library with every default template, overridden (or extended) by `*.mustache` files in `directory`.
+    static func library(overrides directory: String?) throws -> MustacheLibrary {
+        var library = MustacheLibrary(options: .codeGeneration)
+        for name in DefaultTemplates.names {
+            guard let source = DefaultTemplates.source(named: name) else {
+                throw IOFailure(
+                    path: DefaultTemplates.path(named: name),
+                    message: "default template '\(name)' is missing from this installation; reinstall or pass --templates")
+            }
+            try library.add(source: source, name: name, path: "Templates/\(name).mustache")
+        }
+        if let directory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw IOFailure(path: directory, message: "templates directory does not exist")
+            }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for entry in entries.sorted() where entry.hasSuffix("." + DefaultTemplates.fileExtension) {
+                let path = (directory as NSString).appendingPathComponent(entry)
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw IOFailure(path: path, message: "cannot read the template")
+                }
+                let name = String(entry.dropLast(DefaultTemplates.fileExtension.count + 1))
+                try library.add(source: String(decoding: data, as: UTF8.self), name: name, path: path)
+            }
+        }
+        if let unresolved = library.unresolvedReferences().first { throw unresolved }
+        return library
+    }
+}
