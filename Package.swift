@@ -49,13 +49,18 @@ let package = Package(
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(name: "DataModelGenCLI", dependencies: ["DataModel", "DataModelCodegen"]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
+        // Release-mode benchmarks against baselines measured in the same run.
+        .executableTarget(
+            name: "datamodelgen-benchmarks", dependencies: ["DataModel", "DataModelGenCLI"], path: "Benchmarks"),
 
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
-        .testTarget(name: "DataModelCodegenTests", dependencies: ["DataModel", "DataModelCodegen"], exclude: ["Golden"]),
+        .testTarget(
+            name: "DataModelCodegenTests", dependencies: ["DataModel", "DataModelCodegen", "DataModelGenCLI", "Mustache"],
+            exclude: ["Golden"]),
         .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime"]),
     ],
     swiftLanguageModes: [.v6]

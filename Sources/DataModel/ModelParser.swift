@@ -60,15 +60,15 @@ private struct ElementReader {
     }
 
     private mutating func readEntity(_ element: XMLElementNode) -> Entity {
-        check(element, known: XMLKeys.entity)
-        var entity = Entity(name: required("name", of: element), location: element.location)
-        entity.representedClassName = element.attribute("representedClassName")
-        entity.parentEntity = element.attribute("parentEntity")
-        entity.isAbstract = bool("isAbstract", of: element) ?? false
-        entity.codeGenerationType = codeGeneration(element)
-        entity.syncable = bool("syncable", of: element)
-        entity.renamingIdentifier = element.attribute("elementID") ?? element.attribute("renamingIdentifier")
-        entity.versionHashModifier = element.attribute("versionHashModifier")
+        let values = read(element, as: EntityKey.self)
+        var entity = Entity(name: required(values[.name], "name", of: element), location: element.location)
+        entity.representedClassName = values[.representedClassName]
+        entity.parentEntity = values[.parentEntity]
+        entity.isAbstract = bool(values[.isAbstract], "isAbstract", of: element) ?? false
+        entity.codeGenerationType = codeGeneration(values[.codeGenerationType], of: element)
+        entity.syncable = bool(values[.syncable], "syncable", of: element)
+        entity.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
+        entity.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
             switch child.name {
             case "attribute": entity.attributes.append(readAttribute(child))
@@ -84,8 +84,8 @@ private struct ElementReader {
         return entity
     }
 
-    private mutating func codeGeneration(_ element: XMLElementNode) -> CodeGenerationType {
-        guard let value = element.attribute("codeGenerationType") else { return .manual }
+    private mutating func codeGeneration(_ value: String?, of element: XMLElementNode) -> CodeGenerationType {
+        guard let value else { return .manual }
         if let type = CodeGenerationType(rawValue: value), type != .manual { return type }
         diagnostics.append(
             .warning(
@@ -95,10 +95,9 @@ private struct ElementReader {
     }
 
     mutating func readAttribute(_ element: XMLElementNode) -> Attribute {
-        check(element, known: XMLKeys.attribute)
-        let typeName = element.attribute("attributeType")
+        let values = read(element, as: AttributeKey.self)
         var type = AttributeType.undefined
-        if let typeName {
+        if let typeName = values[.attributeType] {
             if let known = AttributeType(rawValue: typeName) {
                 type = known
             } else {
@@ -107,32 +106,37 @@ private struct ElementReader {
                 )
             }
         }
-        var attribute = Attribute(name: required("name", of: element), type: type, location: element.location)
-        attribute.isOptional = bool("optional", of: element) ?? false
-        attribute.isTransient = bool("transient", of: element) ?? false
-        attribute.isDerived = bool("derived", of: element) ?? false
-        attribute.derivationExpression = element.attribute("derivationExpression")
-        attribute.defaultValueString = element.attribute("defaultValueString") ?? element.attribute("defaultValue")
-        attribute.defaultDateTimeInterval = element.attribute("defaultDateTimeInterval")
-        attribute.minValueString = element.attribute("minValueString")
-        attribute.maxValueString = element.attribute("maxValueString")
-        attribute.minDateTimeInterval = element.attribute("minDateTimeInterval")
-        attribute.maxDateTimeInterval = element.attribute("maxDateTimeInterval")
-        attribute.regularExpressionString = element.attribute("regularExpressionString")
-        attribute.usesScalarValueType = bool("usesScalarValueType", of: element)
-        attribute.allowsExternalBinaryDataStorage = bool("allowsExternalBinaryDataStorage", of: element) ?? false
-        attribute.preserveAfterDeletion = bool("preserveAfterDeletion", of: element) ?? false
-        attribute.allowsCloudEncryption = bool("allowsCloudEncryption", of: element) ?? false
+        var attribute = Attribute(
+            name: required(values[.name], "name", of: element), type: type, location: element.location)
+        attribute.isOptional = bool(values[.optional], "optional", of: element) ?? false
+        attribute.isTransient = bool(values[.transient], "transient", of: element) ?? false
+        attribute.isDerived = bool(values[.derived], "derived", of: element) ?? false
+        attribute.derivationExpression = values[.derivationExpression]
+        attribute.defaultValueString = values[.defaultValueString] ?? values[.defaultValue]
+        attribute.defaultDateTimeInterval = values[.defaultDateTimeInterval]
+        attribute.minValueString = values[.minValueString]
+        attribute.maxValueString = values[.maxValueString]
+        attribute.minDateTimeInterval = values[.minDateTimeInterval]
+        attribute.maxDateTimeInterval = values[.maxDateTimeInterval]
+        attribute.regularExpressionString = values[.regularExpressionString]
+        attribute.usesScalarValueType = bool(values[.usesScalarValueType], "usesScalarValueType", of: element)
+        attribute.allowsExternalBinaryDataStorage =
+            bool(values[.allowsExternalBinaryDataStorage], "allowsExternalBinaryDataStorage", of: element) ?? false
+        attribute.preserveAfterDeletion =
+            bool(values[.preserveAfterDeletion], "preserveAfterDeletion", of: element) ?? false
+        attribute.allowsCloudEncryption =
+            bool(values[.allowsCloudEncryption], "allowsCloudEncryption", of: element) ?? false
         attribute.spotlightIndexingEnabled =
-            bool("spotlightIndexingEnabled", of: element) ?? bool("indexedBySpotlight", of: element) ?? false
-        attribute.storedInTruthFile = bool("storedInTruthFile", of: element) ?? false
-        attribute.isIndexed = bool("indexed", of: element) ?? false
-        attribute.syncable = bool("syncable", of: element)
-        attribute.valueTransformerName = element.attribute("valueTransformerName")
-        attribute.customClassName = element.attribute("customClassName")
-        attribute.composite = element.attribute("composite")
-        attribute.renamingIdentifier = element.attribute("elementID") ?? element.attribute("renamingIdentifier")
-        attribute.versionHashModifier = element.attribute("versionHashModifier")
+            bool(values[.spotlightIndexingEnabled], "spotlightIndexingEnabled", of: element)
+            ?? bool(values[.indexedBySpotlight], "indexedBySpotlight", of: element) ?? false
+        attribute.storedInTruthFile = bool(values[.storedInTruthFile], "storedInTruthFile", of: element) ?? false
+        attribute.isIndexed = bool(values[.indexed], "indexed", of: element) ?? false
+        attribute.syncable = bool(values[.syncable], "syncable", of: element)
+        attribute.valueTransformerName = values[.valueTransformerName]
+        attribute.customClassName = values[.customClassName]
+        attribute.composite = values[.composite]
+        attribute.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
+        attribute.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
             switch child.name {
             case "userInfo": attribute.userInfo = readUserInfo(child)
@@ -143,15 +147,15 @@ private struct ElementReader {
     }
 
     private mutating func readRelationship(_ element: XMLElementNode) -> Relationship {
-        check(element, known: XMLKeys.relationship)
+        let values = read(element, as: RelationshipKey.self)
         var relationship = Relationship(
-            name: required("name", of: element), destinationEntity: element.attribute("destinationEntity") ?? "",
+            name: required(values[.name], "name", of: element), destinationEntity: values[.destinationEntity] ?? "",
             location: element.location)
-        relationship.inverseName = element.attribute("inverseName")
-        relationship.inverseEntity = element.attribute("inverseEntity")
-        relationship.isToMany = bool("toMany", of: element) ?? false
-        relationship.isOrdered = bool("ordered", of: element) ?? false
-        if let rule = element.attribute("deletionRule") {
+        relationship.inverseName = values[.inverseName]
+        relationship.inverseEntity = values[.inverseEntity]
+        relationship.isToMany = bool(values[.toMany], "toMany", of: element) ?? false
+        relationship.isOrdered = bool(values[.ordered], "ordered", of: element) ?? false
+        if let rule = values[.deletionRule] {
             if let parsed = DeletionRule(rawValue: rule) {
                 relationship.deletionRule = parsed
             } else {
@@ -159,14 +163,14 @@ private struct ElementReader {
                     .error("unknown deletion rule '\(rule)'", rule: "invalid-attribute-value", at: element.location))
             }
         }
-        relationship.minCount = integer("minCount", of: element)
-        relationship.maxCount = integer("maxCount", of: element)
-        relationship.isOptional = bool("optional", of: element) ?? false
-        relationship.isTransient = bool("transient", of: element) ?? false
-        relationship.isIndexed = bool("indexed", of: element) ?? false
-        relationship.syncable = bool("syncable", of: element)
-        relationship.renamingIdentifier = element.attribute("elementID") ?? element.attribute("renamingIdentifier")
-        relationship.versionHashModifier = element.attribute("versionHashModifier")
+        relationship.minCount = integer(values[.minCount], "minCount", of: element)
+        relationship.maxCount = integer(values[.maxCount], "maxCount", of: element)
+        relationship.isOptional = bool(values[.optional], "optional", of: element) ?? false
+        relationship.isTransient = bool(values[.transient], "transient", of: element) ?? false
+        relationship.isIndexed = bool(values[.indexed], "indexed", of: element) ?? false
+        relationship.syncable = bool(values[.syncable], "syncable", of: element)
+        relationship.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
+        relationship.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
             switch child.name {
             case "userInfo": relationship.userInfo = readUserInfo(child)
@@ -307,17 +311,27 @@ private struct ElementReader {
     // MARK: Attribute helpers
 
     private mutating func required(_ name: String, of element: XMLElementNode) -> String {
-        if let value = element.attribute(name) { return value }
+        required(element.attribute(name), name, of: element)
+    }
+
+    private mutating func required(_ value: String?, _ name: String, of element: XMLElementNode) -> String {
+        if let value { return value }
         diagnostics.append(
             .error("<\(element.name)> has no '\(name)' attribute", rule: "missing-name", at: element.location))
         return ""
     }
 
     private mutating func bool(_ name: String, of element: XMLElementNode) -> Bool? {
-        guard let value = element.attribute(name) else { return nil }
+        bool(element.attribute(name), name, of: element)
+    }
+
+    private mutating func bool(_ value: String?, _ name: String, of element: XMLElementNode) -> Bool? {
+        guard let value else { return nil }
+        if value.utf8.elementsEqual("YES".utf8) { return true }
+        if value.utf8.elementsEqual("NO".utf8) { return false }
         switch value {
-        case "YES", "yes", "true", "1": return true
-        case "NO", "no", "false", "0": return false
+        case "yes", "true", "1": return true
+        case "no", "false", "0": return false
         default:
             diagnostics.append(
                 .warning(
@@ -327,12 +341,28 @@ private struct ElementReader {
         }
     }
 
-    private mutating func integer(_ name: String, of element: XMLElementNode) -> Int? {
-        guard let value = element.attribute(name) else { return nil }
+    private mutating func integer(_ value: String?, _ name: String, of element: XMLElementNode) -> Int? {
+        guard let value else { return nil }
         if let number = Int(value) { return number }
         diagnostics.append(
             .error("'\(name)' is '\(value)', expected an integer", rule: "invalid-attribute-value", at: element.location))
         return nil
+    }
+
+    /// Reads an element's attributes into a table indexed by `Key`, warning about unknown ones (one pass).
+    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) -> XMLAttributeValues<Key> {
+        var values = XMLAttributeValues<Key>()
+        for attribute in element.attributes {
+            if let key = Key.lookup[attribute.name] {
+                values.values[key.rawValue] = attribute.value
+            } else {
+                diagnostics.append(
+                    .warning(
+                        "unknown attribute '\(attribute.name)' on <\(element.name)>; ignoring it",
+                        rule: "unknown-attribute", at: element.location))
+            }
+        }
+        return values
     }
 
     private mutating func check(_ element: XMLElementNode, known: Set<String>) {
@@ -359,23 +389,6 @@ private enum XMLKeys {
         "userDefinedModelVersionIdentifier", "usedWithCloudKit", "usedWithSwiftData", "iOSVersion", "macOSVersion",
         "name",
     ]
-    static let entity: Set<String> = [
-        "name", "representedClassName", "parentEntity", "isAbstract", "codeGenerationType", "syncable", "elementID",
-        "renamingIdentifier", "versionHashModifier",
-    ]
-    static let attribute: Set<String> = [
-        "name", "attributeType", "optional", "transient", "derived", "derivationExpression", "defaultValueString",
-        "defaultValue", "defaultDateTimeInterval", "minValueString", "maxValueString", "minDateTimeInterval",
-        "maxDateTimeInterval", "regularExpressionString", "usesScalarValueType", "allowsExternalBinaryDataStorage",
-        "preserveAfterDeletion", "allowsCloudEncryption", "spotlightIndexingEnabled", "indexedBySpotlight",
-        "storedInTruthFile", "indexed", "syncable", "valueTransformerName", "customClassName", "composite",
-        "elementID", "renamingIdentifier", "versionHashModifier",
-    ]
-    static let relationship: Set<String> = [
-        "name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "deletionRule", "minCount",
-        "maxCount", "optional", "transient", "indexed", "syncable", "elementID", "renamingIdentifier",
-        "versionHashModifier", "spotlightIndexingEnabled", "indexedBySpotlight", "storedInTruthFile",
-    ]
     static let fetchedProperty: Set<String> = [
         "name", "optional", "syncable", "transient", "elementID", "renamingIdentifier", "versionHashModifier",
     ]
@@ -386,4 +399,48 @@ private enum XMLKeys {
         "propertiesToFetch", "propertiesToGroupBy", "havingPredicateString", "sortDescriptors",
     ]
     static let configuration: Set<String> = ["name", "usedWithCloudKit"]
+}
+
+/// An element's attribute names as an enum whose raw values index a table; case names are the XML names.
+protocol XMLAttributeKey: RawRepresentable, CaseIterable where RawValue == Int {
+    /// XML name → key.
+    static var lookup: [String: Self] { get }
+}
+
+extension XMLAttributeKey {
+    static func makeLookup() -> [String: Self] {
+        var lookup: [String: Self] = [:]
+        for key in allCases { lookup["\(key)"] = key }
+        return lookup
+    }
+}
+
+/// An element's attribute values, indexed by key.
+struct XMLAttributeValues<Key: XMLAttributeKey> {
+    var values = [String?](repeating: nil, count: Key.allCases.count)
+
+    subscript(_ key: Key) -> String? { values[key.rawValue] }
+}
+
+private enum EntityKey: Int, XMLAttributeKey {
+    case name, representedClassName, parentEntity, isAbstract, codeGenerationType, syncable, elementID
+    case renamingIdentifier, versionHashModifier
+    static let lookup = makeLookup()
+}
+
+private enum AttributeKey: Int, XMLAttributeKey {
+    case name, attributeType, `optional`, transient, derived, derivationExpression, defaultValueString
+    case defaultValue, defaultDateTimeInterval, minValueString, maxValueString, minDateTimeInterval
+    case maxDateTimeInterval, regularExpressionString, usesScalarValueType, allowsExternalBinaryDataStorage
+    case preserveAfterDeletion, allowsCloudEncryption, spotlightIndexingEnabled, indexedBySpotlight
+    case storedInTruthFile, indexed, syncable, valueTransformerName, customClassName, composite, elementID
+    case renamingIdentifier, versionHashModifier
+    static let lookup = makeLookup()
+}
+
+private enum RelationshipKey: Int, XMLAttributeKey {
+    case name, destinationEntity, inverseName, inverseEntity, toMany, ordered, deletionRule, minCount, maxCount
+    case `optional`, transient, indexed, syncable, elementID, renamingIdentifier, versionHashModifier
+    case spotlightIndexingEnabled, indexedBySpotlight, storedInTruthFile
+    static let lookup = makeLookup()
 }

@@ -325,15 +325,31 @@ private struct ValidationRun {
 
     private mutating func checkIdentifier(_ name: String, kind: String, location: SourceLocation, uppercase: Bool) {
         guard !name.isEmpty else { return }  // reported by the parser
-        guard let first = name.unicodeScalars.first,
-            first == "_" || CharacterSet.letters.contains(first),
-            name.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) })
-        else {
+        guard Self.isIdentifier(name) else {
             error(
                 "\(kind) name '\(name)' is not a valid identifier (letters, digits and '_', not starting with a digit)",
                 "invalid-identifier", location)
             return
         }
+    }
+
+    /// Letters, digits and `_`, not starting with a digit (ASCII fast path, Unicode letters allowed).
+    static func isIdentifier(_ name: String) -> Bool {
+        var isFirst = true
+        for scalar in name.unicodeScalars {
+            let value = scalar.value
+            let ok: Bool
+            if value < 0x80 {
+                let isLetter = (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) || value == 0x5F
+                let isDigit = value >= 0x30 && value <= 0x39
+                ok = isLetter || (!isFirst && isDigit)
+            } else {
+                ok = isFirst ? CharacterSet.letters.contains(scalar) : CharacterSet.alphanumerics.contains(scalar)
+            }
+            if !ok { return false }
+            isFirst = false
+        }
+        return !isFirst
     }
 
     private func isPlainName(_ text: String) -> Bool {

@@ -128,7 +128,7 @@ enum XMLTreeParser {
             return .error("malformed XML", rule: "xml-malformed", at: SourceLocation(file: file))
         }
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let location = SourceLocation(
             file: file, line: Int(max(error.pointee.line, 0)), column: Int(max(error.pointee.int2, 0)))
         let rule: String

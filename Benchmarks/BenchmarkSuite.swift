@@ -1,0 +1,115 @@
+import Foundation
+
+/// One measured case: medians of ours and of the baseline, in seconds.
+struct BenchmarkResult {
+    var name: String
+    var ours: Double
+    var baseline: Double?
+    var target: String
+    var note: String
+
+    var ratio: Double? { baseline.map { ours / $0 } }
+}
+
+/// Collects results, prints a JSON line per case as it finishes and a table at the end.
+struct BenchmarkSuite {
+    var quick: Bool
+    var filter: String?
+    var results: [BenchmarkResult] = []
+    var failures: [String] = []
+
+    var repetitions: Int { quick ? 3 : 7 }
+
+    func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+    mutating func record(_ result: BenchmarkResult) {
+        results.append(result)
+        var json: [String: Any] = [
+            "case": result.name, "ours_ms": round(result.ours * 1e6) / 1e3, "target": result.target,
+            "repetitions": repetitions,
+        ]
+        if let baseline = result.baseline { json["baseline_ms"] = round(baseline * 1e6) / 1e3 }
+        if let ratio = result.ratio { json["ratio"] = round(ratio * 1000) / 1000 }
+        if !result.note.isEmpty { json["note"] = result.note }
+        if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    mutating func fail(_ message: String) {
+        failures.append(message)
+        FileHandle.standardError.write(Data("FAILED: \(message)\n".utf8))
+    }
+
+    func printTable() {
+        print("")
+        print(pad("case", 34) + pad("ours (ms)", 12) + pad("baseline (ms)", 15) + pad("ratio", 8) + "target")
+        for result in results {
+            let baseline = result.baseline.map { String(format: "%.1f", $0 * 1000) } ?? "-"
+            let ratio = result.ratio.map { String(format: "%.2f", $0) } ?? "-"
+            print(
+                pad(result.name, 34) + pad(String(format: "%.1f", result.ours * 1000), 12) + pad(baseline, 15)
+                    + pad(ratio, 8) + result.target + (result.note.isEmpty ? "" : "  (\(result.note))"))
+        }
+        if !failures.isEmpty { print("\n\(failures.count) correctness check(s) failed") }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Runs `baseline` and `ours` interleaved and returns their medians.
+    func compare(baseline: () throws -> Void, ours: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+        var oursTimes: [Double] = []
+        var baselineTimes: [Double] = []
+        try baseline()  // warm caches for both sides
+        try ours()
+        for _ in 0..<repetitions {
+            baselineTimes.append(try time(baseline))
+            oursTimes.append(try time(ours))
+        }
+        return (median(oursTimes), median(baselineTimes))
+    }
+
+    /// The median time of `body` over the repetitions.
+    func measure(_ body: () throws -> Void) rethrows -> Double {
+        try body()
+        var times: [Double] = []
+        for _ in 0..<repetitions { times.append(try time(body)) }
+        return median(times)
+    }
+}
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// Runs a program and waits; throws when it fails.
+@discardableResult
+func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// The full path of a program on PATH.
+func which(_ name: String) -> String? {
+    for directory in ProcessInfo.processInfo.environment["PATH", default: "/usr/bin:/bin"].split(separator: ":") {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}

@@ -1,0 +1,108 @@
+import DataModel
+import Foundation
+
+/// Generator cases on synthetic models from `../shared/tools/make_model.py`.
+enum GeneratorBenchmarks {
+    struct SetupError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func run(_ suite: inout BenchmarkSuite) throws {
+        guard let xmllint = which("xmllint") else {
+            throw SetupError(description: "xmllint not found (apt-get install libxml2-utils)")
+        }
+        guard let python = which("python3") else { throw SetupError(description: "python3 not found") }
+        let script = repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/tools/make_model.py")
+        guard FileManager.default.fileExists(atPath: script.path) else {
+            throw SetupError(description: "\(script.path) not found")
+        }
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let sizes = suite.quick ? [100, 2000] : [100, 2000, 10000]
+        var perEntity: [(Int, Double)] = []
+        for size in sizes {
+            let bundle = work.appendingPathComponent("Big\(size).xcdatamodeld")
+            try runProcess(python, [script.path, "\(size)", bundle.path])
+            let contents = bundle.appendingPathComponent("Big\(size).xcdatamodel/contents").path
+            guard FileManager.default.fileExists(atPath: contents) else {
+                throw SetupError(description: "make_model.py wrote no \(contents)")
+            }
+            let baseline = { () throws in
+                guard try runProcess(xmllint, ["--noout", contents]) == 0 else {
+                    throw SetupError(description: "xmllint failed on \(contents)")
+                }
+            }
+            if suite.wants("validate") {
+                let times = try suite.compare(baseline: baseline) {
+                    guard try runProcess(me, ["--tool", "validate", bundle.path]) == 0 else {
+                        throw SetupError(description: "validate failed on \(bundle.path)")
+                    }
+                }
+                suite.record(
+                    BenchmarkResult(
+                        name: "load+validate \(size) entities", ours: times.ours, baseline: times.baseline,
+                        target: "<= 2x xmllint --noout", note: ""))
+                perEntity.append((size, times.ours / Double(size)))
+            }
+            if suite.wants("generate") {
+                let output = work.appendingPathComponent("out\(size)").path
+                let generate = { () throws in
+                    try? FileManager.default.removeItem(atPath: output)
+                    for flavor in ["coredata", "runtime"] {
+                        guard
+                            try runProcess(
+                                me, ["--tool", "generate", bundle.path, "--output", output + "/" + flavor, "--flavor", flavor])
+                                == 0
+                        else { throw SetupError(description: "generate failed on \(bundle.path)") }
+                    }
+                }
+                let times = try suite.compare(baseline: baseline, ours: generate)
+                suite.record(
+                    BenchmarkResult(
+                        name: "generate both flavors \(size)", ours: times.ours, baseline: times.baseline,
+                        target: "<= 3x xmllint --noout", note: "two processes, one per flavor, + SQL"))
+                if size == 2000 {
+                    try generate()
+                    let before = try modificationDates(output)
+                    let rerun = try suite.measure {
+                        guard
+                            try runProcess(
+                                me, ["--tool", "generate", bundle.path, "--output", output + "/coredata", "--flavor", "coredata"])
+                                == 0
+                        else { throw SetupError(description: "re-run failed") }
+                    }
+                    if try modificationDates(output) != before { suite.fail("no-change re-run rewrote files") }
+                    suite.record(
+                        BenchmarkResult(
+                            name: "no-change re-run 2000", ours: rerun, baseline: nil, target: "< 50 ms, nothing rewritten",
+                            note: "coredata flavor"))
+                }
+            }
+        }
+        if perEntity.count >= 2, let first = perEntity.first, let last = perEntity.last {
+            let slope = (last.1 - first.1) / first.1
+            suite.record(
+                BenchmarkResult(
+                    name: "validate time/entity growth", ours: last.1, baseline: first.1,
+                    target: "flat (ratio ~1 or below)",
+                    note: String(format: "%d→%d entities, per-entity change %+.0f%%", first.0, last.0, slope * 100)))
+        }
+    }
+
+    static func modificationDates(_ directory: String) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let name = enumerator?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            dates[name] = attributes[.modificationDate] as? Date
+        }
+        return dates
+    }
+
+    static func repositoryRoot() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    }
+}

@@ -1,0 +1,29 @@
+import DataModel
+import DataModelGenCLI
+import Foundation
+
+// datamodelgen-benchmarks [--quick] [--filter NAME]
+//
+// Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
+// the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
+// start-up is paid on both sides.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// Child-process entry points: the benchmark re-runs itself to time our tool as a process.
+if let first = arguments.first, first == "--tool" {
+    let code = CommandLineTool().run(Array(arguments.dropFirst()))
+    exit(code.rawValue)
+}
+
+let quick = arguments.contains("--quick")
+let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+var suite = BenchmarkSuite(quick: quick, filter: filter)
+do {
+    try GeneratorBenchmarks.run(&suite)
+} catch {
+    FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+    exit(1)
+}
+suite.printTable()
+exit(suite.failures.isEmpty ? 0 : 1)

@@ -1,0 +1,14 @@
+//
+//  BusinessEntity+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(BusinessEntity)
+public class BusinessEntity: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  DepartmentEntity+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(DepartmentEntity)
+public class DepartmentEntity: NSManagedObject {
+
+}

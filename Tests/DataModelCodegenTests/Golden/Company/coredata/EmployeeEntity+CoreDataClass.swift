@@ -1,0 +1,14 @@
+//
+//  EmployeeEntity+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(EmployeeEntity)
+public class EmployeeEntity: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  MemberEntity+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(MemberEntity)
+public class MemberEntity: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Asset+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Asset)
+public class Asset: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Class+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Class)
+public class Class: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Data+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Data)
+public class Data: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Document+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Document)
+public class Document: Asset {
+
+}

@@ -1,0 +1,61 @@
+//
+//  Document+CoreDataProperties.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+
+extension Document {
+
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<Document> {
+        return NSFetchRequest<Document>(entityName: "Document")
+    }
+
+    @NSManaged public var mimeType: String?
+    @NSManaged public var pageCount: Int16
+    @NSManaged public var attachments: NSOrderedSet?
+
+}
+
+// MARK: Generated accessors for attachments
+extension Document {
+
+    @objc(insertObject:inAttachmentsAtIndex:)
+    @NSManaged public func insertIntoAttachments(_ value: Photo, at idx: Int)
+
+    @objc(removeObjectFromAttachmentsAtIndex:)
+    @NSManaged public func removeFromAttachments(at idx: Int)
+
+    @objc(insertAttachments:atIndexes:)
+    @NSManaged public func insertIntoAttachments(_ values: [Photo], at indexes: NSIndexSet)
+
+    @objc(removeAttachmentsAtIndexes:)
+    @NSManaged public func removeFromAttachments(at indexes: NSIndexSet)
+
+    @objc(replaceObjectInAttachmentsAtIndex:withObject:)
+    @NSManaged public func replaceAttachments(at idx: Int, with value: Photo)
+
+    @objc(replaceAttachmentsAtIndexes:withAttachments:)
+    @NSManaged public func replaceAttachments(at indexes: NSIndexSet, with values: [Photo])
+
+    @objc(addAttachmentsObject:)
+    @NSManaged public func addToAttachments(_ value: Photo)
+
+    @objc(removeAttachmentsObject:)
+    @NSManaged public func removeFromAttachments(_ value: Photo)
+
+    @objc(addAttachments:)
+    @NSManaged public func addToAttachments(_ values: NSOrderedSet)
+
+    @objc(removeAttachments:)
+    @NSManaged public func removeFromAttachments(_ values: NSOrderedSet)
+
+}
+
+extension Document : Identifiable {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Photo+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Photo)
+public class Photo: Asset {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Self+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Self)
+public class `Self`: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Set+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Set)
+public class Set: NSManagedObject {
+
+}

@@ -1,0 +1,14 @@
+//
+//  Type+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Type)
+public class `Type`: NSManagedObject {
+
+}

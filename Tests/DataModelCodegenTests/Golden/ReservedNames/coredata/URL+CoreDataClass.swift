@@ -1,0 +1,14 @@
+//
+//  URL+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(URL)
+public class URL: NSManagedObject {
+
+}

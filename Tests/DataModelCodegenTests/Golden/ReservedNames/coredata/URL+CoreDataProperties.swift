@@ -1,0 +1,27 @@
+//
+//  URL+CoreDataProperties.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+
+extension URL {
+
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<URL> {
+        return NSFetchRequest<URL>(entityName: "URL")
+    }
+
+    @NSManaged public var absoluteString: String?
+    @NSManaged public var link: Foundation.URL?
+    @NSManaged public var visitedAt: Foundation.Date?
+    @NSManaged public var date: Foundation.Date?
+
+}
+
+extension URL : Identifiable {
+
+}

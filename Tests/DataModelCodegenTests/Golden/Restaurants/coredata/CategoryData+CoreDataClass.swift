@@ -1,0 +1,14 @@
+//
+//  CategoryData+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(CategoryData)
+public class CategoryData: NSManagedObject {
+
+}

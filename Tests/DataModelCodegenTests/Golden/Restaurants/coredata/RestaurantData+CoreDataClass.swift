@@ -1,0 +1,14 @@
+//
+//  RestaurantData+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(RestaurantData)
+public class RestaurantData: NSManagedObject {
+
+}

@@ -1,0 +1,35 @@
+import DataModelGenCLI
+import Foundation
+import Testing
+
+/// Generated output for every model in `Models/` must equal the committed golden files.
+///
+/// To regenerate after an intended change: `Scripts/update-golden.sh`, then review the diff.
+@Suite struct GoldenTests {
+    static let regenerate = "Scripts/update-golden.sh"
+
+    static let models = TestPaths.exampleModels.map(\.lastPathComponent)
+
+    @Test(arguments: models, ["coredata"])
+    func swiftOutputMatchesGolden(model: String, flavor: String) throws {
+        let name = String(model.dropLast(".xcdatamodeld".count))
+        let golden = TestPaths.golden.appendingPathComponent("\(name)/\(flavor)").path
+        let run = ToolRun.run([
+            "generate", TestPaths.models.appendingPathComponent(model).path, "--output", golden, "--flavor", flavor,
+            "--include-manual", "--no-schema", "--check",
+        ])
+        #expect(
+            run.exitCode == .success,
+            "\(model) (\(flavor)) differs from its golden files; if intended, run \(Self.regenerate)\n\(run.out)\(run.err)")
+    }
+
+    @Test(arguments: models)
+    func irDumpMatchesGolden(model: String) throws {
+        let name = String(model.dropLast(".xcdatamodeld".count))
+        let run = ToolRun.run(["dump", TestPaths.models.appendingPathComponent(model).path])
+        #expect(run.exitCode == .success)
+        let path = TestPaths.golden.appendingPathComponent("\(name)/\(name).ir.json").path
+        let expected = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        #expect(expected == run.out, "IR dump of \(model) differs from \(path); if intended, run \(Self.regenerate)")
+    }
+}
