@@ -47,7 +47,7 @@ let package = Package(
         // The runtime that generated code imports.
         .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
-        .target(name: "DataModelGenCLI", dependencies: ["DataModel", "DataModelCodegen"]),
+        .target(name: "DataModelGenCLI", dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache"]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
         // Release-mode benchmarks against baselines measured in the same run.
         .executableTarget(

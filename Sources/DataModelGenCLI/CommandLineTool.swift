@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import Mustache
 
 /// The `datamodelgen` command: dispatches to subcommands and maps failures to exit codes.
 public struct CommandLineTool: Sendable {
@@ -58,6 +59,10 @@ public struct CommandLineTool: Sendable {
         } catch let error as IOFailure {
             console.err("\(error.description)\n")
             return .ioError
+        } catch let error as MustacheError {
+            // A broken template is bad input like a broken model: a located diagnostic and exit code 1.
+            console.err("\(error.description)\n")
+            return .modelError
         } catch {
             console.err("error: \(error)\n")
             return .ioError

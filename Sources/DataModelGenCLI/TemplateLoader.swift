@@ -14,7 +14,10 @@ enum TemplateLoader {
                     path: DefaultTemplates.path(named: name),
                     message: "default template '\(name)' is missing from this installation; reinstall or pass --templates")
             }
-            try library.add(source: source, name: name, path: "Templates/\(name).mustache")
+            let path = "Templates/\(name).mustache"
+            try library.add(source: source, name: name, path: path)
+            // Also reachable as `default-<name>`, so an override can extend it: `{{<default-<name>}}{{$imports}}…`.
+            try library.add(source: source, name: "default-" + name, path: path)
         }
         if let directory {
             var isDirectory: ObjCBool = false

@@ -1,0 +1,63 @@
+import DataModelGenCLI
+import Foundation
+import Testing
+
+/// `--templates DIR` replaces default templates by file name, and an override can extend one block.
+@Suite struct TemplateOverrideTests {
+    static let company = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+
+    @Test func overrideExtendsOneBlockOfTheDefault() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let templates = directory.url.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try """
+        {{<default-coredata-class}}
+        {{$imports}}
+        import Foundation
+        import CoreData
+        import MyKit
+        {{/imports}}
+        {{/default-coredata-class}}
+        """.write(to: templates.appendingPathComponent("coredata-class.mustache"), atomically: true, encoding: .utf8)
+        let output = directory.url.appendingPathComponent("out").path
+        let run = ToolRun.run([
+            "generate", Self.company, "--output", output, "--flavor", "coredata", "--templates", templates.path,
+        ])
+        #expect(run.exitCode == .success, "\(run.err)")
+        let classFile = try String(contentsOfFile: output + "/BusinessEntity+CoreDataClass.swift", encoding: .utf8)
+        #expect(classFile.contains("import CoreData\nimport MyKit\n\n@objc(BusinessEntity)"))
+        // Templates that were not overridden come from the defaults.
+        let golden = TestPaths.golden.appendingPathComponent("Company/coredata/BusinessEntity+CoreDataProperties.swift")
+        #expect(
+            try String(contentsOfFile: output + "/BusinessEntity+CoreDataProperties.swift", encoding: .utf8)
+                == String(contentsOf: golden, encoding: .utf8))
+    }
+
+    @Test func templateErrorIsADiagnosticWithPosition() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = directory.url.appendingPathComponent("coredata-class.mustache")
+        try "line one\n{{#entities}}\n".write(to: path, atomically: true, encoding: .utf8)
+        let run = ToolRun.run([
+            "generate", Self.company, "--output", directory.url.appendingPathComponent("out").path, "--flavor",
+            "coredata", "--templates", directory.path,
+        ])
+        #expect(run.exitCode != .success)
+        #expect(run.err.contains("\(path.path):2:"), "\(run.err)")
+        #expect(run.err.contains("error:"))
+    }
+
+    @Test func unknownPartialIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = directory.url.appendingPathComponent("coredata-class.mustache")
+        try "{{> nowhere}}\n".write(to: path, atomically: true, encoding: .utf8)
+        let run = ToolRun.run([
+            "generate", Self.company, "--output", directory.url.appendingPathComponent("out").path, "--flavor",
+            "coredata", "--templates", directory.path,
+        ])
+        #expect(run.exitCode != .success)
+        #expect(run.err.contains("nowhere"), "\(run.err)")
+    }
+}
