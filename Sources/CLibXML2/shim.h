@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/parserInternals.h>
 
 /// `xmlFree` is a global function pointer, which Swift 6 treats as shared mutable state.
 static inline void datamodelgen_xml_free(void *pointer) {

@@ -15,10 +15,14 @@ public enum ModelParser {
     public static func parse(
         _ data: Data, file: String, modelName: String, versionName: String, limits: XMLParsingLimits = .default
     ) throws(ModelLoadingError) -> (model: ObjectModel, diagnostics: [Diagnostic]) {
-        let root: XMLElementNode
+        let tree: XMLTree
         switch XMLTreeParser.parse(data, file: file, limits: limits) {
-        case .success(let tree): root = tree
+        case .success(let parsed): tree = parsed
         case .failure(let error): throw error
+        }
+        guard let root = tree.root() else {
+            throw ModelLoadingError(
+                .invalidModel, [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
         }
         guard root.name == "model" else {
             throw ModelLoadingError(
@@ -38,6 +42,9 @@ public enum ModelParser {
 /// Walks the element tree, building IR nodes and collecting warnings.
 private struct ElementReader {
     var diagnostics: [Diagnostic] = []
+    /// Attribute values of the element being read, indexed by ``XMLName`` raw value.
+    private var scratch = [String?](repeating: nil, count: XMLName.allCases.count)
+    private var touched: [Int] = []
 
     mutating func readModel(_ element: XMLElementNode, name: String, versionName: String) -> ObjectModel {
         check(element, known: XMLKeys.model)
@@ -46,12 +53,12 @@ private struct ElementReader {
         var model = ObjectModel(name: name, versionName: versionName, metadata: metadata, location: element.location)
         var entities: [Entity] = []
         for child in element.children {
-            switch child.name {
-            case "entity": entities.append(readEntity(child))
-            case "fetchRequest": model.fetchRequests.append(readFetchRequest(child))
-            case "configuration": model.configurations.append(readConfiguration(child))
-            case "composite": model.composites.append(readComposite(child))
-            case "elements": break
+            switch child.kind {
+            case .entity?: entities.append(readEntity(child))
+            case .fetchRequest?: model.fetchRequests.append(readFetchRequest(child))
+            case .configuration?: model.configurations.append(readConfiguration(child))
+            case .composite?: model.composites.append(readComposite(child))
+            case .elements?: break
             default: unknownElement(child, in: "model")
             }
         }
@@ -70,14 +77,14 @@ private struct ElementReader {
         entity.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
         entity.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
-            switch child.name {
-            case "attribute": entity.attributes.append(readAttribute(child))
-            case "relationship": entity.relationships.append(readRelationship(child))
-            case "fetchedProperty": entity.fetchedProperties.append(readFetchedProperty(child))
-            case "userInfo": entity.userInfo = readUserInfo(child)
-            case "uniquenessConstraints": entity.uniquenessConstraints += readUniquenessConstraints(child)
-            case "fetchIndex": entity.fetchIndexes.append(readFetchIndex(child))
-            case "compoundIndexes": entity.compoundIndexes += readCompoundIndexes(child)
+            switch child.kind {
+            case .attribute?: entity.attributes.append(readAttribute(child))
+            case .relationship?: entity.relationships.append(readRelationship(child))
+            case .fetchedProperty?: entity.fetchedProperties.append(readFetchedProperty(child))
+            case .userInfo?: entity.userInfo = readUserInfo(child)
+            case .uniquenessConstraints?: entity.uniquenessConstraints += readUniquenessConstraints(child)
+            case .fetchIndex?: entity.fetchIndexes.append(readFetchIndex(child))
+            case .compoundIndexes?: entity.compoundIndexes += readCompoundIndexes(child)
             default: unknownElement(child, in: "entity")
             }
         }
@@ -138,8 +145,8 @@ private struct ElementReader {
         attribute.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
         attribute.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
-            switch child.name {
-            case "userInfo": attribute.userInfo = readUserInfo(child)
+            switch child.kind {
+            case .userInfo?: attribute.userInfo = readUserInfo(child)
             default: unknownElement(child, in: "attribute")
             }
         }
@@ -172,8 +179,8 @@ private struct ElementReader {
         relationship.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
         relationship.versionHashModifier = values[.versionHashModifier]
         for child in element.children {
-            switch child.name {
-            case "userInfo": relationship.userInfo = readUserInfo(child)
+            switch child.kind {
+            case .userInfo?: relationship.userInfo = readUserInfo(child)
             default: unknownElement(child, in: "relationship")
             }
         }
@@ -185,9 +192,9 @@ private struct ElementReader {
         var property = FetchedProperty(name: required("name", of: element), location: element.location)
         property.isOptional = bool("optional", of: element) ?? false
         for child in element.children {
-            switch child.name {
-            case "fetchRequest": property.fetchRequest = readFetchRequest(child)
-            case "userInfo": property.userInfo = readUserInfo(child)
+            switch child.kind {
+            case .fetchRequest?: property.fetchRequest = readFetchRequest(child)
+            case .userInfo?: property.userInfo = readUserInfo(child)
             default: unknownElement(child, in: "fetchedProperty")
             }
         }
@@ -211,7 +218,7 @@ private struct ElementReader {
         var configuration = Configuration(name: required("name", of: element), location: element.location)
         configuration.usedWithCloudKit = bool("usedWithCloudKit", of: element) ?? false
         for child in element.children {
-            if child.name == "memberEntity" {
+            if child.kind == .memberEntity {
                 check(child, known: ["name"])
                 configuration.memberEntities.append(child.attribute("name") ?? "")
             } else {
@@ -225,7 +232,7 @@ private struct ElementReader {
         check(element, known: ["name"])
         var attributes: [Attribute] = []
         for child in element.children {
-            if child.name == "attribute" { attributes.append(readAttribute(child)) } else {
+            if child.kind == .attribute { attributes.append(readAttribute(child)) } else {
                 unknownElement(child, in: "composite")
             }
         }
@@ -237,7 +244,7 @@ private struct ElementReader {
         check(element, known: [])
         var entries: UserInfo = []
         for child in element.children {
-            guard child.name == "entry" else {
+            guard child.kind == .entry else {
                 unknownElement(child, in: "userInfo")
                 continue
             }
@@ -252,13 +259,13 @@ private struct ElementReader {
     private mutating func readUniquenessConstraints(_ element: XMLElementNode) -> [UniquenessConstraint] {
         var constraints: [UniquenessConstraint] = []
         for child in element.children {
-            guard child.name == "uniquenessConstraint" else {
+            guard child.kind == .uniquenessConstraint else {
                 unknownElement(child, in: "uniquenessConstraints")
                 continue
             }
             var properties: [String] = []
             for constraint in child.children {
-                guard constraint.name == "constraint" else {
+                guard constraint.kind == .constraint else {
                     unknownElement(constraint, in: "uniquenessConstraint")
                     continue
                 }
@@ -274,7 +281,7 @@ private struct ElementReader {
         check(element, known: ["name"])
         var elements: [FetchIndex.Element] = []
         for child in element.children {
-            guard child.name == "fetchIndexElement" else {
+            guard child.kind == .fetchIndexElement else {
                 unknownElement(child, in: "fetchIndex")
                 continue
             }
@@ -291,13 +298,13 @@ private struct ElementReader {
     private mutating func readCompoundIndexes(_ element: XMLElementNode) -> [CompoundIndex] {
         var indexes: [CompoundIndex] = []
         for child in element.children {
-            guard child.name == "compoundIndex" else {
+            guard child.kind == .compoundIndex else {
                 unknownElement(child, in: "compoundIndexes")
                 continue
             }
             var properties: [String] = []
             for index in child.children {
-                guard index.name == "index" else {
+                guard index.kind == .index else {
                     unknownElement(index, in: "compoundIndex")
                     continue
                 }
@@ -349,12 +356,17 @@ private struct ElementReader {
         return nil
     }
 
-    /// Reads an element's attributes into a table indexed by `Key`, warning about unknown ones (one pass).
+    /// Reads an element's attributes into the reusable scratch table, warning about unknown ones (one pass).
+    ///
+    /// The returned view stays valid until the next `read`: callers take every value before reading children.
     private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) -> XMLAttributeValues<Key> {
-        var values = XMLAttributeValues<Key>()
-        for attribute in element.attributes {
-            if let key = Key.lookup[attribute.name] {
-                values.values[key.rawValue] = attribute.value
+        for index in touched { scratch[index] = nil }
+        touched.removeAll(keepingCapacity: true)
+        let accepted = Key.accepted
+        for attribute in element.keyedAttributes {
+            if let known = attribute.kind, accepted[known.rawValue] {
+                scratch[known.rawValue] = attribute.value
+                touched.append(known.rawValue)
             } else {
                 diagnostics.append(
                     .warning(
@@ -362,7 +374,7 @@ private struct ElementReader {
                         rule: "unknown-attribute", at: element.location))
             }
         }
-        return values
+        return XMLAttributeValues<Key>(scratch: scratch)
     }
 
     private mutating func check(_ element: XMLElementNode, known: Set<String>) {
@@ -401,31 +413,35 @@ private enum XMLKeys {
     static let configuration: Set<String> = ["name", "usedWithCloudKit"]
 }
 
-/// An element's attribute names as an enum whose raw values index a table; case names are the XML names.
-protocol XMLAttributeKey: RawRepresentable, CaseIterable where RawValue == Int {
-    /// XML name → key.
-    static var lookup: [String: Self] { get }
+/// The attributes an element accepts, as an enum whose case names are the XML names.
+protocol XMLAttributeKey: CaseIterable {
+    /// For each ``XMLName`` raw value, whether this element accepts it.
+    static var accepted: [Bool] { get }
+    /// The known name of this key.
+    var xmlName: XMLName { get }
 }
 
 extension XMLAttributeKey {
-    static func makeLookup() -> [String: Self] {
-        var lookup: [String: Self] = [:]
-        for key in allCases { lookup["\(key)"] = key }
-        return lookup
+    static func makeAccepted() -> [Bool] {
+        var accepted = [Bool](repeating: false, count: XMLName.allCases.count)
+        for key in allCases { accepted[key.xmlName.rawValue] = true }
+        return accepted
     }
 }
 
-/// An element's attribute values, indexed by key.
+/// An element's attribute values, looked up by key.
 struct XMLAttributeValues<Key: XMLAttributeKey> {
-    var values = [String?](repeating: nil, count: Key.allCases.count)
+    let scratch: [String?]
 
-    subscript(_ key: Key) -> String? { values[key.rawValue] }
+    subscript(_ key: Key) -> String? { scratch[key.xmlName.rawValue] }
 }
 
 private enum EntityKey: Int, XMLAttributeKey {
     case name, representedClassName, parentEntity, isAbstract, codeGenerationType, syncable, elementID
     case renamingIdentifier, versionHashModifier
-    static let lookup = makeLookup()
+    static let accepted = makeAccepted()
+    var xmlName: XMLName { Self.names[rawValue] }
+    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
 }
 
 private enum AttributeKey: Int, XMLAttributeKey {
@@ -435,12 +451,16 @@ private enum AttributeKey: Int, XMLAttributeKey {
     case preserveAfterDeletion, allowsCloudEncryption, spotlightIndexingEnabled, indexedBySpotlight
     case storedInTruthFile, indexed, syncable, valueTransformerName, customClassName, composite, elementID
     case renamingIdentifier, versionHashModifier
-    static let lookup = makeLookup()
+    static let accepted = makeAccepted()
+    var xmlName: XMLName { Self.names[rawValue] }
+    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
 }
 
 private enum RelationshipKey: Int, XMLAttributeKey {
     case name, destinationEntity, inverseName, inverseEntity, toMany, ordered, deletionRule, minCount, maxCount
     case `optional`, transient, indexed, syncable, elementID, renamingIdentifier, versionHashModifier
     case spotlightIndexingEnabled, indexedBySpotlight, storedInTruthFile
-    static let lookup = makeLookup()
+    static let accepted = makeAccepted()
+    var xmlName: XMLName { Self.names[rawValue] }
+    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
 }

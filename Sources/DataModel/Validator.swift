@@ -34,10 +34,13 @@ private struct ValidationRun {
     private var propertyNames: [String: Set<String>] = [:]
     /// Entity name → relationships by name.
     private var relationships: [String: [String: Relationship]] = [:]
+    /// Entity name → parent entity name.
+    private var parents: [String: String] = [:]
 
     init(model: ObjectModel) {
         self.model = model
         for entity in model.entities where propertyNames[entity.name] == nil {
+            parents[entity.name] = entity.parentEntity
             propertyNames[entity.name] = Set(entity.propertyNames)
             var byName: [String: Relationship] = [:]
             for relationship in entity.relationships where byName[relationship.name] == nil {
@@ -103,32 +106,35 @@ private struct ValidationRun {
         }
     }
 
+    /// The names of `name` and its ancestors, nearest first; stops at cycles and missing parents.
+    private func ancestorNames(of name: String) -> [String] {
+        var chain = [name]
+        var current = name
+        while let parent = parents[current], propertyNames[parent] != nil, !chain.contains(parent) {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
     /// The property names of `entity`'s ancestors (not its own), nearest first.
     private func inheritedProperties(of entity: Entity) -> [(entity: String, names: Set<String>)] {
-        model.ancestry(of: entity).dropFirst().map { ($0.name, propertyNames[$0.name] ?? []) }
+        guard entity.parentEntity != nil else { return [] }
+        return ancestorNames(of: entity.name).dropFirst().map { ($0, propertyNames[$0] ?? []) }
     }
 
     mutating func check(_ entity: Entity) {
         var seen: Set<String> = []
+        seen.reserveCapacity(entity.attributes.count + entity.relationships.count)
         let inherited = inheritedProperties(of: entity)
-        let locations =
-            entity.attributes.map { ($0.name, $0.location) } + entity.relationships.map { ($0.name, $0.location) }
-            + entity.fetchedProperties.map { ($0.name, $0.location) }
-        for (name, location) in locations {
-            if !seen.insert(name).inserted {
-                error("duplicate property '\(name)' in entity '\(entity.name)'", "duplicate-property", location)
-            }
-            if let owner = inherited.first(where: { $0.names.contains(name) }) {
-                error(
-                    "property '\(name)' of entity '\(entity.name)' shadows the property of the same name in its parent entity '\(owner.entity)'",
-                    "shadowed-property", location)
-            }
-            checkIdentifier(name, kind: "property", location: location, uppercase: false)
-            if Validator.reservedPropertyNames.contains(name) {
-                error(
-                    "'\(name)' is a reserved name in Core Data (a member of NSManagedObject); rename the property",
-                    "reserved-name", location)
-            }
+        for attribute in entity.attributes {
+            checkPropertyName(attribute.name, at: attribute.location, in: entity, seen: &seen, inherited: inherited)
+        }
+        for relationship in entity.relationships {
+            checkPropertyName(relationship.name, at: relationship.location, in: entity, seen: &seen, inherited: inherited)
+        }
+        for property in entity.fetchedProperties {
+            checkPropertyName(property.name, at: property.location, in: entity, seen: &seen, inherited: inherited)
         }
         for attribute in entity.attributes { check(attribute, in: entity) }
         for relationship in entity.relationships { check(relationship, in: entity) }
@@ -140,6 +146,26 @@ private struct ValidationRun {
             }
         }
         checkPropertyLists(entity)
+    }
+
+    private mutating func checkPropertyName(
+        _ name: String, at location: SourceLocation, in entity: Entity, seen: inout Set<String>,
+        inherited: [(entity: String, names: Set<String>)]
+    ) {
+        if !seen.insert(name).inserted {
+            error("duplicate property '\(name)' in entity '\(entity.name)'", "duplicate-property", location)
+        }
+        if !inherited.isEmpty, let owner = inherited.first(where: { $0.names.contains(name) }) {
+            error(
+                "property '\(name)' of entity '\(entity.name)' shadows the property of the same name in its parent entity '\(owner.entity)'",
+                "shadowed-property", location)
+        }
+        checkIdentifier(name, kind: "property", location: location, uppercase: false)
+        if Validator.reservedPropertyNames.contains(name) {
+            error(
+                "'\(name)' is a reserved name in Core Data (a member of NSManagedObject); rename the property",
+                "reserved-name", location)
+        }
     }
 
     private mutating func checkPropertyLists(_ entity: Entity) {
@@ -258,7 +284,8 @@ private struct ValidationRun {
             error("relationship '\(name)' has no destination entity", "missing-destination", relationship.location)
             return
         }
-        guard let destination = model.entity(named: relationship.destinationEntity) else {
+        let destination = relationship.destinationEntity
+        guard propertyNames[destination] != nil else {
             error(
                 "relationship '\(name)' has destination entity '\(relationship.destinationEntity)', which does not exist",
                 "missing-destination", relationship.location)
@@ -270,33 +297,36 @@ private struct ValidationRun {
                 "missing-inverse", relationship.location)
             return
         }
-        if let inverseEntity = relationship.inverseEntity, inverseEntity != destination.name {
+        if let inverseEntity = relationship.inverseEntity, inverseEntity != destination {
             error(
-                "relationship '\(name)' has inverse entity '\(inverseEntity)' but destination '\(destination.name)'",
+                "relationship '\(name)' has inverse entity '\(inverseEntity)' but destination '\(destination)'",
                 "inverse-mismatch", relationship.location)
             return
         }
         guard let inverse = relationshipNamed(inverseName, inOrAbove: destination) else {
             error(
-                "relationship '\(name)' has inverse '\(inverseName)', which is not a relationship of '\(destination.name)'",
+                "relationship '\(name)' has inverse '\(inverseName)', which is not a relationship of '\(destination)'",
                 "inverse-not-found", relationship.location)
             return
         }
-        let ancestry = Set(model.ancestry(of: entity).map(\.name))
-        if !ancestry.contains(inverse.destinationEntity) {
+        let pointsBack =
+            inverse.destinationEntity == entity.name
+            || (entity.parentEntity != nil && ancestorNames(of: entity.name).contains(inverse.destinationEntity))
+        if !pointsBack {
             error(
-                "relationship '\(name)' has inverse '\(destination.name).\(inverseName)', which points to '\(inverse.destinationEntity)' instead of '\(entity.name)'",
+                "relationship '\(name)' has inverse '\(destination).\(inverseName)', which points to '\(inverse.destinationEntity)' instead of '\(entity.name)'",
                 "inverse-mismatch", relationship.location)
         } else if let back = inverse.inverseName, back != relationship.name, !back.isEmpty {
             warning(
-                "relationship '\(name)' has inverse '\(destination.name).\(inverseName)', whose own inverse is '\(back)'",
+                "relationship '\(name)' has inverse '\(destination).\(inverseName)', whose own inverse is '\(back)'",
                 "inverse-mismatch", relationship.location)
         }
     }
 
-    private func relationshipNamed(_ name: String, inOrAbove entity: Entity) -> Relationship? {
-        for candidate in model.ancestry(of: entity) {
-            if let found = relationships[candidate.name]?[name] { return found }
+    private func relationshipNamed(_ name: String, inOrAbove entityName: String) -> Relationship? {
+        if let found = relationships[entityName]?[name] { return found }
+        for candidate in ancestorNames(of: entityName).dropFirst() {
+            if let found = relationships[candidate]?[name] { return found }
         }
         return nil
     }
@@ -335,6 +365,17 @@ private struct ValidationRun {
 
     /// Letters, digits and `_`, not starting with a digit (ASCII fast path, Unicode letters allowed).
     static func isIdentifier(_ name: String) -> Bool {
+        var isASCIIIdentifier = !name.isEmpty
+        var first = true
+        for byte in name.utf8 {
+            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+            if !(isLetter || (!first && byte >= 0x30 && byte <= 0x39)) {
+                isASCIIIdentifier = false
+                break
+            }
+            first = false
+        }
+        if isASCIIIdentifier { return true }
         var isFirst = true
         for scalar in name.unicodeScalars {
             let value = scalar.value
@@ -372,7 +413,7 @@ public enum AttributeValueParser {
         let isBound = role == "minimum" || role == "maximum"
         switch type {
         case .integer16, .integer32, .integer64:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmedSpaces(text)
             guard let value = Int64(trimmed) ?? wholeNumber(trimmed) else {
                 return .invalid("is not an integer")
             }
@@ -381,7 +422,7 @@ public enum AttributeValueParser {
             }
             return .valid(Double(value))
         case .double, .float, .decimal:
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            guard let value = Double(trimmedSpaces(text)), value.isFinite else {
                 return .invalid("is not a number")
             }
             return .valid(value)
@@ -409,7 +450,15 @@ public enum AttributeValueParser {
         }
     }
 
-    private static func wholeNumber(_ text: String) -> Int64? {
+    /// `text` without leading and trailing spaces and tabs.
+    private static func trimmedSpaces(_ text: String) -> Substring {
+        var slice = text[...]
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return slice
+    }
+
+    private static func wholeNumber(_ text: Substring) -> Int64? {
         guard let value = Double(text), value.isFinite, value.rounded() == value, abs(value) < 9.2e18 else {
             return nil
         }

@@ -1,22 +1,335 @@
 import CLibXML2
 import Foundation
 
-/// One element of a parsed XML document, with its position in the source.
-struct XMLElementNode: Sendable {
+/// One element of a parsed XML document: a view into an ``XMLTree``, with its position in the source.
+struct XMLElementNode {
+    fileprivate let tree: XMLTree
+    fileprivate let index: Int
+
     /// The element's name.
-    var name: String
-    /// Attributes in document order.
-    var attributes: [(name: String, value: String)]
-    /// Child elements in document order (text, comments and processing instructions are dropped).
-    var children: [XMLElementNode]
+    var name: String { tree.names[Int(tree.nodes[index].name)] }
+
+    /// The element's name when it is one the parser knows.
+    var kind: XMLName? { tree.kinds[Int(tree.nodes[index].name)] }
+
+    /// Attributes in document order, with their known names.
+    var keyedAttributes: KeyedAttributeSequence {
+        let node = tree.nodes[index]
+        return KeyedAttributeSequence(
+            tree: tree, position: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
+    }
+
+    /// Attributes with their known names.
+    struct KeyedAttributeSequence: Sequence, IteratorProtocol {
+        let tree: XMLTree
+        var position: Int
+        let end: Int
+
+        mutating func next() -> (kind: XMLName?, name: String, value: String)? {
+            guard position < end else { return nil }
+            defer { position += 1 }
+            let attribute = tree.attributes[position]
+            let id = Int(attribute.name)
+            return (tree.kinds[id], tree.names[id], attribute.value)
+        }
+    }
+
     /// Where the element's `<` is.
-    var location: SourceLocation
+    var location: SourceLocation {
+        let node = tree.nodes[index]
+        return SourceLocation(file: tree.file, line: Int(node.line), column: Int(node.column))
+    }
+
+    /// Attributes in document order.
+    var attributes: AttributeSequence {
+        let node = tree.nodes[index]
+        return AttributeSequence(tree: tree, next: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
+    }
+
+    /// Child elements in document order.
+    var children: ChildSequence { ChildSequence(tree: tree, next: Int(tree.nodes[index].firstChild)) }
 
     /// The value of the attribute with this name.
     func attribute(_ name: String) -> String? {
         for attribute in attributes where attribute.name == name { return attribute.value }
         return nil
     }
+
+    /// The attributes of an element.
+    struct AttributeSequence: Sequence, IteratorProtocol {
+        let tree: XMLTree
+        var position: Int
+        let end: Int
+
+        init(tree: XMLTree, next: Int, end: Int) {
+            self.tree = tree
+            self.position = next
+            self.end = end
+        }
+
+        mutating func next() -> (name: String, value: String)? {
+            guard position < end else { return nil }
+            defer { position += 1 }
+            let attribute = tree.attributes[position]
+            return (tree.names[Int(attribute.name)], attribute.value)
+        }
+    }
+
+    /// The child elements of an element.
+    struct ChildSequence: Sequence, IteratorProtocol {
+        let tree: XMLTree
+        var position: Int
+
+        init(tree: XMLTree, next: Int) {
+            self.tree = tree
+            self.position = next
+        }
+
+        mutating func next() -> XMLElementNode? {
+            guard position >= 0 else { return nil }
+            defer { position = Int(tree.nodes[position].nextSibling) }
+            return XMLElementNode(tree: tree, index: position)
+        }
+    }
+}
+
+/// A parsed document as compact arrays, built from libxml2's SAX2 events (libxml2 builds no tree).
+final class XMLTree {
+    struct Node {
+        var name: Int32
+        var firstAttribute: Int32
+        var attributeCount: Int32
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        var nextSibling: Int32 = -1
+        var line: Int32
+        var column: Int32
+    }
+
+    struct Attribute {
+        var name: Int32
+        var value: String
+    }
+
+    let file: String
+    let nodes: [Node]
+    let attributes: [Attribute]
+    /// Distinct element and attribute names; libxml2 interns names, so each converts to a String once.
+    let names: [String]
+    /// For each name, the known name it is, if any.
+    let kinds: [XMLName?]
+
+    fileprivate init(_ builder: XMLTreeBuilder, file: String) {
+        self.file = file
+        self.nodes = builder.nodes
+        self.attributes = builder.attributes
+        self.names = builder.names
+        self.kinds = builder.kinds
+    }
+
+    /// The root element.
+    func root() -> XMLElementNode? { nodes.isEmpty ? nil : XMLElementNode(tree: self, index: 0) }
+
+    /// Parses `data` with libxml2's SAX2 interface into a tree.
+    fileprivate static func build(_ data: Data, file: String) -> Result<XMLTree, ModelLoadingError> {
+        var builder = XMLTreeBuilder(data: data)
+        let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Diagnostic? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
+                let context = xmlCreateMemoryParserCtxt(base, Int32(clamping: raw.count))
+            else {
+                return .error("cannot create an XML parser", rule: "io-error", at: SourceLocation(file: file))
+            }
+            defer { xmlFreeParserCtxt(context) }
+            let options =
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_BIG_LINES.rawValue
+            _ = xmlCtxtUseOptions(context, Int32(options))
+            if let sax = context.pointee.sax {
+                var handler = xmlSAXHandler()
+                handler.initialized = XML_SAX2_MAGIC
+                handler.startElementNs = saxStart
+                handler.endElementNs = saxEnd
+                sax.pointee = handler
+            }
+            withUnsafeMutablePointer(to: &builder) { pointer in
+                context.pointee._private = UnsafeMutableRawPointer(pointer)
+                _ = xmlParseDocument(context)
+                context.pointee._private = nil
+            }
+            if context.pointee.wellFormed == 0 { return XMLTreeParser.lastError(context, file: file) }
+            return nil
+        }
+        if let outcome { return .failure(ModelLoadingError(outcome.ruleID == "io-error" ? .io : .invalidModel, [outcome])) }
+        return .success(XMLTree(builder, file: file))
+    }
+}
+
+/// The mutable state of a SAX parse; reached through a pointer, so appends carry no exclusivity checks.
+private struct XMLTreeBuilder {
+    var nodes: [XMLTree.Node] = []
+    var attributes: [XMLTree.Attribute] = []
+    var names: [String] = []
+    var kinds: [XMLName?] = []
+    private var nameIDs = PointerTable()
+    private var stack: [Int32] = []
+    private let bytes: [UInt8]
+    private let lineStarts: [Int]
+    private var lineIndex = 0
+
+    init(data: Data) {
+        self.bytes = [UInt8](data)
+        self.lineStarts = LineTable.lineStarts(bytes)
+        nodes.reserveCapacity(bytes.count / 64)
+        attributes.reserveCapacity(bytes.count / 24)
+    }
+
+    private mutating func nameID(_ pointer: UnsafePointer<xmlChar>) -> Int32 {
+        let key = UnsafeRawPointer(pointer)
+        if let id = nameIDs.value(for: key) { return id }
+        let id = Int32(names.count)
+        let name = String(cString: pointer)
+        names.append(name)
+        kinds.append(XMLName.byString[name])
+        nameIDs.insert(id, for: key)
+        return id
+    }
+
+    /// Handles a SAX2 start tag; `offset` is the parser's byte position inside the tag.
+    mutating func start(
+        name: UnsafePointer<xmlChar>, attributeCount: Int, attributes raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        offset: Int, fallbackLine: Int
+    ) {
+        let index = Int32(nodes.count)
+        let first = Int32(attributes.count)
+        if let raw {
+            for position in 0..<attributeCount {
+                let base = position * 5
+                guard let localName = raw[base], let start = raw[base + 3], let end = raw[base + 4] else { continue }
+                let value = String(
+                    decoding: UnsafeBufferPointer(start: start, count: max(0, end - start)), as: UTF8.self)
+                attributes.append(XMLTree.Attribute(name: nameID(localName), value: value))
+            }
+        }
+        let (line, column) = position(ofTagAt: offset, fallbackLine: fallbackLine)
+        nodes.append(
+            XMLTree.Node(
+                name: nameID(name), firstAttribute: first, attributeCount: Int32(attributes.count) - first, line: line,
+                column: column))
+        if let parent = stack.last {
+            let parentIndex = Int(parent)
+            if nodes[parentIndex].lastChild >= 0 {
+                nodes[Int(nodes[parentIndex].lastChild)].nextSibling = index
+            } else {
+                nodes[parentIndex].firstChild = index
+            }
+            nodes[parentIndex].lastChild = index
+        }
+        stack.append(index)
+    }
+
+    mutating func end() { _ = stack.popLast() }
+
+    /// Line and column of the `<` that opens the tag containing byte `offset` (tags are met in order).
+    private mutating func position(ofTagAt offset: Int, fallbackLine: Int) -> (Int32, Int32) {
+        guard offset > 0, offset <= bytes.count else { return (Int32(clamping: fallbackLine), 0) }
+        var start = offset - 1
+        while start > 0 && bytes[start] != 0x3C { start -= 1 }
+        if lineIndex >= lineStarts.count || lineStarts[lineIndex] > start { lineIndex = 0 }
+        while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= start { lineIndex += 1 }
+        return (Int32(clamping: lineIndex + 1), Int32(clamping: start - lineStarts[lineIndex] + 1))
+    }
+}
+
+/// A small open-addressing hash table from libxml2's interned name pointers to name ids.
+private struct PointerTable {
+    private var keys = [UnsafeRawPointer?](repeating: nil, count: 256)
+    private var values = [Int32](repeating: 0, count: 256)
+    private var count = 0
+
+    private func slot(_ key: UnsafeRawPointer, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: key)) >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 20) & mask
+    }
+
+    func value(for key: UnsafeRawPointer) -> Int32? {
+        let mask = keys.count - 1
+        var index = slot(key, mask: mask)
+        while let stored = keys[index] {
+            if stored == key { return values[index] }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func insert(_ value: Int32, for key: UnsafeRawPointer) {
+        if (count + 1) * 2 > keys.count { grow() }
+        let mask = keys.count - 1
+        var index = slot(key, mask: mask)
+        while keys[index] != nil { index = (index + 1) & mask }
+        keys[index] = key
+        values[index] = value
+        count += 1
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        keys = [UnsafeRawPointer?](repeating: nil, count: oldKeys.count * 2)
+        values = [Int32](repeating: 0, count: oldKeys.count * 2)
+        count = 0
+        for (index, key) in oldKeys.enumerated() {
+            if let key { insert(oldValues[index], for: key) }
+        }
+    }
+}
+
+/// Every element and attribute name the parser knows.
+enum XMLName: Int, CaseIterable {
+    // Elements
+    case model, entity, attribute, relationship, fetchedProperty, fetchRequest, userInfo, entry
+    case uniquenessConstraints, uniquenessConstraint, constraint, fetchIndex, fetchIndexElement, compoundIndexes
+    case compoundIndex, index, configuration, memberEntity, composite, elements, element
+    // Attributes
+    case name, representedClassName, parentEntity, isAbstract, codeGenerationType, syncable, elementID
+    case renamingIdentifier, versionHashModifier, attributeType, `optional`, transient, derived
+    case derivationExpression, defaultValueString, defaultValue, defaultDateTimeInterval, minValueString
+    case maxValueString, minDateTimeInterval, maxDateTimeInterval, regularExpressionString, usesScalarValueType
+    case allowsExternalBinaryDataStorage, preserveAfterDeletion, allowsCloudEncryption, spotlightIndexingEnabled
+    case indexedBySpotlight, storedInTruthFile, indexed, valueTransformerName, customClassName
+    case destinationEntity, inverseName, inverseEntity, toMany, ordered, deletionRule, minCount, maxCount
+    case key, value, property, type, order, expression, expressionType, usedWithCloudKit
+
+    /// XML name → known name.
+    static let byString: [String: XMLName] = {
+        var table: [String: XMLName] = [:]
+        for name in allCases { table["\(name)"] = name }
+        return table
+    }()
+}
+
+private let saxStart: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in
+    guard let context, let localName else { return }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = parser.pointee._private else { return }
+    let tree = opaque.assumingMemoryBound(to: XMLTreeBuilder.self)
+    var offset = -1
+    var line = 0
+    if let input = parser.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base {
+        // Start the backward search for `<` as close to it as possible: at the first attribute's value when
+        // that value lies in the input buffer (it does unless libxml2 had to decode it).
+        var anchor = cur
+        if attributeCount > 0, let attributes, let value = attributes[3], value >= base, value < cur { anchor = value }
+        offset = Int(input.pointee.consumed) + (anchor - base)
+        line = Int(input.pointee.line)
+    }
+    tree.pointee.start(
+        name: localName, attributeCount: Int(attributeCount), attributes: attributes, offset: offset, fallbackLine: line)
+}
+
+private let saxEnd: endElementNsSAX2Func = { context, _, _, _ in
+    guard let context else { return }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = parser.pointee._private else { return }
+    opaque.assumingMemoryBound(to: XMLTreeBuilder.self).pointee.end()
 }
 
 /// Limits that keep hostile input from using much time or memory.
@@ -48,7 +361,7 @@ enum XMLTreeParser {
 
     /// Parses `data`, reporting problems against `file`.
     static func parse(_ data: Data, file: String, limits: XMLParsingLimits = .default) -> Result<
-        XMLElementNode, ModelLoadingError
+        XMLTree, ModelLoadingError
     > {
         _ = initialized
         let start = SourceLocation(file: file, line: 1, column: 1)
@@ -65,11 +378,10 @@ enum XMLTreeParser {
         if data.isEmpty {
             return .failure(ModelLoadingError(.invalidModel, [.error("file is empty", rule: "xml-empty", at: start)]))
         }
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<XMLElementNode, ModelLoadingError> in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let lines = LineTable(bytes)
-            if let doctype = PrologScanner.doctypeOffset(bytes) {
-                let location = lines.location(ofOffset: doctype, file: file)
+        let doctype = data.withUnsafeBytes { raw in PrologScanner.doctypeOffset(raw.bindMemory(to: UInt8.self)) }
+        if let doctype {
+            do {
+                let location = LineTable(data).location(ofOffset: doctype, file: file)
                 return .failure(
                     ModelLoadingError(
                         .invalidModel,
@@ -79,51 +391,25 @@ enum XMLTreeParser {
                                 rule: "xml-doctype", at: location)
                         ]))
             }
-            return parseDocument(bytes, lines: lines, file: file, limits: limits)
+        }
+        return parseDocument(data, file: file)
+    }
+
+    private static func parseDocument(_ data: Data, file: String) -> Result<XMLTree, ModelLoadingError> {
+        switch XMLTree.build(data, file: file) {
+        case .failure(let error): return .failure(error)
+        case .success(let tree):
+            guard tree.root() != nil else {
+                return .failure(
+                    ModelLoadingError(
+                        .invalidModel,
+                        [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))]))
+            }
+            return .success(tree)
         }
     }
 
-    private static func parseDocument(
-        _ bytes: UnsafeBufferPointer<UInt8>, lines: LineTable, file: String, limits: XMLParsingLimits
-    ) -> Result<XMLElementNode, ModelLoadingError> {
-        guard let base = bytes.baseAddress, let context = xmlNewParserCtxt() else {
-            return .failure(
-                ModelLoadingError(
-                    .io, [.error("cannot create an XML parser", rule: "io-error", at: SourceLocation(file: file))]))
-        }
-        defer { xmlFreeParserCtxt(context) }
-        let options = Int32(
-            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOBLANKS.rawValue)
-        let document = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            xmlCtxtReadMemory(context, $0, Int32(clamping: bytes.count), nil, nil, options)
-        }
-        guard let document, context.pointee.wellFormed != 0 else {
-            if let document { xmlFreeDoc(document) }
-            return .failure(ModelLoadingError(.invalidModel, [lastError(context, file: file)]))
-        }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else {
-            return .failure(
-                ModelLoadingError(
-                    .invalidModel,
-                    [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))]))
-        }
-        var builder = TreeBuilder(lines: lines, file: file, maximumDepth: limits.maximumDepth)
-        guard let tree = builder.build(root, depth: 1) else {
-            return .failure(
-                ModelLoadingError(
-                    .invalidModel,
-                    [
-                        .error(
-                            "elements nest deeper than \(limits.maximumDepth) levels", rule: "xml-too-deep",
-                            at: builder.tooDeepLocation ?? SourceLocation(file: file))
-                    ]))
-        }
-        return .success(tree)
-    }
-
-    private static func lastError(_ context: xmlParserCtxtPtr, file: String) -> Diagnostic {
+    static func lastError(_ context: xmlParserCtxtPtr, file: String) -> Diagnostic {
         guard let error = xmlCtxtGetLastError(context) else {
             return .error("malformed XML", rule: "xml-malformed", at: SourceLocation(file: file))
         }
@@ -145,79 +431,31 @@ enum XMLTreeParser {
     }
 }
 
-/// Converts a libxml2 tree into ``XMLElementNode`` values, computing each element's column.
-private struct TreeBuilder {
-    let lines: LineTable
-    let file: String
-    let maximumDepth: Int
-    var cursor = 0
-    var tooDeepLocation: SourceLocation?
-
-    init(lines: LineTable, file: String, maximumDepth: Int) {
-        self.lines = lines
-        self.file = file
-        self.maximumDepth = maximumDepth
-    }
-
-    mutating func build(_ node: xmlNodePtr, depth: Int) -> XMLElementNode? {
-        let name = node.pointee.name.map { String(cString: $0) } ?? ""
-        let location = locate(name: name, line: Int(xmlGetLineNo(node)))
-        if depth > maximumDepth {
-            tooDeepLocation = location
-            return nil
-        }
-        var attributes: [(name: String, value: String)] = []
-        var property = node.pointee.properties
-        while let attribute = property {
-            let attributeName = attribute.pointee.name.map { String(cString: $0) } ?? ""
-            attributes.append((attributeName, Self.value(of: attribute)))
-            property = attribute.pointee.next
-        }
-        var children: [XMLElementNode] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE {
-                guard let built = build(current, depth: depth + 1) else { return nil }
-                children.append(built)
-            }
-            child = current.pointee.next
-        }
-        return XMLElementNode(name: name, attributes: attributes, children: children, location: location)
-    }
-
-    private static func value(of attribute: xmlAttrPtr) -> String {
-        if let text = attribute.pointee.children, text.pointee.next == nil, let content = text.pointee.content {
-            return String(cString: content)
-        }
-        guard let joined = xmlNodeListGetString(attribute.pointee.doc, attribute.pointee.children, 1) else {
-            return ""
-        }
-        defer { datamodelgen_xml_free(joined) }
-        return String(cString: joined)
-    }
-
-    /// Finds `<name` on `line` at or after the previous element's position (document order).
-    private mutating func locate(name: String, line: Int) -> SourceLocation {
-        guard line > 0, let range = lines.range(ofLine: line) else {
-            return SourceLocation(file: file, line: max(line, 0), column: 0)
-        }
-        let start = max(range.lowerBound, cursor)
-        if let offset = lines.find(tag: name, in: start..<range.upperBound) {
-            cursor = offset + 1
-            return SourceLocation(file: file, line: line, column: offset - range.lowerBound + 1)
-        }
-        return SourceLocation(file: file, line: line, column: 1)
-    }
-}
-
 /// Byte offsets of line starts, for turning offsets into line and column.
 struct LineTable {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     private(set) var starts: [Int] = [0]
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    init(_ data: Data) {
+        self.bytes = [UInt8](data)
+        self.starts = Self.lineStarts(bytes)
+    }
+
+    /// The offsets at which lines start (the first is 0).
+    static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+        var starts = [0]
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            let count = buffer.count
+            guard let base = buffer.baseAddress else { return }
+            while offset < count {
+                guard let found = memchr(base + offset, 0x0A, count - offset) else { break }
+                let position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                starts.append(position + 1)
+                offset = position + 1
+            }
+        }
+        return starts
     }
 
     /// The byte range of a 1-based line, without its newline.
@@ -241,8 +479,9 @@ struct LineTable {
 
     /// The offset of `<tag` followed by a non-name byte within `range`.
     func find(tag: String, in range: Range<Int>) -> Int? {
-        let needle = Array(("<" + tag).utf8)
-        guard !needle.isEmpty, range.count >= needle.count else { return nil }
+        var needle: [UInt8] = [0x3C]
+        needle.append(contentsOf: tag.utf8)
+        guard range.count >= needle.count else { return nil }
         var offset = range.lowerBound
         while offset + needle.count <= range.upperBound {
             if bytes[offset] == 0x3C {

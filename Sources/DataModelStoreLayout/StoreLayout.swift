@@ -1,0 +1,154 @@
+/// Core Data's SQLite store layout for a model: entity numbers, tables, columns and indexes.
+///
+/// Both the generator (which renders it through a template) and the runtime (which creates and
+/// queries stores with it) use this one layout, so a store the runtime writes looks like one
+/// Core Data writes. Everything is in a deterministic order; lookups by name are hashed.
+///
+/// ```swift
+/// let layout = try StoreLayout(model: model)
+/// layout.entity(named: "SportCar")?.number        // 2
+/// layout.entity(named: "SportCar")?.tableName     // "ZCAR"
+/// for sql in layout.ddlStatements(ifNotExists: true) { try db.execute(sql: sql) }
+/// for sql in layout.primaryKeyRowStatements() { try db.execute(sql: sql) }
+/// ```
+///
+/// The naming rules, and which of them were observed in real stores, are documented on
+/// ``StoreNaming``, on the builder stages and in `Docs/StoreLayout.md`.
+public struct StoreLayout: Sendable, Hashable {
+    /// Every entity, in entity-number order: `entities[i].number == i + 1`.
+    public let entities: [EntityLayout]
+    /// The rows a new store's `Z_PRIMARYKEY` holds, in entity-number order.
+    public let primaryKeyRows: [PrimaryKeyRow]
+    /// One table per root entity, in root entity-number order.
+    public let entityTables: [TableLayout]
+    /// Join tables, in the order they were created (the many-to-many walk).
+    public let joinTables: [JoinTableLayout]
+    /// `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`.
+    public let systemTables: [TableLayout]
+    /// Every index: per entity table its foreign key, attribute, `Z_ENT`, fetch and uniqueness
+    /// indexes, then the join tables' reverse indexes.
+    public let indexes: [IndexLayout]
+
+    private let entityNumberByName: [String: Int]
+    private let tableByName: [String: TableLayout]
+    private let joinTableIndexByName: [String: Int]
+
+    /// Lays out `model`.
+    ///
+    /// - Throws: ``StoreLayoutError`` for a model that cannot be laid out: duplicate entities or
+    ///   properties, unknown parents, destinations or inverses, inheritance cycles, indexes or
+    ///   constraints naming no stored attribute or to-one relationship.
+    public init(model: LayoutModel) throws(StoreLayoutError) {
+        var builder = StoreLayoutBuilder(model: model)
+        self = try builder.build()
+    }
+
+    init(
+        entities: [EntityLayout], primaryKeyRows: [PrimaryKeyRow], entityTables: [TableLayout],
+        joinTables: [JoinTableLayout], systemTables: [TableLayout], indexes: [IndexLayout]
+    ) {
+        self.entities = entities
+        self.primaryKeyRows = primaryKeyRows
+        self.entityTables = entityTables
+        self.joinTables = joinTables
+        self.systemTables = systemTables
+        self.indexes = indexes
+        var numbers: [String: Int] = [:]
+        numbers.reserveCapacity(entities.count)
+        for entity in entities { numbers[entity.name] = entity.number }
+        self.entityNumberByName = numbers
+        var tables: [String: TableLayout] = [:]
+        for table in entityTables + joinTables.map(\.table) + systemTables { tables[table.name] = table }
+        self.tableByName = tables
+        var joins: [String: Int] = [:]
+        for (offset, join) in joinTables.enumerated() { joins[join.name] = offset }
+        self.joinTableIndexByName = joins
+    }
+
+    /// Every table in `CREATE TABLE` order: entity tables, join tables, system tables.
+    public var tables: [TableLayout] {
+        entityTables + joinTables.map(\.table) + systemTables
+    }
+
+    /// The entity called `name` (model spelling).
+    public func entity(named name: String) -> EntityLayout? {
+        entityNumberByName[name].map { entities[$0 - 1] }
+    }
+
+    /// The entity with `Z_ENT` = `number`.
+    public func entity(number: Int) -> EntityLayout? {
+        entities.indices.contains(number - 1) ? entities[number - 1] : nil
+    }
+
+    /// The table called `name`.
+    public func table(named name: String) -> TableLayout? {
+        tableByName[name]
+    }
+
+    /// The join table called `name`.
+    public func joinTable(named name: String) -> JoinTableLayout? {
+        joinTableIndexByName[name].map { joinTables[$0] }
+    }
+}
+
+// MARK: - DDL
+
+extension StoreLayout {
+    /// The statements that create an empty store: every `CREATE TABLE` (entity tables, join
+    /// tables, `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`), then every `CREATE INDEX`.
+    ///
+    /// Every identifier is double-quoted, so entity and property names that are SQL keywords
+    /// (`Order`, `group`, `select`) are safe. Core Data adds no `NOT NULL`, `FOREIGN KEY` or
+    /// `CHECK` constraints; neither does this.
+    ///
+    /// ```
+    /// CREATE TABLE "ZCAR" ("Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER, "ZMODEL" VARCHAR)
+    /// CREATE INDEX "ZCAR_Z_ENT_INDEX" ON "ZCAR" ("Z_ENT")
+    /// ```
+    ///
+    /// - Parameter ifNotExists: write `IF NOT EXISTS`, so running them again is harmless.
+    public func ddlStatements(ifNotExists: Bool = false) -> [String] {
+        tables.map { Self.createTableStatement($0, ifNotExists: ifNotExists) }
+            + indexes.map { Self.createIndexStatement($0, ifNotExists: ifNotExists) }
+    }
+
+    /// `INSERT OR IGNORE INTO "Z_PRIMARYKEY" …` for each of ``primaryKeyRows``: run after
+    /// ``ddlStatements(ifNotExists:)`` when creating a store.
+    public func primaryKeyRowStatements() -> [String] {
+        primaryKeyRows.map { row in
+            let values = [
+                String(row.entityNumber), SQLQuoting.literal(row.name), String(row.superentityNumber),
+                String(row.maximumPrimaryKey),
+            ]
+            return #"INSERT OR IGNORE INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
+                + values.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// The `CREATE TABLE` statement for `table`.
+    ///
+    /// A one-column primary key is written inline (`"Z_PK" INTEGER PRIMARY KEY`, so it is the
+    /// rowid); a two-column one as a table constraint.
+    public static func createTableStatement(_ table: TableLayout, ifNotExists: Bool = false) -> String {
+        var parts = table.columns.map { column in
+            var part = SQLQuoting.identifier(column.name) + " " + column.type.rawValue
+            if table.primaryKey == [column.name] { part += " PRIMARY KEY" }
+            return part
+        }
+        if table.primaryKey.count > 1 {
+            parts.append("PRIMARY KEY (" + table.primaryKey.map(SQLQuoting.identifier).joined(separator: ", ") + ")")
+        }
+        return "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLQuoting.identifier(table.name) + " ("
+            + parts.joined(separator: ", ") + ")"
+    }
+
+    /// The `CREATE [UNIQUE] INDEX` statement for `index`.
+    public static func createIndexStatement(_ index: IndexLayout, ifNotExists: Bool = false) -> String {
+        let columns = index.columns.map { column in
+            SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
+        }
+        return "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
+            + SQLQuoting.identifier(index.name) + " ON " + SQLQuoting.identifier(index.tableName) + " ("
+            + columns.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,141 @@
+/// The naming rules of Core Data's SQLite store, in one place.
+///
+/// Every rule says whether it was seen in real stores (**observed**) or is this project's
+/// decision where no evidence was found (**chosen**); `Docs/StoreLayout.md` lists the evidence.
+public enum StoreNaming {
+    /// A name upper-cased as Core Data does it (observed for ASCII: `sportCar` → `SPORTCAR`).
+    ///
+    /// Non-ASCII letters use Swift's locale-independent Unicode upper-casing, which is what
+    /// Foundation's `-[NSString uppercaseString]` (the call Core Data makes) also does, e.g.
+    /// `straße` → `STRASSE`, `café` → `CAFÉ` (chosen: not checked against a real store).
+    public static func uppercased(_ name: String) -> String {
+        name.uppercased()
+    }
+
+    /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
+    /// collision suffix (observed: `ZKIKCHAT`, `ZDATEUPDATED`).
+    public static func zName(_ name: String) -> String {
+        "Z" + uppercased(name)
+    }
+
+    /// `Z<n>_<REL>` for a foreign key column `Z<REL>`: the destination's `Z_ENT` (observed:
+    /// `ZOWNER` / `Z22_OWNER`). For a suffixed column (`ZACCOUNT1`) the suffix is kept
+    /// (`Z14_ACCOUNT1`; chosen).
+    public static func foreignEntityColumn(forForeignKey column: String, destinationNumber: Int) -> String {
+        "Z\(destinationNumber)_" + column.dropFirst()
+    }
+
+    /// `Z_FOK_<REL>` for a foreign key column `Z<REL>`: the position in the inverse ordered
+    /// to-many (observed: `ZTEMPLATE` / `Z_FOK_TEMPLATE`).
+    public static func foreignOrderColumn(forForeignKey column: String) -> String {
+        "Z_FOK_" + column.dropFirst()
+    }
+
+    /// `Z_<n><NAME>`: a join table or join column before any suffix (observed: `Z_1ARTISTS`).
+    public static func joinName(entityNumber: Int, relationshipName: String) -> String {
+        "Z_\(entityNumber)" + uppercased(relationshipName)
+    }
+
+    /// `Z_FOK_<n><NAME>` for a join column `Z_<n><NAME>` (observed: `Z_3ASSETS` /
+    /// `Z_FOK_3ASSETS`).
+    public static func joinOrderColumn(forJoinColumn column: String) -> String {
+        "Z_FOK_" + column.dropFirst(2)
+    }
+
+    /// `<TABLE>_<COLUMN>_INDEX`: Core Data's own single-column indexes (observed:
+    /// `ZSFNOTE_ZPASSWORD_INDEX`, `ZSFNOTEFILE_Z_ENT_INDEX`).
+    public static func columnIndex(table: String, column: String) -> String {
+        table + "_" + column + "_INDEX"
+    }
+
+    /// `Z_<Entity>_<index>`: a fetch index, entity and index in model spelling (observed:
+    /// `Z_Note_byTitle`, `Z_Cafe_byRoast` on the root table `ZPLACE`).
+    public static func fetchIndex(entity: String, index: String) -> String {
+        "Z_" + entity + "_" + index
+    }
+
+    /// `Z_<Entity>_UNIQUE_<a>_<b>`: a uniqueness constraint's index, names in model spelling.
+    public static func uniquenessIndex(entity: String, properties: [String]) -> String {
+        "Z_" + entity + "_UNIQUE_" + properties.joined(separator: "_")
+    }
+
+    /// The name a to-many relationship without inverse gives its synthesized inverse, which
+    /// lives on the destination entity for join-table ownership and naming (chosen; it reproduces
+    /// `Z_6ADMINSINVERSE (Z_6ADMINS, Z_6ADMINSINVERSE)`).
+    public static func synthesizedInverseName(for relationshipName: String) -> String {
+        relationshipName + "Inverse"
+    }
+}
+
+/// Double-quoting of SQL identifiers and single-quoting of string literals.
+public enum SQLQuoting {
+    /// `name` as a double-quoted identifier, inner quotes doubled: `order` → `"order"`.
+    public static func identifier(_ name: String) -> String {
+        "\"" + doubling("\"", in: name) + "\""
+    }
+
+    /// `text` as a single-quoted string literal, inner quotes doubled: `O'Neil` → `'O''Neil'`.
+    public static func literal(_ text: String) -> String {
+        "'" + doubling("'", in: text) + "'"
+    }
+
+    private static func doubling(_ quote: Character, in text: String) -> String {
+        guard text.contains(quote) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 2)
+        for character in text {
+            result.append(character)
+            if character == quote { result.append(quote) }
+        }
+        return result
+    }
+}
+
+/// The order Core Data sorts names in: case-insensitively, then by exact spelling.
+///
+/// Observed for entity numbering (`ABCDUnknownProperty` = 30 before `ABCDURLAddress` = 31 in
+/// macOS's AddressBook store); used for every other name sort too (chosen). Folding is to lower
+/// case, so `_` sorts before letters.
+struct ModelNameKey: Comparable, Hashable {
+    let folded: String
+    let name: String
+
+    init(_ name: String) {
+        self.folded = name.lowercased()
+        self.name = name
+    }
+
+    static func < (lhs: ModelNameKey, rhs: ModelNameKey) -> Bool {
+        lhs.folded != rhs.folded ? lhs.folded < rhs.folded : lhs.name < rhs.name
+    }
+}
+
+/// Hands out unique names: the first claim of a name gets it unchanged, later claims get the
+/// first free numeric suffix (`ZNAME`, `ZNAME1`, `ZNAME2` …; observed: `ZACCOUNT` …
+/// `ZACCOUNT8`, `Z_2ARTISTS1`).
+///
+/// Names are compared with ASCII case folded, as SQLite compares identifiers. Claims are O(1)
+/// amortized: the next suffix to try is remembered per base name.
+struct NameRegistry {
+    private var taken: Set<String> = []
+    private var nextSuffix: [String: Int] = [:]
+
+    /// Marks names as used without claiming them (e.g. `Z_PK`).
+    mutating func reserve(_ names: String...) {
+        for name in names { taken.insert(Self.fold(name)) }
+    }
+
+    /// `base`, or `base` + the first free suffix.
+    mutating func claim(_ base: String) -> String {
+        if taken.insert(Self.fold(base)).inserted { return base }
+        var suffix = nextSuffix[base, default: 1]
+        while !taken.insert(Self.fold(base + String(suffix))).inserted { suffix += 1 }
+        nextSuffix[base] = suffix + 1
+        return base + String(suffix)
+    }
+
+    private static func fold(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+}
