@@ -47,7 +47,9 @@ let package = Package(
         // The runtime that generated code imports.
         .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
-        .target(name: "DataModelGenCLI", dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache"]),
+        .target(
+            name: "DataModelGenCLI",
+            dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout"]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
         // Release-mode benchmarks against baselines measured in the same run.
         .executableTarget(
@@ -59,7 +61,10 @@ let package = Package(
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(
-            name: "DataModelCodegenTests", dependencies: ["DataModel", "DataModelCodegen", "DataModelGenCLI", "Mustache"],
+            name: "DataModelCodegenTests",
+            dependencies: [
+                "DataModel", "DataModelCodegen", "DataModelGenCLI", "Mustache", "DataModelStoreLayout", "SQLiteKit",
+            ],
             exclude: ["Golden"]),
         .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime"]),
     ],

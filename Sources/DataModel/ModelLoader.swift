@@ -35,6 +35,15 @@ public enum ModelLoader {
             throw ioError("no such file or directory", path: path)
         }
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        if let versionName, !(isDirectory.boolValue && trimmed.hasSuffix(".xcdatamodeld")) {
+            throw ModelLoadingError(
+                .invalidModel,
+                [
+                    .error(
+                        "a model version ('\(versionName)') can only be chosen in a .xcdatamodeld bundle",
+                        rule: "unknown-model-version", at: SourceLocation(file: path))
+                ])
+        }
         if !isDirectory.boolValue {
             let parent = (trimmed as NSString).deletingLastPathComponent
             let parentName = (parent as NSString).lastPathComponent

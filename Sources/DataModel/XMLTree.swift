@@ -131,8 +131,10 @@ final class XMLTree {
     func root() -> XMLElementNode? { nodes.isEmpty ? nil : XMLElementNode(tree: self, index: 0) }
 
     /// Parses `data` with libxml2's SAX2 interface into a tree.
-    fileprivate static func build(_ data: Data, file: String) -> Result<XMLTree, ModelLoadingError> {
-        var builder = XMLTreeBuilder(data: data)
+    fileprivate static func build(_ data: Data, file: String, limits: XMLParsingLimits) -> Result<
+        XMLTree, ModelLoadingError
+    > {
+        var builder = XMLTreeBuilder(data: data, file: file, maximumDepth: limits.maximumDepth)
         let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Diagnostic? in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
                 let context = xmlCreateMemoryParserCtxt(base, Int32(clamping: raw.count))
@@ -149,6 +151,8 @@ final class XMLTree {
                 handler.initialized = XML_SAX2_MAGIC
                 handler.startElementNs = saxStart
                 handler.endElementNs = saxEnd
+                handler.internalSubset = saxInternalSubset
+                handler.serror = saxError
                 sax.pointee = handler
             }
             withUnsafeMutablePointer(to: &builder) { pointer in
@@ -156,6 +160,7 @@ final class XMLTree {
                 _ = xmlParseDocument(context)
                 context.pointee._private = nil
             }
+            if let failure = builder.failure { return failure }
             if context.pointee.wellFormed == 0 { return XMLTreeParser.lastError(context, file: file) }
             return nil
         }
@@ -166,6 +171,10 @@ final class XMLTree {
 
 /// The mutable state of a SAX parse; reached through a pointer, so appends carry no exclusivity checks.
 private struct XMLTreeBuilder {
+    /// The first problem met (the one libxml2 reports first, a DOCTYPE, or too deep a nesting).
+    var failure: Diagnostic?
+    let file: String
+    let maximumDepth: Int
     var nodes: [XMLTree.Node] = []
     var attributes: [XMLTree.Attribute] = []
     var names: [String] = []
@@ -176,7 +185,9 @@ private struct XMLTreeBuilder {
     private let lineStarts: [Int]
     private var lineIndex = 0
 
-    init(data: Data) {
+    init(data: Data, file: String, maximumDepth: Int) {
+        self.file = file
+        self.maximumDepth = maximumDepth
         self.bytes = [UInt8](data)
         self.lineStarts = LineTable.lineStarts(bytes)
         nodes.reserveCapacity(bytes.count / 64)
@@ -211,6 +222,11 @@ private struct XMLTreeBuilder {
             }
         }
         let (line, column) = position(ofTagAt: offset, fallbackLine: fallbackLine)
+        if stack.count >= maximumDepth, failure == nil {
+            failure = .error(
+                "elements nest deeper than \(maximumDepth) levels", rule: "xml-too-deep",
+                at: SourceLocation(file: file, line: Int(line), column: Int(column)))
+        }
         nodes.append(
             XMLTree.Node(
                 name: nameID(name), firstAttribute: first, attributeCount: Int32(attributes.count) - first, line: line,
@@ -325,6 +341,32 @@ private let saxStart: startElementNsSAX2Func = { context, localName, _, _, _, _,
         name: localName, attributeCount: Int(attributeCount), attributes: attributes, offset: offset, fallbackLine: line)
 }
 
+/// Stops the parse at a DOCTYPE: model files never have one, and refusing it rules out entity expansion
+/// whatever the document's encoding.
+private let saxInternalSubset: internalSubsetSAXFunc = { context, _, _, _ in
+    guard let context else { return }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = parser.pointee._private else { return }
+    let builder = opaque.assumingMemoryBound(to: XMLTreeBuilder.self)
+    if builder.pointee.failure == nil {
+        let line = Int(parser.pointee.input?.pointee.line ?? 0)
+        builder.pointee.failure = .error(
+            "document declares a DOCTYPE; model files never contain one, and DTDs and entity declarations are refused",
+            rule: "xml-doctype", at: SourceLocation(file: builder.pointee.file, line: line, column: 1))
+    }
+    xmlStopParser(parser)
+}
+
+/// Keeps libxml2's first error, which points at the real problem (later ones are often consequences).
+private let saxError: xmlStructuredErrorFunc = { context, error in
+    guard let context, let error else { return }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let opaque = parser.pointee._private else { return }
+    let builder = opaque.assumingMemoryBound(to: XMLTreeBuilder.self)
+    guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, builder.pointee.failure == nil else { return }
+    builder.pointee.failure = XMLTreeParser.diagnostic(for: error, file: builder.pointee.file)
+}
+
 private let saxEnd: endElementNsSAX2Func = { context, _, _, _ in
     guard let context else { return }
     let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
@@ -359,6 +401,30 @@ enum XMLTreeParser {
         return true
     }()
 
+    /// `data` as UTF-8: a UTF-16 document (by byte-order mark or by its first bytes) is transcoded, and its
+    /// declaration's encoding rewritten, so byte offsets, columns and the DOCTYPE check work on one encoding.
+    static func utf8(_ data: Data) -> Data {
+        guard data.count >= 2 else { return data }
+        let first = data[data.startIndex]
+        let second = data[data.startIndex + 1]
+        let encoding: String.Encoding
+        switch (first, second) {
+        case (0xFE, 0xFF), (0x00, 0x3C): encoding = .utf16BigEndian
+        case (0xFF, 0xFE), (0x3C, 0x00): encoding = .utf16LittleEndian
+        default: return data
+        }
+        var body = data
+        if (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) { body = data.dropFirst(2) }
+        guard var text = String(data: body, encoding: encoding) else { return data }
+        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+            let declaration = text[..<end.lowerBound]
+            let rewritten = declaration.replacingOccurrences(
+                of: #"encoding\s*=\s*["'][^"']*["']"#, with: #"encoding="UTF-8""#, options: .regularExpression)
+            text.replaceSubrange(..<end.lowerBound, with: rewritten)
+        }
+        return Data(text.utf8)
+    }
+
     /// Parses `data`, reporting problems against `file`.
     static func parse(_ data: Data, file: String, limits: XMLParsingLimits = .default) -> Result<
         XMLTree, ModelLoadingError
@@ -378,6 +444,7 @@ enum XMLTreeParser {
         if data.isEmpty {
             return .failure(ModelLoadingError(.invalidModel, [.error("file is empty", rule: "xml-empty", at: start)]))
         }
+        let data = utf8(data)
         let doctype = data.withUnsafeBytes { raw in PrologScanner.doctypeOffset(raw.bindMemory(to: UInt8.self)) }
         if let doctype {
             do {
@@ -392,11 +459,13 @@ enum XMLTreeParser {
                         ]))
             }
         }
-        return parseDocument(data, file: file)
+        return parseDocument(data, file: file, limits: limits)
     }
 
-    private static func parseDocument(_ data: Data, file: String) -> Result<XMLTree, ModelLoadingError> {
-        switch XMLTree.build(data, file: file) {
+    private static func parseDocument(_ data: Data, file: String, limits: XMLParsingLimits) -> Result<
+        XMLTree, ModelLoadingError
+    > {
+        switch XMLTree.build(data, file: file, limits: limits) {
         case .failure(let error): return .failure(error)
         case .success(let tree):
             guard tree.root() != nil else {
@@ -413,6 +482,11 @@ enum XMLTreeParser {
         guard let error = xmlCtxtGetLastError(context) else {
             return .error("malformed XML", rule: "xml-malformed", at: SourceLocation(file: file))
         }
+        return diagnostic(for: error, file: file)
+    }
+
+    /// The diagnostic for one libxml2 error.
+    static func diagnostic(for error: UnsafePointer<xmlError>, file: String) -> Diagnostic {
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
         let trimmed = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let location = SourceLocation(

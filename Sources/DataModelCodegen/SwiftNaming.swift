@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one place that decides how model names become Swift identifiers.
 ///
 /// Rules, applied in this order:
@@ -68,6 +70,14 @@ public enum SwiftNaming {
     /// The Swift property name for a model property in the runtime flavor (rule 2), unescaped.
     public static func runtimePropertyName(_ name: String) -> String {
         runtimeReservedMembers.contains(name) ? name + "_" : name
+    }
+
+    /// The Swift type named by a `customClassName`: a leading `.` (Xcode's "current module") is dropped;
+    /// an explicit module (`MyKit.Tag`) is kept, since that is a valid qualified type. Empty gives nil.
+    public static func customClassType(_ customClassName: String?) -> String? {
+        guard var name = customClassName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+        while name.hasPrefix(".") { name.removeFirst() }
+        return name.isEmpty ? nil : name
     }
 
     /// `type` qualified with its module when a generated class has the same name (rule 3).

@@ -45,7 +45,7 @@ struct SwiftTypeMapper: Sendable {
         case .uuid: return .init(name: q("UUID") + "?", isScalar: false)
         case .uri: return .init(name: q("URL") + "?", isScalar: false)
         case .transformable:
-            let custom = attribute.customClassName.flatMap { $0.isEmpty ? nil : $0 }
+            let custom = SwiftNaming.customClassType(attribute.customClassName)
             return .init(name: (custom ?? q("NSObject")) + "?", isScalar: false)
         case .objectID: return .init(name: q("NSManagedObjectID") + "?", isScalar: false)
         case .composite: return .init(name: "[String: Any]?", isScalar: false)
@@ -70,7 +70,7 @@ struct SwiftTypeMapper: Sendable {
         case .uuid: base = q("UUID")
         case .uri: base = q("URL")
         case .transformable:
-            base = attribute.customClassName.flatMap { $0.isEmpty ? nil : $0 } ?? q("Data")
+            base = Self.runtimeTransformableType(attribute) ?? q("Data")
         case .objectID: base = "ObjectID"
         case .composite: base = q("Data")
         case .undefined: base = q("Data")
@@ -81,7 +81,8 @@ struct SwiftTypeMapper: Sendable {
 
     /// The property, bulk-collection and index-set types of a relationship.
     func types(of relationship: Relationship, destinationClass: String) -> RelationshipTypes {
-        let destination = q(destinationClass)
+        // The destination is a generated class: never qualify it as a standard type.
+        let destination = destinationClass
         switch flavor {
         case .coredata:
             if !relationship.isToMany {

@@ -23,7 +23,7 @@ extension EntityContext: MustacheRepresentable {
             "relationships": .array(relationships.map(\.mustacheValue)),
             "toManyRelationships": .array(toManyRelationships.map(\.mustacheValue)),
             "fetchedProperties": .array(fetchedProperties.map(\.mustacheValue)),
-        ])
+        ]).merging(runtime?.mustacheEntries)
     }
 }
 
@@ -33,7 +33,7 @@ extension AttributeContext: MustacheRepresentable {
             "name": .string(name), "swiftName": .string(swiftName), "attributeType": .string(attributeType),
             "swiftType": .string(swiftType), "isOptional": .bool(isOptional), "isTransient": .bool(isTransient),
             "isScalar": .bool(isScalar),
-        ])
+        ]).merging(runtime?.mustacheEntries)
     }
 }
 
@@ -56,7 +56,7 @@ extension RelationshipContext: MustacheRepresentable {
             "removeAtIndexesSelector": .string(removeAtIndexesSelector),
             "replaceObjectSelector": .string(replaceObjectSelector),
             "replaceAtIndexesSelector": .string(replaceAtIndexesSelector),
-        ])
+        ]).merging(runtime?.mustacheEntries)
     }
 }
 

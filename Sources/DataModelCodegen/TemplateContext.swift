@@ -55,6 +55,8 @@ public struct EntityContext: Sendable {
     public var toManyRelationships: [RelationshipContext]
     /// Fetched properties sorted by name.
     public var fetchedProperties: [FetchedPropertyContext]
+    /// Keys of the `runtime` flavor (see `RuntimeTemplateContext.swift`).
+    public var runtime: RuntimeEntityContext? = nil
 }
 
 /// One attribute as templates see it.
@@ -73,6 +75,8 @@ public struct AttributeContext: Sendable {
     public var isTransient: Bool
     /// Whether it uses a scalar Swift type.
     public var isScalar: Bool
+    /// Keys of the `runtime` flavor.
+    public var runtime: RuntimeAttributeContext? = nil
 }
 
 /// One relationship as templates see it.
@@ -117,6 +121,8 @@ public struct RelationshipContext: Sendable {
     public var removeAtIndexesSelector: String
     public var replaceObjectSelector: String
     public var replaceAtIndexesSelector: String
+    /// Keys of the `runtime` flavor.
+    public var runtime: RuntimeRelationshipContext? = nil
 }
 
 /// One fetched property as templates see it.
@@ -150,11 +156,12 @@ public struct TemplateContextBuilder: Sendable {
             classNames[entity.name] = entity.className
         }
         let typeMapper = SwiftTypeMapper(flavor: options.flavor, generatedClassNames: generatedClassNames)
-        let entities = model.entities.map { entity in
+        var entities = model.entities.map { entity in
             entityContext(
                 entity, classNames: classNames, hasSubentities: !(subentities[entity.name] ?? []).isEmpty,
                 typeMapper: typeMapper)
         }
+        if options.flavor == .runtime { entities = RuntimeContextBuilder(model: model).enrich(entities) }
         let typeName = model.name.hasSuffix("Model") ? model.name : model.name + "Model"
         return ModelContext(
             modelName: model.name, versionName: model.versionName,

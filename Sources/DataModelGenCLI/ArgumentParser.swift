@@ -89,6 +89,9 @@ struct ArgumentParser {
 
     /// The known option closest to `name`, if it is close enough to be a likely typo.
     func suggestion(for name: String) -> String? {
+        if name.count >= 2, let prefixed = options.first(where: { $0.name.hasPrefix(name) }) {
+            return "--" + prefixed.name
+        }
         let scored = options.map { (option: $0.name, distance: editDistance(name, $0.name)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
         let limit = max(2, name.count / 3)

@@ -4,12 +4,14 @@ import Foundation
 /// The subcommands of `datamodelgen`.
 enum Command: String, CaseIterable, Sendable {
     case generate
+    case schema
     case validate
     case dump
 
     var summary: String {
         switch self {
         case .generate: "Generate Swift model classes (and the SQLite schema) from a model."
+        case .schema: "Print or write the model's SQLite schema in Core Data's store layout."
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
         }
@@ -19,6 +21,7 @@ enum Command: String, CaseIterable, Sendable {
         switch self {
         case .generate:
             "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
+        case .schema: "USAGE: datamodelgen schema <model> [--output FILE] [--if-not-exists] [--model-version NAME]"
         case .validate: "USAGE: datamodelgen validate <model>... [options]"
         case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
         }
@@ -51,6 +54,13 @@ enum Command: String, CaseIterable, Sendable {
                 .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
                 Self.modelVersionOption,
             ] + Self.diagnosticOptions
+        case .schema:
+            [
+                .value("output", "FILE", "Write the DDL to FILE (only when it changes) instead of standard output."),
+                .flag("if-not-exists", "Write CREATE TABLE/INDEX IF NOT EXISTS."),
+                .value("templates", "DIR", "Directory of .mustache files overriding default templates by file name."),
+                Self.modelVersionOption,
+            ] + Self.diagnosticOptions
         case .validate: [Self.modelVersionOption] + Self.diagnosticOptions
         case .dump:
             [
@@ -78,6 +88,7 @@ enum Command: String, CaseIterable, Sendable {
             warningsAsErrors: arguments.flag("warnings-as-errors"), console: console)
         switch self {
         case .generate: return try GenerateCommand.run(arguments, printer: printer, console: console)
+        case .schema: return try SchemaCommand.run(arguments, printer: printer, console: console)
         case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
         }
@@ -94,14 +105,22 @@ enum ModelInput {
 
     /// Loads and validates the model at `path`; prints every diagnostic.
     static func loadAndValidate(path: String, versionName: String?, printer: DiagnosticPrinter) -> Outcome {
+        let (outcome, diagnostics) = loadAndValidateQuietly(path: path, versionName: versionName, printer: printer)
+        printer.print(diagnostics)
+        return outcome
+    }
+
+    /// Loads and validates the model at `path`, returning the diagnostics instead of printing them.
+    static func loadAndValidateQuietly(path: String, versionName: String?, printer: DiagnosticPrinter) -> (
+        Outcome, [Diagnostic]
+    ) {
         do {
             var loaded = try ModelLoader.load(path: path, versionName: versionName)
             loaded.diagnostics += Validator().validate(loaded.model)
-            let printed = printer.print(loaded.diagnostics)
-            return Outcome(loaded: loaded, exitCode: printed.containsErrors ? .modelError : .success)
+            let diagnostics = printer.promote(loaded.diagnostics)
+            return (Outcome(loaded: loaded, exitCode: diagnostics.containsErrors ? .modelError : .success), diagnostics)
         } catch {
-            printer.print(error.diagnostics)
-            return Outcome(loaded: nil, exitCode: error.kind == .io ? .ioError : .modelError)
+            return (Outcome(loaded: nil, exitCode: error.kind == .io ? .ioError : .modelError), error.diagnostics)
         }
     }
 }
@@ -113,11 +132,15 @@ enum ValidateCommand {
     {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing <model> argument") }
         var worst = ExitCode.success
+        var diagnostics: [Diagnostic] = []
         for path in arguments.positionals {
-            let outcome = ModelInput.loadAndValidate(
+            let (outcome, found) = ModelInput.loadAndValidateQuietly(
                 path: path, versionName: arguments.value("model-version"), printer: printer)
+            diagnostics += found
             if outcome.exitCode.rawValue > worst.rawValue { worst = outcome.exitCode }
         }
+        // One report for all models, so `--diagnostics-format json` prints one JSON document.
+        printer.print(diagnostics)
         return worst
     }
 }
@@ -132,7 +155,8 @@ enum DumpCommand {
         }
         do {
             let loaded = try ModelLoader.load(path: path, versionName: arguments.value("model-version"))
-            printer.print(loaded.diagnostics)
+            let printed = printer.print(loaded.diagnostics)
+            if printed.containsErrors { return .modelError }
             let text: String
             switch arguments.value("format") ?? "json" {
             case "text": text = ModelDumper.text(loaded)

@@ -32,6 +32,9 @@ enum GenerateCommand {
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
+        } catch let error as SchemaLayoutError {
+            printer.print([error.diagnostic])
+            return .modelError
         }
         let plan = OutputWriter.plan(files, in: output, modelFileName: loaded.model.name + ".xcdatamodeld")
         if arguments.flag("check") {
@@ -76,10 +79,43 @@ enum ModelOutput {
         -> [OutputFile]
     {
         var files = try CodeGenerator(library: library, options: options).generate(model)
-        if options.includeSchema, let schema = try SchemaOutput.file(for: model, library: library) {
-            files.append(schema)
+        if options.includeSchema {
+            files.append(try SchemaOutput.file(for: model, library: library))
             files.sort { $0.path < $1.path }
         }
         return files
+    }
+}
+
+/// `datamodelgen schema`: prints or writes the model's SQLite DDL.
+enum SchemaCommand {
+    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
+        -> ExitCode
+    {
+        guard arguments.positionals.count == 1, let modelPath = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing <model> argument" : "schema takes one model")
+        }
+        let outcome = ModelInput.loadAndValidate(
+            path: modelPath, versionName: arguments.value("model-version"), printer: printer)
+        guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
+        let library = try TemplateLoader.library(overrides: arguments.value("templates"))
+        let text: String
+        do {
+            text = try SchemaOutput.text(
+                for: loaded.model, library: library, ifNotExists: arguments.flag("if-not-exists"))
+        } catch let error as SchemaLayoutError {
+            printer.print([error.diagnostic])
+            return .modelError
+        }
+        guard let output = arguments.value("output") else {
+            console.out(text)
+            return .success
+        }
+        let directory = (output as NSString).deletingLastPathComponent
+        let file = OutputFile(path: (output as NSString).lastPathComponent, contents: text)
+        var plan = OutputWriter.plan([file], in: directory.isEmpty ? "." : directory, modelFileName: "")
+        plan.removals = []
+        try OutputWriter.apply(plan)
+        return .success
     }
 }

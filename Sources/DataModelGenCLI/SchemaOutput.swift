@@ -2,7 +2,16 @@ import DataModel
 import DataModelCodegen
 import Mustache
 
-/// The `<ModelName>.sql` file (filled in by the schema renderer).
+/// The `<ModelName>.sql` file that `generate` writes next to the Swift files.
 enum SchemaOutput {
-    static func file(for model: ObjectModel, library: MustacheLibrary) throws -> OutputFile? { nil }
+    /// The schema file for `model`; throws a located diagnostic when the model cannot be laid out.
+    static func file(for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool = false) throws -> OutputFile {
+        OutputFile(path: model.name + ".sql", contents: try text(for: model, library: library, ifNotExists: ifNotExists))
+    }
+
+    /// The schema text for `model`.
+    static func text(for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool) throws -> String {
+        let layout = try SchemaRenderer.layout(of: model)
+        return try SchemaRenderer(library: library, ifNotExists: ifNotExists).render(model, layout: layout)
+    }
 }

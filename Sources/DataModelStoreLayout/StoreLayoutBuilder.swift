@@ -588,7 +588,7 @@ struct StoreLayoutBuilder {
         }
     }
 
-    /// A fetch index, or `nil` when Core Data creates none: no elements, or a single to-one
+    /// A fetch index, or `nil` when Core Data creates none: no stored elements, or a single to-one
     /// element (its foreign key index serves; observed for an ascending one, chosen for
     /// descending).
     private mutating func makeFetchIndex(
@@ -598,6 +598,9 @@ struct StoreLayoutBuilder {
         var onlyToOnes = true
         for element in fetchIndex.elements {
             guard let found = indexableColumn(element.property, of: number) else {
+                // A property with no column of its own (a to-many or transient one, which Xcode lets a
+                // fetch index name) adds nothing to the SQL index; an unknown name is an error.
+                if property(element.property, of: number) != nil { continue }
                 throw .invalidFetchIndexProperty(
                     entity: entities[number].name, index: fetchIndex.name, property: element.property)
             }

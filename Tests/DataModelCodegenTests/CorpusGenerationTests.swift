@@ -82,9 +82,21 @@ import Testing
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
             files += names.filter { $0.hasSuffix(".swift") }.map { output + "/" + $0 }
         }
-        // One swiftc -parse per batch of files keeps this fast.
+        // One swiftc -parse per batch of files keeps this fast; a batch never holds two files with one name.
+        var batches: [[String]] = []
+        var batchNames: [Set<String>] = []
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            if let index = batchNames.firstIndex(where: { !$0.contains(name) }) {
+                batches[index].append(file)
+                batchNames[index].insert(name)
+            } else {
+                batches.append([file])
+                batchNames.append([name])
+            }
+        }
         var failures: [String] = []
-        for batch in stride(from: 0, to: files.count, by: 400).map({ Array(files[$0..<min($0 + 400, files.count)]) }) {
+        for batch in batches {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: swiftc)
             process.arguments = ["-parse"] + batch

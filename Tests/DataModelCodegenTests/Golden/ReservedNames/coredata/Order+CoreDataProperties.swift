@@ -20,7 +20,7 @@ extension Order {
     @NSManaged public var select: Bool
     @NSManaged public var table: String?
     @NSManaged public var `where`: String?
-    @NSManaged public var set: Swift.Set?
+    @NSManaged public var set: Set?
 
 }
 

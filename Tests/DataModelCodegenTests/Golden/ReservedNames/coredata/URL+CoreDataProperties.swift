@@ -18,7 +18,7 @@ extension URL {
     @NSManaged public var absoluteString: String?
     @NSManaged public var link: Foundation.URL?
     @NSManaged public var visitedAt: Foundation.Date?
-    @NSManaged public var date: Foundation.Date?
+    @NSManaged public var date: Date?
 
 }
 

@@ -1,0 +1,61 @@
+import DataModel
+import DataModelStoreLayout
+
+extension LayoutModel {
+    /// The store-layout description of a parsed model: entities with their own stored properties.
+    ///
+    /// Fetched properties have no storage and are left out; transient properties are passed on (the
+    /// layout gives them no column).
+    public init(_ model: ObjectModel) {
+        self.init(
+            entities: model.entities.map { entity in
+                LayoutEntity(
+                    name: entity.name, parentName: entity.parentEntity, isAbstract: entity.isAbstract,
+                    attributes: entity.attributes.map { attribute in
+                        LayoutAttribute(
+                            name: attribute.name, type: LayoutAttributeType(attribute.type),
+                            isTransient: attribute.isTransient, isDerived: attribute.isDerived,
+                            isIndexed: attribute.isIndexed)
+                    },
+                    relationships: entity.relationships.map { relationship in
+                        LayoutRelationship(
+                            name: relationship.name, destinationName: relationship.destinationEntity,
+                            inverseName: relationship.inverseName, isToMany: relationship.isToMany,
+                            isOrdered: relationship.isToMany && relationship.isOrdered,
+                            isTransient: relationship.isTransient)
+                    },
+                    uniquenessConstraints: entity.uniquenessConstraints.map(\.properties),
+                    fetchIndexes: entity.fetchIndexes.map { index in
+                        LayoutFetchIndex(
+                            name: index.name,
+                            elements: index.elements.map {
+                                LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending)
+                            })
+                    })
+            })
+    }
+}
+
+extension LayoutAttributeType {
+    /// The layout type of a model attribute type.
+    public init(_ type: AttributeType) {
+        switch type {
+        case .integer16: self = .integer16
+        case .integer32: self = .integer32
+        case .integer64: self = .integer64
+        case .decimal: self = .decimal
+        case .double: self = .double
+        case .float: self = .float
+        case .string: self = .string
+        case .boolean: self = .boolean
+        case .date: self = .date
+        case .binary: self = .binary
+        case .uuid: self = .uuid
+        case .uri: self = .uri
+        case .transformable: self = .transformable
+        case .objectID: self = .objectID
+        case .composite: self = .composite
+        case .undefined: self = .undefined
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import DataModel
+import Mustache
+
+/// The keys only the `runtime` flavor's templates use: what `DataModelRuntime`'s model
+/// description needs (as Swift literals) and which runtime accessor each property calls.
+///
+/// Built by ``RuntimeContextBuilder`` and merged into the entity, attribute and relationship
+/// dictionaries templates see; documented in `Templates/README.md`.
+public struct RuntimeEntityContext: Sendable, Hashable {
+    /// The entity name as a Swift string literal (`"BusinessEntity"`).
+    public var entityNameLiteral: String
+    /// The parent entity's name as a Swift string literal, or `nil`.
+    public var parentNameLiteral: String
+    /// The class the model registers for the entity: the generated (or user-owned) class, or
+    /// `ManagedObject` when no generated code refers to the class (a Manual/None entity whose
+    /// objects are used through `ManagedObject`'s key-based accessors).
+    public var objectTypeName: String
+    /// `[["a", "b"]]`: the uniqueness constraints as a Swift literal.
+    public var uniquenessConstraintsLiteral: String
+    /// Fetch indexes.
+    public var fetchIndexes: [RuntimeFetchIndexContext]
+    /// Every property (inherited first) with a generated Swift property, for the key-path map.
+    public var keyPathProperties: [RuntimeKeyPathContext]
+}
+
+/// A fetch index as a literal.
+public struct RuntimeFetchIndexContext: Sendable, Hashable {
+    /// The index name as a Swift string literal.
+    public var nameLiteral: String
+    /// `[.init(property: "a", isAscending: true), …]`.
+    public var elementsLiteral: String
+}
+
+/// One entry of an entity's key-path → property-name map.
+public struct RuntimeKeyPathContext: Sendable, Hashable {
+    /// The Swift property name, escaped.
+    public var swiftName: String
+    /// The model name as a Swift string literal.
+    public var nameLiteral: String
+}
+
+/// An attribute's runtime keys.
+public struct RuntimeAttributeContext: Sendable, Hashable {
+    /// The model name as a Swift string literal.
+    public var nameLiteral: String
+    /// The `AttributeType` case (`integer16`, `string` …).
+    public var runtimeAttributeType: String
+    /// `value`, `transformableValue` (optional `Codable`) or `requiredTransformableValue`: the getter the property calls.
+    public var runtimeGetter: String
+    /// `setValue` or `setTransformableValue`.
+    public var runtimeSetter: String
+    /// Whether the attribute is derived.
+    public var isDerived: Bool
+    /// Whether the attribute is indexed.
+    public var isIndexed: Bool
+    /// The default value text as a Swift string literal, or `nil`.
+    public var defaultValueLiteral: String
+    /// The minimum (value, length, or seconds since 2001) as a Swift literal, or `nil`.
+    public var minValueLiteral: String
+    /// The maximum, or `nil`.
+    public var maxValueLiteral: String
+    /// The regular expression as a Swift string literal, or `nil`.
+    public var regularExpressionLiteral: String
+}
+
+/// A relationship's runtime keys.
+public struct RuntimeRelationshipContext: Sendable, Hashable {
+    /// The model name as a Swift string literal.
+    public var nameLiteral: String
+    /// The destination entity's name as a Swift string literal.
+    public var destinationNameLiteral: String
+    /// The inverse's name as a Swift string literal, or `nil`.
+    public var inverseNameLiteral: String
+    /// `toOne`, `toManySet` or `toManyArray`.
+    public var runtimeGetter: String
+    /// `setToOne`, `setToManySet` or `setToManyArray`.
+    public var runtimeSetter: String
+    /// The `DeleteRule` case (`nullify`, `cascade`, `deny`, `noAction`).
+    public var deleteRule: String
+    /// Whether it is transient.
+    public var isTransient: Bool
+    /// `minCount`, 0 when absent.
+    public var minCount: Int
+    /// `maxCount`, 0 when absent (unbounded).
+    public var maxCount: Int
+}
+
+/// Fills the runtime keys of a ``ModelContext``'s entities from the IR.
+struct RuntimeContextBuilder {
+    let model: ObjectModel
+
+    /// `entities` (in `model.entities` order) with their runtime keys.
+    func enrich(_ entities: [EntityContext]) -> [EntityContext] {
+        var contextByName: [String: EntityContext] = [:]
+        for context in entities where contextByName[context.entityName] == nil { contextByName[context.entityName] = context }
+        // Classes generated code refers to: those it writes, their superclasses, and relationship destinations.
+        var referenced: Set<String> = []
+        for context in entities {
+            if context.generatesClass { referenced.insert(context.superclassName) }
+            if context.generatesClass || context.generatesProperties {
+                referenced.insert(context.className)
+                for relationship in context.relationships { referenced.insert(relationship.destinationClassName) }
+            }
+        }
+        return entities.map { context in
+            guard let entity = model.entity(named: context.entityName) else { return context }
+            var enriched = context
+            enriched.attributes = context.attributes.map { attribute in
+                var copy = attribute
+                if let source = entity.attributes.first(where: { $0.name == attribute.name }) {
+                    copy.runtime = Self.attributeContext(source, swiftType: attribute.swiftType)
+                }
+                return copy
+            }
+            enriched.relationships = context.relationships.map { relationship in
+                var copy = relationship
+                if let source = entity.relationships.first(where: { $0.name == relationship.name }) {
+                    copy.runtime = Self.relationshipContext(source)
+                }
+                return copy
+            }
+            enriched.toManyRelationships = enriched.relationships.filter(\.isToMany)
+            enriched.runtime = entityContext(
+                entity, context: context, contexts: contextByName, isReferenced: referenced.contains(context.className))
+            return enriched
+        }
+    }
+
+    private func entityContext(
+        _ entity: Entity, context: EntityContext, contexts: [String: EntityContext], isReferenced: Bool
+    ) -> RuntimeEntityContext {
+        let hasClass = context.generatesClass || context.generatesProperties
+        var keyPaths: [RuntimeKeyPathContext] = []
+        if hasClass {
+            for ancestor in model.ancestry(of: entity).reversed() {
+                guard let ancestorContext = contexts[ancestor.name], ancestorContext.generatesProperties else { continue }
+                for attribute in ancestorContext.attributes {
+                    keyPaths.append(RuntimeKeyPathContext(swiftName: attribute.swiftName, nameLiteral: Self.literal(attribute.name)))
+                }
+                for relationship in ancestorContext.relationships {
+                    keyPaths.append(
+                        RuntimeKeyPathContext(swiftName: relationship.swiftName, nameLiteral: Self.literal(relationship.name)))
+                }
+            }
+        }
+        let constraints = entity.uniquenessConstraints.map { constraint in
+            "[" + constraint.properties.map(Self.literal).joined(separator: ", ") + "]"
+        }
+        let fetchIndexes = entity.fetchIndexes.map { index in
+            RuntimeFetchIndexContext(
+                nameLiteral: Self.literal(index.name),
+                elementsLiteral: "["
+                    + index.elements.map { ".init(property: \(Self.literal($0.property)), isAscending: \($0.isAscending))" }
+                    .joined(separator: ", ") + "]")
+        }
+        return RuntimeEntityContext(
+            entityNameLiteral: Self.literal(entity.name),
+            parentNameLiteral: entity.parentEntity.map(Self.literal) ?? "nil",
+            objectTypeName: hasClass || isReferenced ? context.className : "ManagedObject",
+            uniquenessConstraintsLiteral: "[" + constraints.joined(separator: ", ") + "]",
+            fetchIndexes: fetchIndexes, keyPathProperties: keyPaths)
+    }
+
+    static func attributeContext(_ attribute: Attribute, swiftType: String) -> RuntimeAttributeContext {
+        let usesCodable: Bool
+        switch attribute.type {
+        case .objectID: usesCodable = true
+        case .transformable: usesCodable = SwiftTypeMapper.runtimeTransformableType(attribute) != nil
+        default: usesCodable = false
+        }
+        let isDate = attribute.type == .date
+        let minimum = isDate ? attribute.minDateTimeInterval ?? attribute.minValueString : attribute.minValueString
+        let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
+        let defaultText = isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
+        return RuntimeAttributeContext(
+            nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
+            runtimeGetter: !usesCodable ? "value" : swiftType.hasSuffix("?") ? "transformableValue" : "requiredTransformableValue",
+            runtimeSetter: usesCodable ? "setTransformableValue" : "setValue",
+            isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
+            defaultValueLiteral: defaultText.map(literal) ?? "nil",
+            minValueLiteral: number(minimum), maxValueLiteral: number(maximum),
+            regularExpressionLiteral: attribute.regularExpressionString.map(literal) ?? "nil")
+    }
+
+    static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
+        let accessor =
+            !relationship.isToMany ? "ToOne" : relationship.isOrdered ? "ToManyArray" : "ToManySet"
+        let deleteRule: String
+        switch relationship.deletionRule {
+        case .nullify: deleteRule = "nullify"
+        case .cascade: deleteRule = "cascade"
+        case .deny: deleteRule = "deny"
+        case .noAction: deleteRule = "noAction"
+        }
+        return RuntimeRelationshipContext(
+            nameLiteral: literal(relationship.name), destinationNameLiteral: literal(relationship.destinationEntity),
+            inverseNameLiteral: relationship.inverseName.map(literal) ?? "nil",
+            runtimeGetter: SwiftNaming.lowercasedFirst(accessor), runtimeSetter: "set" + accessor,
+            deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
+            maxCount: relationship.maxCount ?? 0)
+    }
+
+    /// The runtime's `AttributeType` case for a model type.
+    static func runtimeType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer16: "integer16"
+        case .integer32: "integer32"
+        case .integer64: "integer64"
+        case .decimal: "decimal"
+        case .double: "double"
+        case .float: "float"
+        case .string: "string"
+        case .boolean: "boolean"
+        case .date: "date"
+        case .binary: "binary"
+        case .uuid: "uuid"
+        case .uri: "uri"
+        case .transformable: "transformable"
+        case .objectID: "objectID"
+        case .composite: "composite"
+        case .undefined: "undefined"
+        }
+    }
+
+    /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// A number from the model as a Swift `Double` literal, or `nil` when absent or not a number.
+    static func number(_ text: String?) -> String {
+        guard let text, let value = Double(text), value.isFinite else { return "nil" }
+        return String(value)
+    }
+}
+
+extension SwiftTypeMapper {
+    /// Objective-C classes that are not `Codable` in Swift: a transformable of one of these
+    /// keeps its bytes as `Data` in the runtime flavor.
+    static let nonCodableTransformableClasses: Set<String> = [
+        "NSObject", "NSArray", "NSMutableArray", "NSDictionary", "NSMutableDictionary", "NSSet", "NSMutableSet",
+        "NSOrderedSet", "NSString", "NSNumber", "NSData", "NSValue", "NSAttributedString", "NSCoding",
+        "NSSecureCoding", "UIColor", "NSColor", "UIImage", "NSImage", "CLLocation", "NSValueTransformer",
+    ]
+
+    /// The `Codable` Swift type of a transformable attribute in the runtime flavor, or `nil`
+    /// when it is stored as plain `Data` (no custom class, or an Objective-C class).
+    static func runtimeTransformableType(_ attribute: Attribute) -> String? {
+        guard let custom = attribute.customClassName, !custom.isEmpty else { return nil }
+        let name = custom.split(separator: ".").last.map(String.init) ?? custom
+        return nonCodableTransformableClasses.contains(name) ? nil : custom
+    }
+}
+
+// MARK: - Mustache
+
+extension RuntimeEntityContext {
+    var mustacheEntries: [String: MustacheValue] {
+        [
+            "entityNameLiteral": .string(entityNameLiteral), "parentNameLiteral": .string(parentNameLiteral),
+            "objectTypeName": .string(objectTypeName), "uniquenessConstraintsLiteral": .string(uniquenessConstraintsLiteral),
+            "fetchIndexes": .array(
+                fetchIndexes.map {
+                    .dictionary(["nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral)])
+                }),
+            "keyPathProperties": .array(
+                keyPathProperties.map {
+                    .dictionary(["swiftName": .string($0.swiftName), "nameLiteral": .string($0.nameLiteral)])
+                }),
+        ]
+    }
+}
+
+extension RuntimeAttributeContext {
+    var mustacheEntries: [String: MustacheValue] {
+        [
+            "nameLiteral": .string(nameLiteral), "runtimeAttributeType": .string(runtimeAttributeType),
+            "runtimeGetter": .string(runtimeGetter), "runtimeSetter": .string(runtimeSetter),
+            "isDerived": .bool(isDerived), "isIndexed": .bool(isIndexed),
+            "defaultValueLiteral": .string(defaultValueLiteral), "minValueLiteral": .string(minValueLiteral),
+            "maxValueLiteral": .string(maxValueLiteral), "regularExpressionLiteral": .string(regularExpressionLiteral),
+        ]
+    }
+}
+
+extension RuntimeRelationshipContext {
+    var mustacheEntries: [String: MustacheValue] {
+        [
+            "nameLiteral": .string(nameLiteral), "destinationNameLiteral": .string(destinationNameLiteral),
+            "inverseNameLiteral": .string(inverseNameLiteral), "runtimeGetter": .string(runtimeGetter),
+            "runtimeSetter": .string(runtimeSetter), "deleteRule": .string(deleteRule),
+            "isTransient": .bool(isTransient), "minCount": .int(minCount), "maxCount": .int(maxCount),
+        ]
+    }
+}
+
+extension MustacheValue {
+    /// The dictionary with `entries` added (existing keys win).
+    func merging(_ entries: [String: MustacheValue]?) -> MustacheValue {
+        guard let entries, case .dictionary(let values) = self else { return self }
+        return .dictionary(values.merging(entries) { existing, _ in existing })
+    }
+}

@@ -1,0 +1,381 @@
+import DataModelStoreLayout
+
+/// How an attribute's column is read.
+enum ColumnKind {
+    case integer
+    case real
+    case text
+    case blob
+    /// Read as text whatever SQLite stored (Decimal).
+    case decimalText
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: self = .integer
+        case .double, .float, .date: self = .real
+        case .decimal: self = .decimalText
+        case .string, .uri: self = .text
+        case .binary, .uuid, .transformable, .composite, .objectID, .undefined: self = .blob
+        }
+    }
+}
+
+/// One column of an entity row beyond `Z_PK`, `Z_ENT`, `Z_OPT`, and where its value lives.
+enum RowColumn {
+    /// An attribute: index into the object's values.
+    case attribute(index: Int, kind: ColumnKind)
+    /// A to-one's destination `Z_PK`.
+    case foreignKey(relationship: Int)
+    /// A to-one's destination `Z_ENT`.
+    case foreignEntity(relationship: Int)
+    /// A to-one's position in its ordered inverse.
+    case foreignOrder(relationship: Int)
+    /// A column of another entity of the hierarchy: written as `NULL`, ignored when read.
+    case unused
+}
+
+/// A relationship of an entity, prepared: its storage and the inverse's index.
+final class RelationshipRuntime {
+    let description: RelationshipDescription
+    /// Index in the source entity's relationship list (the same in every sub-entity).
+    let index: Int
+    /// How it is stored; `nil` when transient.
+    let storage: RelationshipStorage?
+    /// The destination entity.
+    unowned(unsafe) var destination: EntityRuntime  // safe: every EntityRuntime lives as long as its ModelRuntime
+    /// The inverse's index in the destination's relationship list, when the two name each other.
+    var inverseIndex: Int?
+    /// Whether this side writes the rows of a join table (each pair writes once).
+    var writesJoinRows = false
+
+    var name: String { description.name }
+    var isToMany: Bool { description.isToMany }
+
+    /// Loads the destinations of a to-many for one source `Z_PK`: rows of `(Z_PK, Z_ENT)`.
+    lazy var loadSQL: String? = {
+        switch storage {
+        case .inverseForeignKey(let table, let columns)?:
+            let order = columns.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
+            return #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(table) + " WHERE "
+                + SQLQuoting.identifier(columns.column) + " = ? ORDER BY " + order + #""Z_PK""#
+        case .joinTable(let columns)?:
+            let join = SQLQuoting.identifier(columns.table)
+            let destination = SQLQuoting.identifier(columns.destinationColumn)
+            let order = columns.orderColumn.map { "j." + SQLQuoting.identifier($0) + ", " } ?? ""
+            return "SELECT j.\(destination), d.\"Z_ENT\" FROM \(join) AS j JOIN "
+                + SQLQuoting.identifier(self.destination.tableName) + " AS d ON d.\"Z_PK\" = j.\(destination) WHERE j."
+                + SQLQuoting.identifier(columns.sourceColumn) + " = ? ORDER BY " + order + "j.\(destination)"
+        case .foreignKey?, nil:
+            return nil
+        }
+    }()
+
+    /// `UPDATE <destination table> SET "Z_FOK_…" = ? WHERE "Z_PK" = ?` for an ordered to-many
+    /// stored through its inverse's foreign key.
+    lazy var positionUpdateSQL: String? = {
+        guard case .inverseForeignKey(let table, let columns)? = storage, let order = columns.orderColumn else { return nil }
+        return "UPDATE " + SQLQuoting.identifier(table) + " SET " + SQLQuoting.identifier(order) + #" = ? WHERE "Z_PK" = ?"#
+    }()
+
+    /// Join table statements: delete every row of a source, delete one row, insert one row.
+    lazy var joinDeleteAllSQL: String? = {
+        guard case .joinTable(let columns)? = storage else { return nil }
+        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE " + SQLQuoting.identifier(columns.sourceColumn)
+            + " = ?"
+    }()
+
+    lazy var joinDeleteOneSQL: String? = {
+        guard case .joinTable(let columns)? = storage else { return nil }
+        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE " + SQLQuoting.identifier(columns.sourceColumn)
+            + " = ? AND " + SQLQuoting.identifier(columns.destinationColumn) + " = ?"
+    }()
+
+    /// Binds source, destination, then the order columns present.
+    lazy var joinInsertSQL: String? = {
+        guard case .joinTable(let columns)? = storage else { return nil }
+        let names = [columns.sourceColumn, columns.destinationColumn] + [columns.orderColumn, columns.inverseOrderColumn].compactMap { $0 }
+        return "INSERT OR REPLACE INTO " + SQLQuoting.identifier(columns.table) + " ("
+            + names.map(SQLQuoting.identifier).joined(separator: ", ") + ") VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+    }()
+    var isOrdered: Bool { description.isToMany && description.isOrdered }
+
+    init(description: RelationshipDescription, index: Int, storage: RelationshipStorage?, destination: EntityRuntime) {
+        self.description = description
+        self.index = index
+        self.storage = storage
+        self.destination = destination
+    }
+}
+
+/// An entity prepared for the runtime: all its properties (inherited first), its layout, and the
+/// SQL its objects need, built once.
+final class EntityRuntime {
+    let description: EntityDescription
+    let layout: EntityLayout
+    var storeNumber: Int
+    var name: String { description.name }
+    var number: Int { layout.number }
+    var objectType: ManagedObject.Type { description.objectType }
+
+    /// All attributes, inherited first.
+    let attributes: [AttributeDescription]
+    private let attributeIndexByName: [String: Int]
+    private let attributeNames: [String]
+    /// Attributes save must check (required, bounded or patterned), with their index.
+    let validatedAttributes: [(index: Int, attribute: AttributeDescription)]
+    /// Whether save must check any relationship (required, min or max count) of the entity.
+    private(set) lazy var validatedRelationships: [RelationshipRuntime] = relationships.filter { relationship in
+        let description = relationship.description
+        guard !description.isTransient else { return false }
+        return !description.isOptional || description.minCount > 0 || description.maxCount > 0
+    }
+    /// All relationships, inherited first; filled in by ``ModelRuntime`` once every entity exists.
+    var relationships: [RelationshipRuntime] = []
+    var relationshipIndex: [String: Int] = [:]
+    /// All relationship descriptions, inherited first.
+    let relationshipDescriptions: [RelationshipDescription]
+    /// Ancestors first, then this entity.
+    let lineage: [EntityDescription]
+    /// Uniqueness constraints of the entity and its ancestors.
+    let uniquenessConstraints: [[String]]
+
+    /// Values of a newly inserted object.
+    let defaultValues: [PrimitiveValue]
+    /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, in table order.
+    let rowColumns: [RowColumn]
+    /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name: for queries.
+    let rowColumnNames: [String]
+    /// The column of each attribute, `nil` for transient ones.
+    let attributeColumns: [String?]
+    /// What ``insertSQL`` binds after `Z_PK, Z_ENT, Z_OPT`: this entity's own columns.
+    let insertColumns: [RowColumn]
+    /// What ``updateSQL`` binds after `Z_OPT` (positions are written separately).
+    let updateColumns: [RowColumn]
+    /// Relationship values of an object whose row was just read, before its to-ones are set.
+    let faultRelationships: [RelationshipValue]
+
+    let insertSQL: String
+    let updateSQL: String
+    let deleteSQL: String
+    let selectByPrimaryKeySQL: String
+    /// `SELECT "Z_PK", "Z_ENT", "Z_OPT", … FROM table`: the start of fetches.
+    let selectColumnsSQL: String
+    let tableName: String
+
+    init(description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout, tableColumns: [ColumnLayout], storeNumber: Int) {
+        self.description = description
+        self.layout = layout
+        self.lineage = lineage
+        self.storeNumber = storeNumber
+        self.tableName = layout.tableName
+        let attributes = lineage.flatMap(\.attributes)
+        self.attributes = attributes
+        var attributeIndex: [String: Int] = [:]
+        for (offset, attribute) in attributes.enumerated() { attributeIndex[attribute.name] = offset }
+        self.attributeIndexByName = attributeIndex
+        self.attributeNames = attributes.map(\.name)
+        self.validatedAttributes = attributes.enumerated().filter { _, attribute in
+            !attribute.isTransient
+                && (!attribute.isOptional || attribute.minValue != nil || attribute.maxValue != nil
+                    || attribute.regularExpression != nil)
+        }.map { (index: $0.offset, attribute: $0.element) }
+        self.relationshipDescriptions = lineage.flatMap(\.relationships)
+        self.uniquenessConstraints = lineage.flatMap(\.uniquenessConstraints)
+        self.defaultValues = attributes.map { $0.type.primitiveDefault($0.defaultValue) }
+        self.attributeColumns = attributes.map { layout.attribute(named: $0.name)?.column }
+
+        var relationshipIndex: [String: Int] = [:]
+        for (offset, relationship) in relationshipDescriptions.enumerated() { relationshipIndex[relationship.name] = offset }
+        let ownColumns = Set(layout.columns.map(\.name))
+        var rowColumns: [RowColumn] = []
+        var names: [String] = []
+        for column in tableColumns where column.role != .primaryKey && column.role != .entity && column.role != .optimisticLock {
+            names.append(column.name)
+            guard ownColumns.contains(column.name), let property = column.propertyName else {
+                rowColumns.append(.unused)
+                continue
+            }
+            switch column.role {
+            case .attribute:
+                if let index = attributeIndex[property] {
+                    rowColumns.append(.attribute(index: index, kind: ColumnKind(attributes[index].type)))
+                } else {
+                    rowColumns.append(.unused)
+                }
+            case .foreignKey:
+                rowColumns.append(relationshipIndex[property].map { .foreignKey(relationship: $0) } ?? .unused)
+            case .foreignEntity:
+                rowColumns.append(relationshipIndex[property].map { .foreignEntity(relationship: $0) } ?? .unused)
+            case .foreignOrder:
+                rowColumns.append(relationshipIndex[property].map { .foreignOrder(relationship: $0) } ?? .unused)
+            default:
+                rowColumns.append(.unused)
+            }
+        }
+        self.rowColumns = rowColumns
+        self.rowColumnNames = names
+        let table = SQLQuoting.identifier(layout.tableName)
+        let quoted = names.map(SQLQuoting.identifier)
+        let all = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + quoted
+        var insertColumns: [RowColumn] = []
+        var insertNames: [String] = []
+        var updateColumns: [RowColumn] = []
+        var updateNames: [String] = []
+        for (column, name) in zip(rowColumns, quoted) {
+            switch column {
+            case .unused: continue
+            case .foreignOrder:
+                insertColumns.append(column)
+                insertNames.append(name)
+            default:
+                insertColumns.append(column)
+                insertNames.append(name)
+                updateColumns.append(column)
+                updateNames.append(name)
+            }
+        }
+        self.insertColumns = insertColumns
+        self.updateColumns = updateColumns
+        self.faultRelationships = relationshipDescriptions.map { $0.isToMany ? .toManyFault : .toOne(nil) }
+        let insertAll = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + insertNames
+        insertSQL =
+            "INSERT INTO \(table) (" + insertAll.joined(separator: ", ") + ") VALUES ("
+            + Array(repeating: "?", count: insertAll.count).joined(separator: ", ") + ")"
+        updateSQL =
+            "UPDATE \(table) SET " + ([#""Z_OPT""#] + updateNames).map { $0 + " = ?" }.joined(separator: ", ")
+            + #" WHERE "Z_PK" = ?"#
+        deleteSQL = "DELETE FROM \(table) WHERE \"Z_PK\" = ?"
+        selectColumnsSQL = "SELECT " + all.joined(separator: ", ") + " FROM \(table)"
+        selectByPrimaryKeySQL = selectColumnsSQL + #" WHERE "Z_PK" = ?"#
+    }
+
+    /// The index of the attribute called `name`: a linear scan for small entities (literal keys
+    /// compare by identity), a hash lookup for large ones.
+    @inline(__always)
+    func attributeIndex(_ name: String) -> Int? {
+        if attributeNames.count <= 12 {
+            for index in attributeNames.indices where attributeNames[index] == name { return index }
+            return nil
+        }
+        return attributeIndexByName[name]
+    }
+
+    /// Whether `other` is this entity or one of its sub-entities.
+    func includes(_ other: EntityRuntime) -> Bool {
+        layout.hierarchyNumbers.contains(other.number)
+    }
+
+    /// `"Z_ENT" BETWEEN a AND b` or `"Z_ENT" = n`, for fetching this entity and its sub-entities.
+    var entityCondition: String {
+        let range = layout.hierarchyNumbers
+        return range.count == 1
+            ? #""Z_ENT" = "# + String(range.lowerBound)
+            : #""Z_ENT" BETWEEN "# + String(range.lowerBound) + " AND " + String(range.upperBound)
+    }
+}
+
+/// The model prepared for one store: its layout and every entity's runtime.
+final class ModelRuntime {
+    let model: ManagedObjectModel
+    let layout: StoreLayout
+    /// By entity number - 1.
+    let entities: [EntityRuntime]
+    private let entityByName: [String: EntityRuntime]
+    private let entityByClass: [ObjectIdentifier: EntityRuntime]
+
+    init(model: ManagedObjectModel, storeNumber: Int) throws(StoreError) {
+        let layout: StoreLayout
+        do {
+            layout = try StoreLayout(model: model.layoutModel)
+        } catch {
+            throw .invalidModel(error.description)
+        }
+        self.model = model
+        self.layout = layout
+        var descriptions: [String: EntityDescription] = [:]
+        for entity in model.entities { descriptions[entity.name] = entity }
+        var entities: [EntityRuntime] = []
+        for entityLayout in layout.entities {
+            guard let description = descriptions[entityLayout.name] else { continue }
+            var lineage: [EntityDescription] = [description]
+            var parent = description.parentName
+            while let name = parent, let ancestor = descriptions[name] {
+                lineage.insert(ancestor, at: 0)
+                parent = ancestor.parentName
+            }
+            let tableColumns = layout.table(named: entityLayout.tableName)?.columns ?? entityLayout.columns
+            entities.append(
+                EntityRuntime(
+                    description: description, lineage: lineage, layout: entityLayout, tableColumns: tableColumns,
+                    storeNumber: storeNumber))
+        }
+        self.entities = entities
+        var byName: [String: EntityRuntime] = [:]
+        var byClass: [ObjectIdentifier: EntityRuntime] = [:]
+        for entity in entities {
+            byName[entity.name] = entity
+            if byClass[ObjectIdentifier(entity.objectType)] == nil { byClass[ObjectIdentifier(entity.objectType)] = entity }
+        }
+        self.entityByName = byName
+        self.entityByClass = byClass
+
+        for entity in entities {
+            var runtimes: [RelationshipRuntime] = []
+            for (index, relationship) in entity.relationshipDescriptions.enumerated() {
+                guard let destination = byName[relationship.destinationEntityName] else {
+                    throw .invalidModel("unknown destination '\(relationship.destinationEntityName)' of \(entity.name).\(relationship.name)")
+                }
+                let storage = entity.layout.relationship(named: relationship.name)?.storage
+                runtimes.append(
+                    RelationshipRuntime(description: relationship, index: index, storage: storage, destination: destination))
+            }
+            entity.relationships = runtimes
+            for runtime in runtimes { entity.relationshipIndex[runtime.name] = runtime.index }
+        }
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard let inverseName = relationship.description.inverseName,
+                    let inverseIndex = relationship.destination.relationshipIndex[inverseName]
+                else { continue }
+                let inverse = relationship.destination.relationships[inverseIndex]
+                guard inverse.description.inverseName == relationship.name else { continue }
+                relationship.inverseIndex = inverseIndex
+            }
+        }
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard case .joinTable(let columns)? = relationship.storage else { continue }
+                if let inverseIndex = relationship.inverseIndex {
+                    let inverse = relationship.destination.relationships[inverseIndex]
+                    // The pair writes once: from the side whose source column is the table's first key.
+                    if case .joinTable(let inverseColumns)? = inverse.storage, inverseColumns.table == columns.table {
+                        relationship.writesJoinRows =
+                            layout.joinTables.first { $0.name == columns.table }.map { $0.sourceColumn == columns.sourceColumn }
+                            ?? true
+                        if relationship === inverse { relationship.writesJoinRows = true }
+                        continue
+                    }
+                }
+                relationship.writesJoinRows = true
+            }
+        }
+    }
+
+    func entity(named name: String) -> EntityRuntime? { entityByName[name] }
+
+    /// The ID of row `primaryKey` of entity `entityNumber`, or `nil` for an unknown entity.
+    func objectID(entityNumber: Int, primaryKey: Int64) -> ObjectID? {
+        guard let entity = entity(number: entityNumber) else { return nil }
+        return ObjectID(storeNumber: entity.storeNumber, entityNumber: entityNumber, primaryKey: primaryKey, entityName: entity.name)
+    }
+
+    func entity(number: Int) -> EntityRuntime? {
+        entities.indices.contains(number - 1) ? entities[number - 1] : nil
+    }
+
+    /// The entity whose objects are of `type` (or, failing that, whose name is the class name).
+    func entity(for type: ManagedObject.Type) -> EntityRuntime? {
+        entityByClass[ObjectIdentifier(type)] ?? entityByName[String(describing: type)]
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+// MARK: - Relationship accessors (generated code calls these)
+
+extension ManagedObject {
+    /// The destination of the to-one relationship `key`.
+    public final func toOne<T: ManagedObject>(for key: String) -> T? {
+        guard let relationship = relationship(key), case .toOne(let id)? = relationshipValue(relationship), let id
+        else { return nil }
+        return context?.object(for: id) as? T
+    }
+
+    /// Sets the to-one relationship `key`, keeping its inverse.
+    public final func setToOne<T: ManagedObject>(_ value: T?, for key: String) {
+        guard let relationship = relationship(key), !relationship.isToMany else { return }
+        guard let value else {
+            if case .toOne(let id)? = relationshipValue(relationship), let id, let old = context?.object(for: id) {
+                unlink(old, via: relationship)
+            }
+            return
+        }
+        guard accepts(value) else { return }
+        link(value, via: relationship, at: nil)
+    }
+
+    /// The destinations of the unordered to-many relationship `key`.
+    public final func toManySet<T: ManagedObject>(for key: String) -> Set<T> {
+        Set(destinations(key).compactMap { $0 as? T })
+    }
+
+    /// Replaces the destinations of the unordered to-many relationship `key`, keeping inverses.
+    public final func setToManySet<T: ManagedObject>(_ values: Set<T>, for key: String) {
+        replaceDestinations(key, with: Array(values))
+    }
+
+    /// The destinations of the ordered to-many relationship `key`, in order.
+    public final func toManyArray<T: ManagedObject>(for key: String) -> [T] {
+        destinations(key).compactMap { $0 as? T }
+    }
+
+    /// Replaces the destinations of the ordered to-many relationship `key`, keeping inverses and
+    /// the given order (repeated objects count once).
+    public final func setToManyArray<T: ManagedObject>(_ values: [T], for key: String) {
+        replaceDestinations(key, with: values)
+    }
+
+    /// Adds `value` to the to-many relationship `key` (at the end when ordered).
+    public final func addObject(_ value: ManagedObject, to key: String) {
+        guard let relationship = relationship(key), relationship.isToMany, accepts(value) else { return }
+        link(value, via: relationship, at: nil)
+    }
+
+    /// Adds each of `values` to the to-many relationship `key`.
+    public final func addObjects<S: Sequence>(_ values: S, to key: String) where S.Element: ManagedObject {
+        for value in values { addObject(value, to: key) }
+    }
+
+    /// Removes `value` from the to-many relationship `key`.
+    public final func removeObject(_ value: ManagedObject, from key: String) {
+        guard let relationship = relationship(key), relationship.isToMany else { return }
+        unlink(value, via: relationship)
+    }
+
+    /// Removes each of `values` from the to-many relationship `key`.
+    public final func removeObjects<S: Sequence>(_ values: S, from key: String) where S.Element: ManagedObject {
+        for value in values { removeObject(value, from: key) }
+    }
+
+    /// Inserts `value` at `index` of the ordered relationship `key` (moving it when present).
+    public final func insertObject(_ value: ManagedObject, at index: Int, into key: String) {
+        guard let relationship = relationship(key), relationship.isToMany, accepts(value) else { return }
+        if list(relationship)?.contains(value.objectID) == true { unlink(value, via: relationship) }
+        link(value, via: relationship, at: index)
+    }
+
+    /// Inserts `values` at `indexes` of the ordered relationship `key`, like `NSMutableOrderedSet`.
+    public final func insertObjects<S: Sequence>(_ values: S, at indexes: IndexSet, into key: String)
+    where S.Element: ManagedObject {
+        for (value, index) in zip(values, indexes) { insertObject(value, at: index, into: key) }
+    }
+
+    /// Removes the object at `index` of the ordered relationship `key`; out of range does nothing.
+    public final func removeObject(at index: Int, from key: String) {
+        guard let relationship = relationship(key), let ids = list(relationship)?.ids, ids.indices.contains(index),
+            let value = context?.object(for: ids[index])
+        else { return }
+        unlink(value, via: relationship)
+    }
+
+    /// Removes the objects at `indexes` of the ordered relationship `key`.
+    public final func removeObjects(at indexes: IndexSet, from key: String) {
+        guard let relationship = relationship(key), let ids = list(relationship)?.ids else { return }
+        let values = indexes.filter { ids.indices.contains($0) }.compactMap { context?.object(for: ids[$0]) }
+        for value in values { unlink(value, via: relationship) }
+    }
+
+    /// Replaces the object at `index` of the ordered relationship `key` with `value`.
+    public final func replaceObject(at index: Int, with value: ManagedObject, in key: String) {
+        guard let relationship = relationship(key), let ids = list(relationship)?.ids, ids.indices.contains(index),
+            accepts(value)
+        else { return }
+        if ids[index] == value.objectID { return }
+        if let old = context?.object(for: ids[index]) { unlink(old, via: relationship) }
+        insertObject(value, at: index, into: key)
+    }
+
+    /// Replaces the objects at `indexes` of the ordered relationship `key` with `values`.
+    public final func replaceObjects(at indexes: IndexSet, with values: [ManagedObject], in key: String) {
+        for (index, value) in zip(indexes, values) { replaceObject(at: index, with: value, in: key) }
+    }
+}
+
+// MARK: - Inverse maintenance
+
+extension ManagedObject {
+    final func relationship(_ key: String) -> RelationshipRuntime? {
+        entityRuntime.relationshipIndex[key].map { entityRuntime.relationships[$0] }
+    }
+
+    /// Whether `value` may be related to this object: same context, not invalid.
+    private func accepts(_ value: ManagedObject) -> Bool {
+        guard let context, value.context === context, !value.isInvalid else {
+            preconditionFailure("cannot relate \(self) to \(value): they belong to different contexts")
+        }
+        return true
+    }
+
+    /// The relationship's loaded value (firing the object's fault and the relationship's fault).
+    final func relationshipValue(_ relationship: RelationshipRuntime) -> RelationshipValue? {
+        if isFault { fireFaultIfNeeded() }
+        guard relationshipValues.indices.contains(relationship.index) else { return nil }
+        if case .toManyFault = relationshipValues[relationship.index] {
+            let loaded = context?.loadToMany(relationship, of: self) ?? ObjectIDList()
+            relationshipValues[relationship.index] = .toMany(loaded)
+            if snapshot != nil, case .toManyFault? = snapshot?.relationships[relationship.index] {
+                snapshot?.relationships[relationship.index] = .toMany(loaded)
+            }
+        }
+        return relationshipValues[relationship.index]
+    }
+
+    /// Mutates a loaded to-many in place (without copying its storage when nothing else holds it).
+    final func mutateList(_ relationship: RelationshipRuntime, _ body: (inout ObjectIDList) -> Void) {
+        guard relationshipValues.indices.contains(relationship.index),
+            case .toMany(var list) = relationshipValues[relationship.index]
+        else { return }
+        relationshipValues[relationship.index] = .toManyFault
+        body(&list)
+        relationshipValues[relationship.index] = .toMany(list)
+    }
+
+    final func list(_ relationship: RelationshipRuntime) -> ObjectIDList? {
+        guard case .toMany(let list)? = relationshipValue(relationship) else { return nil }
+        return list
+    }
+
+    /// The destination objects of relationship `key`, in order.
+    final func destinations(_ key: String) -> [ManagedObject] {
+        guard let relationship = relationship(key), let context else { return [] }
+        switch relationshipValue(relationship) {
+        case .toOne(let id)?: return id.flatMap { context.object(for: $0) }.map { [$0] } ?? []
+        case .toMany(let list)?: return list.ids.compactMap { context.object(for: $0) }
+        case .toManyFault?, nil: return []
+        }
+    }
+
+    private func replaceDestinations(_ key: String, with values: [ManagedObject]) {
+        guard let relationship = relationship(key), relationship.isToMany, let current = list(relationship) else { return }
+        for value in values { _ = accepts(value) }
+        let newIDs = Set(values.map(\.objectID))
+        for id in current.ids where !newIDs.contains(id) {
+            if let old = context?.object(for: id) { unlink(old, via: relationship) }
+        }
+        for value in values { link(value, via: relationship, at: nil) }
+        if relationship.isOrdered, let updated = list(relationship) {
+            var seen: Set<ObjectID> = []
+            let order = values.map(\.objectID).filter { seen.insert($0).inserted }
+            if order != updated.ids {
+                willChange()
+                var reordered = updated
+                reordered.reorder(order)
+                relationshipValues[relationship.index] = .toMany(reordered)
+            }
+        }
+    }
+
+    /// Relates `value` through `relationship` (inserting at `index` for ordered ones) and
+    /// updates the inverse on `value` and on any object `value` leaves.
+    final func link(_ value: ManagedObject, via relationship: RelationshipRuntime, at index: Int?) {
+        if relationship.isToMany {
+            guard list(relationship)?.contains(value.objectID) == false else { return }
+            willChange()
+            mutateList(relationship) { if let index { $0.insert(value.objectID, at: index) } else { $0.append(value.objectID) } }
+        } else {
+            guard case .toOne(let oldID)? = relationshipValue(relationship), oldID != value.objectID else { return }
+            if let oldID, let old = context?.object(for: oldID) { unlink(old, via: relationship) }
+            willChange()
+            relationshipValues[relationship.index] = .toOne(value.objectID)
+        }
+        if let inverseIndex = relationship.inverseIndex, value.entityRuntime.relationships.indices.contains(inverseIndex) {
+            value.attachInverse(self, via: value.entityRuntime.relationships[inverseIndex])
+        }
+    }
+
+    /// Unrelates `value` from `relationship` and removes this object from `value`'s inverse.
+    final func unlink(_ value: ManagedObject, via relationship: RelationshipRuntime) {
+        if relationship.isToMany {
+            guard list(relationship)?.contains(value.objectID) == true else { return }
+            willChange()
+            mutateList(relationship) { $0.remove(value.objectID) }
+        } else {
+            guard case .toOne(let id)? = relationshipValue(relationship), id == value.objectID else { return }
+            willChange()
+            relationshipValues[relationship.index] = .toOne(nil)
+        }
+        if let inverseIndex = relationship.inverseIndex, value.entityRuntime.relationships.indices.contains(inverseIndex) {
+            value.detachInverse(self, via: value.entityRuntime.relationships[inverseIndex])
+        }
+    }
+
+    /// The inverse side of ``link(_:via:at:)``: `source` joins this object's `relationship`; a
+    /// to-one first leaves its previous destination's to-many.
+    private func attachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
+        if relationship.isToMany {
+            guard list(relationship)?.contains(source.objectID) == false else { return }
+            willChange()
+            mutateList(relationship) { $0.append(source.objectID) }
+        } else {
+            guard case .toOne(let oldID)? = relationshipValue(relationship), oldID != source.objectID else { return }
+            if let oldID, let old = context?.object(for: oldID), let back = relationship.inverseIndex,
+                old.entityRuntime.relationships.indices.contains(back)
+            {
+                old.detachRaw(self, via: old.entityRuntime.relationships[back])
+            }
+            willChange()
+            relationshipValues[relationship.index] = .toOne(source.objectID)
+        }
+    }
+
+    /// The inverse side of ``unlink(_:via:)``.
+    private func detachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
+        detachRaw(source, via: relationship)
+    }
+
+    /// Removes `value` from `relationship` without touching any inverse.
+    final func detachRaw(_ value: ManagedObject, via relationship: RelationshipRuntime) {
+        if relationship.isToMany {
+            guard list(relationship)?.contains(value.objectID) == true else { return }
+            willChange()
+            mutateList(relationship) { $0.remove(value.objectID) }
+        } else {
+            guard case .toOne(let id)? = relationshipValue(relationship), id == value.objectID else { return }
+            willChange()
+            relationshipValues[relationship.index] = .toOne(nil)
+        }
+    }
+}

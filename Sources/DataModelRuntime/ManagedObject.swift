@@ -1,0 +1,209 @@
+import Foundation
+
+/// What the runtime hands a ``ManagedObject`` initializer: the object's entity, ID and context.
+///
+/// Only the runtime creates seeds; subclasses inherit ``ManagedObject/init(_:)`` and never
+/// declare initializers of their own.
+public struct ObjectSeed {
+    let entity: EntityRuntime
+    let objectID: ObjectID
+    let context: ManagedObjectContext
+    let isFault: Bool
+}
+
+/// The base class of every generated model class: an object of one entity, registered in one
+/// ``ManagedObjectContext``, whose properties read and write the context's copy of its row.
+///
+/// ```swift
+/// let acme = BusinessEntity(context: context)
+/// acme.name = "Acme"
+/// acme.isInserted      // true until the context saves
+/// ```
+///
+/// Objects are not `Sendable`: use them on their context's queue, and pass ``objectID`` to
+/// other contexts. Two objects are equal only when they are the same instance; a context holds
+/// exactly one instance per row (its identity map).
+open class ManagedObject: Hashable, Identifiable, CustomStringConvertible {
+    let entityRuntime: EntityRuntime
+    /// The object's identity: store, entity and primary key. Permanent from insertion on.
+    public let objectID: ObjectID
+    /// The context the object lives in; `nil` once that context is gone.
+    public internal(set) weak var context: ManagedObjectContext?
+
+    var values: [PrimitiveValue]
+    var relationshipValues: [RelationshipValue]
+    var snapshot: ObjectSnapshot?
+    /// `Z_OPT` as last read or written.
+    var version: Int64 = 0
+    /// Set when an inserted object is deleted before it was ever saved.
+    var wasInsertedWhenDeleted = false
+    /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
+    var isInvalid = false
+
+    /// Whether the object's values are not loaded yet; any access loads them.
+    public internal(set) var isFault: Bool
+    /// Whether the object was inserted and not saved yet.
+    public internal(set) var isInserted = false
+    /// Whether the object has unsaved changes to a saved row.
+    public internal(set) var isUpdated = false
+    /// Whether the object was deleted and the deletion not saved yet.
+    public internal(set) var isDeleted = false
+
+    /// Creates an object from a runtime seed. Use ``init(context:)``.
+    public required init(_ seed: ObjectSeed) {
+        entityRuntime = seed.entity
+        objectID = seed.objectID
+        context = seed.context
+        isFault = seed.isFault
+        if seed.isFault {
+            values = []
+            relationshipValues = []
+        } else {
+            values = seed.entity.defaultValues
+            relationshipValues = seed.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        }
+    }
+
+    /// Creates an object of the class's entity and inserts it into `context`.
+    ///
+    /// The entity is the one whose `objectType` is this class. Attributes start at their model
+    /// defaults.
+    public convenience init(context: ManagedObjectContext) {
+        guard let entity = context.entity(for: Self.self) else {
+            preconditionFailure("\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'")
+        }
+        self.init(context.makeInsertionSeed(for: entity))
+        context.register(inserted: self)
+    }
+
+    /// The entity's description.
+    public var entity: EntityDescription { entityRuntime.description }
+
+    /// Whether the object is inserted, updated or deleted and not saved yet.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    /// ``objectID``, for `Identifiable`.
+    public var id: ObjectID { objectID }
+
+    /// Identity: an object equals only itself.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// `<Entity x-datamodel://…/Entity/p1>` and the state.
+    open var description: String {
+        var flags: [String] = []
+        if isFault { flags.append("fault") }
+        if isInserted { flags.append("inserted") }
+        if isUpdated { flags.append("updated") }
+        if isDeleted { flags.append("deleted") }
+        return "<\(entityRuntime.name) \(objectID)\(flags.isEmpty ? "" : " " + flags.joined(separator: ", "))>"
+    }
+
+    // MARK: State changes
+
+    /// Loads the object's row if it is a fault.
+    final func fireFaultIfNeeded() {
+        guard isFault else { return }
+        if let context {
+            context.fulfillFault(self)
+        } else {
+            values = entityRuntime.attributes.map { _ in .null }
+            relationshipValues = entityRuntime.relationships.map { $0.isToMany ? .toManyFault : .toOne(nil) }
+            isFault = false
+        }
+    }
+
+    /// Called before any change: loads the row, remembers the committed state, and marks the
+    /// object updated.
+    final func willChange() {
+        if isFault { fireFaultIfNeeded() }
+        if isInserted || isDeleted || isInvalid { return }
+        if snapshot == nil { snapshot = ObjectSnapshot(values: values, relationships: relationshipValues) }
+        if !isUpdated {
+            isUpdated = true
+            context?.register(updated: self)
+        }
+    }
+}
+
+@available(*, unavailable, message: "A ManagedObject belongs to its context's queue; pass its objectID instead.")
+extension ManagedObject: @unchecked Sendable {}
+
+// MARK: - Attribute accessors
+
+extension ManagedObject {
+    /// The value of the attribute `key` (model spelling), or `nil` when it has none.
+    ///
+    /// Generated properties call this: `get { value(for: "name") }`.
+    public final func value<T: StorableValue>(for key: String) -> T? {
+        guard let index = entityRuntime.attributeIndex(key) else { return nil }
+        if isFault { fireFaultIfNeeded() }
+        guard values.indices.contains(index) else { return nil }
+        return T(primitiveValue: values[index])
+    }
+
+    /// The value of the non-optional attribute `key`; ``StorableValue/emptyValue`` while unset.
+    public final func value<T: StorableValue>(for key: String) -> T {
+        (value(for: key) as T?) ?? T.emptyValue
+    }
+
+    /// Sets the attribute `key` (model spelling); `nil` clears it.
+    public final func setValue<T: StorableValue>(_ value: T?, for key: String) {
+        setPrimitiveValue(value?.primitiveValue ?? .null, for: key)
+    }
+
+    /// Sets the non-optional attribute `key`.
+    public final func setValue<T: StorableValue>(_ value: T, for key: String) {
+        setPrimitiveValue(value.primitiveValue, for: key)
+    }
+
+    /// The stored form of attribute `key`.
+    public final func primitiveValue(for key: String) -> PrimitiveValue {
+        guard let index = entityRuntime.attributeIndex(key) else { return .null }
+        if isFault { fireFaultIfNeeded() }
+        return values.indices.contains(index) ? values[index] : .null
+    }
+
+    /// Sets the stored form of attribute `key`.
+    public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
+        guard let index = entityRuntime.attributeIndex(key) else { return }
+        willChange()
+        guard values.indices.contains(index) else { return }
+        values[index] = value
+    }
+
+    /// The `Codable` value of the transformable attribute `key` (stored as JSON), or `nil`.
+    public final func transformableValue<T: Codable>(for key: String) -> T? {
+        decodedValue(T.self, for: key)
+    }
+
+    private func decodedValue<T: Codable>(_ type: T.Type, for key: String) -> T? {
+        guard case .blob(let data) = primitiveValue(for: key) else { return nil }
+        return try? JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// The `Codable` value of the non-optional transformable attribute `key`.
+    ///
+    /// Reading it before it was set (or when the stored bytes do not decode) is a programming
+    /// error: non-optional transformables have no empty value.
+    public final func requiredTransformableValue<T: Codable>(for key: String) -> T {
+        guard let value = decodedValue(T.self, for: key) else {
+            preconditionFailure("\(entityRuntime.name).\(key) has no \(T.self) value")
+        }
+        return value
+    }
+
+    /// Sets the transformable attribute `key` to `value` encoded as JSON; `nil` clears it.
+    public final func setTransformableValue<T: Codable>(_ value: T?, for key: String) {
+        guard let value else {
+            setPrimitiveValue(.null, for: key)
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data()
+        setPrimitiveValue(.blob(data), for: key)
+    }
+}

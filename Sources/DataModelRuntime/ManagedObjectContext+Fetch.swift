@@ -1,0 +1,132 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+extension ManagedObjectContext {
+    /// The objects `request` describes, including unsaved insertions and leaving out unsaved
+    /// deletions.
+    ///
+    /// - Throws: ``StoreError``: an unknown entity, or SQLite failing.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+        guard let entity = runtime.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
+        let allSortable = sortColumns.allSatisfy { $0 != nil }
+        let pending = hasPendingChanges(in: entity, request: request)
+        let offset = max(request.fetchOffset ?? 0, 0)
+        let limit = request.fetchLimit.map { max($0, 0) }
+
+        if !pending && allSortable {
+            let objects = try fetchRows(
+                entity: entity, request: request, orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset)
+            return objects.compactMap { $0 as? T }
+        }
+        var objects = try fetchRows(
+            entity: entity, request: request, orderBy: sortColumns.compactMap { $0 }, limit: nil, offset: 0
+        ).filter { !$0.isDeleted }
+        for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
+            objects.append(object)
+        }
+        var typed = objects.compactMap { $0 as? T }
+        if !request.sortDescriptors.isEmpty {
+            typed.sort { lhs, rhs in
+                for descriptor in request.sortDescriptors {
+                    switch descriptor.compare(lhs, rhs) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return false
+            }
+        }
+        let start = min(offset, typed.count)
+        let end = limit.map { min(start + $0, typed.count) } ?? typed.count
+        return Array(typed[start..<end])
+    }
+
+    /// The number of objects ``fetch(_:)`` would return.
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
+        guard let entity = runtime.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        var total: Int
+        do {
+            let statement = try database.cachedStatement(
+                "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " WHERE " + condition(for: entity, request: request))
+            defer { statement.resetIgnoringErrors() }
+            total = try statement.step() == .row ? statement.int(at: 0) : 0
+        } catch {
+            throw StoreError(error)
+        }
+        for object in deletedList where object.isDeleted && !object.wasInsertedWhenDeleted {
+            if matches(object, entity: entity, request: request) { total -= 1 }
+        }
+        for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
+            total += 1
+        }
+        let offset = max(request.fetchOffset ?? 0, 0)
+        total = max(total - offset, 0)
+        if let limit = request.fetchLimit { total = min(total, max(limit, 0)) }
+        return total
+    }
+
+    // MARK: Helpers
+
+    private func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
+        request.includesSubentities ? entity.includes(object.entityRuntime) : object.entityRuntime === entity
+    }
+
+    private func condition<T>(for entity: EntityRuntime, request: FetchRequest<T>) -> String {
+        if !request.includesSubentities { return #""Z_ENT" = "# + String(entity.number) }
+        return entity.layout.isRoot ? "1" : entity.entityCondition
+    }
+
+    /// Whether unsaved changes could make the store's answer wrong for this entity.
+    private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
+        insertedList.contains { $0.isInserted && matches($0, entity: entity, request: request) }
+            || deletedList.contains { $0.isDeleted && matches($0, entity: entity, request: request) }
+            || (!request.sortDescriptors.isEmpty
+                && updatedList.contains { $0.isUpdated && matches($0, entity: entity, request: request) })
+    }
+
+    /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`.
+    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) -> String? {
+        guard let keyPath = descriptor.keyPath, let name = entity.description.propertyNameForKeyPath(keyPath),
+            let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
+        else { return nil }
+        return SQLQuoting.identifier(column) + (descriptor.order == .forward ? " ASC" : " DESC")
+    }
+
+    /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).
+    private func fetchRows<T>(
+        entity: EntityRuntime, request: FetchRequest<T>, orderBy: [String], limit: Int?, offset: Int
+    ) throws(StoreError) -> [ManagedObject] {
+        let sql =
+            entity.selectColumnsSQL + " WHERE " + condition(for: entity, request: request) + " ORDER BY "
+            + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
+        var objects: [ManagedObject] = []
+        do {
+            let statement = try database.cachedStatement(sql)
+            defer { statement.resetIgnoringErrors() }
+            try statement.bind(Int64(limit ?? -1), at: 1)
+            try statement.bind(Int64(offset), at: 2)
+            while try statement.step() == .row {
+                let primaryKey = statement.int64(at: 0)
+                guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
+                let id = ObjectID(
+                    storeNumber: coordinator.storeNumber, entityNumber: rowEntity.number, primaryKey: primaryKey,
+                    entityName: rowEntity.name)
+                if let object = registered[id] {
+                    if object.isFault { decodeRow(statement, entity: rowEntity, into: object) }
+                    objects.append(object)
+                    continue
+                }
+                let object = rowEntity.objectType.init(ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+                decodeRow(statement, entity: rowEntity, into: object)
+                registered.insert(object)
+                objects.append(object)
+            }
+        } catch {
+            throw StoreError(error)
+        }
+        return objects
+    }
+}

@@ -1,0 +1,232 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+extension ManagedObjectContext {
+    /// Validates every change, then writes them all in one SQLite transaction.
+    ///
+    /// All or nothing: when validation or the store fails, nothing is written and the
+    /// context keeps its unsaved changes (fix them and save again, or ``rollback()``).
+    ///
+    /// - Throws: ``ValidationError`` listing every failed rule, or ``StoreError``.
+    public func save() throws {
+        let inserted = insertedList.filter { $0.isInserted }
+        let updated = updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInvalid }
+        let deleted = deletedList.filter { $0.isDeleted && !$0.wasInsertedWhenDeleted && !$0.isInvalid }
+        let discarded = deletedList.filter { $0.wasInsertedWhenDeleted && !$0.isInvalid }
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
+
+        try validate(changed: inserted + updated, deleted: deleted)
+
+        do {
+            try database.transaction {
+                try writeDeletions(deleted)
+                try writeInsertions(inserted)
+                try writeUpdates(updated)
+                try writePositions(inserted + updated)
+                try writeJoinRows(inserted: inserted, updated: updated)
+                try coordinator.writePrimaryKeyMaxima()
+            }
+        } catch let error as SQLiteError {
+            throw StoreError(error)
+        }
+
+        coordinator.primaryKeyMaximaCommitted()
+        for object in inserted {
+            object.isInserted = false
+            object.version = 1
+        }
+        for object in updated {
+            object.isUpdated = false
+            object.snapshot = nil
+            object.version += 1
+        }
+        for object in deleted + discarded { unregister(object) }
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+    }
+
+    // MARK: Writing
+
+    private func writeDeletions(_ objects: [ManagedObject]) throws(SQLiteError) {
+        for object in objects {
+            let entity = object.entityRuntime
+            let statement = try database.cachedStatement(entity.deleteSQL)
+            try statement.bind(object.objectID.primaryKey, at: 1)
+            try statement.run()
+            for relationship in entity.relationships {
+                guard let sql = relationship.joinDeleteAllSQL else { continue }
+                let delete = try database.cachedStatement(sql)
+                try delete.bind(object.objectID.primaryKey, at: 1)
+                try delete.run()
+            }
+        }
+    }
+
+    private func writeInsertions(_ objects: [ManagedObject]) throws(SQLiteError) {
+        var entity: EntityRuntime?
+        var statement: Statement?
+        for object in objects {
+            let objectEntity = object.entityRuntime
+            let insert: Statement
+            if let current = statement, entity === objectEntity {
+                try current.reset()
+                insert = current
+            } else {
+                insert = try database.cachedStatement(objectEntity.insertSQL)
+                statement = insert
+                entity = objectEntity
+            }
+            try insert.bind(object.objectID.primaryKey, at: 1)
+            try insert.bind(Int64(objectEntity.number), at: 2)
+            try insert.bind(Int64(1), at: 3)
+            try bind(objectEntity.insertColumns, of: object, to: insert, from: 4)
+            try insert.run()
+        }
+    }
+
+    private func writeUpdates(_ objects: [ManagedObject]) throws(SQLiteError) {
+        for object in objects {
+            let entity = object.entityRuntime
+            let update = try database.cachedStatement(entity.updateSQL)
+            try update.bind(object.version + 1, at: 1)
+            try bind(entity.updateColumns, of: object, to: update, from: 2)
+            try update.bind(object.objectID.primaryKey, at: Int32(entity.updateColumns.count + 2))
+            try update.run()
+        }
+    }
+
+    private func bind(_ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32)
+        throws(SQLiteError)
+    {
+        var index = start
+        for column in columns {
+            switch column {
+            case .attribute(let attribute, _):
+                switch object.values[attribute] {
+                case .null: try statement.bindNull(at: index)
+                case .integer(let value): try statement.bind(value, at: index)
+                case .real(let value): try statement.bind(value, at: index)
+                case .text(let value): try statement.bind(value, at: index)
+                case .blob(let value): try statement.bind(value, at: index)
+                }
+            case .foreignKey(let relationship):
+                if case .toOne(let id?) = object.relationshipValues[relationship] {
+                    try statement.bind(id.primaryKey, at: index)
+                } else {
+                    try statement.bindNull(at: index)
+                }
+            case .foreignEntity(let relationship):
+                if case .toOne(let id?) = object.relationshipValues[relationship] {
+                    try statement.bind(Int64(id.entityNumber), at: index)
+                } else {
+                    try statement.bindNull(at: index)
+                }
+            case .foreignOrder(let relationship):
+                if let position = position(of: object, inInverseOf: relationship) {
+                    try statement.bind(Int64(position), at: index)
+                } else {
+                    try statement.bindNull(at: index)
+                }
+            case .unused:
+                try statement.bindNull(at: index)
+            }
+            index += 1
+        }
+    }
+
+    /// The 1-based position of `object` in the loaded ordered inverse of its to-one `relationship`.
+    private func position(of object: ManagedObject, inInverseOf relationship: Int) -> Int? {
+        guard case .toOne(let id?) = object.relationshipValues[relationship], let owner = registered[id],
+            let inverse = object.entityRuntime.relationships[relationship].inverseIndex,
+            owner.relationshipValues.indices.contains(inverse),
+            case .toMany(let list) = owner.relationshipValues[inverse],
+            let index = list.firstIndex(of: object.objectID)
+        else { return nil }
+        return index + 1
+    }
+
+    /// `Z_FOK_` positions of ordered to-many relationships stored through foreign keys, for
+    /// every list that changed.
+    private func writePositions(_ objects: [ManagedObject]) throws(SQLiteError) {
+        for object in objects {
+            for relationship in object.entityRuntime.relationships {
+                guard let sql = relationship.positionUpdateSQL,
+                    case .toMany(let list) = object.relationshipValues[relationship.index]
+                else { continue }
+                if !object.isInserted, let snapshot = object.snapshot,
+                    snapshot.relationships[relationship.index] == .toMany(list)
+                {
+                    continue
+                }
+                let update = try database.cachedStatement(sql)
+                for (offset, id) in list.ids.enumerated() {
+                    try update.reset()
+                    try update.bind(Int64(offset + 1), at: 1)
+                    try update.bind(id.primaryKey, at: 2)
+                    try update.run()
+                }
+            }
+        }
+    }
+
+    /// Join table rows: the difference between the committed and current destinations, written
+    /// by one side of each pair; ordered relationships rewrite all their rows when they changed.
+    private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(SQLiteError) {
+        for object in inserted + updated {
+            for relationship in object.entityRuntime.relationships where relationship.writesJoinRows {
+                guard case .joinTable(let columns)? = relationship.storage,
+                    case .toMany(let current) = object.relationshipValues[relationship.index]
+                else { continue }
+                let committed: ObjectIDList
+                if object.isInserted {
+                    committed = ObjectIDList()
+                } else if let snapshot = object.snapshot, case .toMany(let list) = snapshot.relationships[relationship.index] {
+                    committed = list
+                } else {
+                    continue
+                }
+                if current == committed { continue }
+                let source = object.objectID.primaryKey
+                let ordered = columns.orderColumn != nil || columns.inverseOrderColumn != nil
+                if ordered, !committed.ids.isEmpty, let sql = relationship.joinDeleteAllSQL {
+                    let delete = try database.cachedStatement(sql)
+                    try delete.bind(source, at: 1)
+                    try delete.run()
+                } else if let sql = relationship.joinDeleteOneSQL {
+                    for id in committed.ids where !current.contains(id) {
+                        let delete = try database.cachedStatement(sql)
+                        try delete.bind(source, at: 1)
+                        try delete.bind(id.primaryKey, at: 2)
+                        try delete.run()
+                    }
+                }
+                guard let sql = relationship.joinInsertSQL else { continue }
+                for (offset, id) in current.ids.enumerated() where ordered || !committed.contains(id) {
+                    let insert = try database.cachedStatement(sql)
+                    try insert.bind(source, at: 1)
+                    try insert.bind(id.primaryKey, at: 2)
+                    var index: Int32 = 3
+                    if columns.orderColumn != nil {
+                        try insert.bind(Int64(offset + 1), at: index)
+                        index += 1
+                    }
+                    if columns.inverseOrderColumn != nil {
+                        try insert.bind(Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
+                    }
+                    try insert.run()
+                }
+            }
+        }
+    }
+
+    private func inversePosition(of object: ManagedObject, in destinationID: ObjectID, relationship: RelationshipRuntime) -> Int {
+        guard let destination = registered[destinationID], let inverse = relationship.inverseIndex,
+            destination.relationshipValues.indices.contains(inverse),
+            case .toMany(let list) = destination.relationshipValues[inverse],
+            let index = list.firstIndex(of: object.objectID)
+        else { return 0 }
+        return index + 1
+    }
+}

@@ -1,0 +1,310 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+/// A scratch pad of managed objects: one instance per row (the identity map), with changes
+/// kept in memory until ``save()`` writes them in one transaction.
+///
+/// ```swift
+/// let acme = BusinessEntity(context: context)
+/// acme.name = "Acme"
+/// try context.save()
+/// context.delete(acme)
+/// try context.save()
+/// ```
+///
+/// Contexts are not `Sendable`: use one from the isolation domain its container lives in.
+public final class ManagedObjectContext {
+    let coordinator: StoreCoordinator
+    var database: Database { coordinator.database }
+    var runtime: ModelRuntime { coordinator.runtime }
+
+    /// Every object the context knows, by ID.
+    var registered = ObjectTable()
+    /// Objects in the order they were inserted, updated, deleted; flags tell which still are.
+    var insertedList: [ManagedObject] = []
+    var updatedList: [ManagedObject] = []
+    var deletedList: [ManagedObject] = []
+
+    /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
+    /// objects of one class in a row.
+    private var lastClass: ObjectIdentifier?
+    private var lastClassEntity: EntityRuntime?
+
+    init(coordinator: StoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
+    /// The entity whose class is `type`.
+    func entity(for type: ManagedObject.Type) -> EntityRuntime? {
+        let key = ObjectIdentifier(type)
+        if key == lastClass, let entity = lastClassEntity { return entity }
+        let entity = runtime.entity(for: type)
+        lastClass = key
+        lastClassEntity = entity
+        return entity
+    }
+
+    // MARK: Changes
+
+    /// Whether any object was inserted, updated or deleted since the last save or rollback.
+    public var hasChanges: Bool {
+        insertedList.contains { $0.isInserted } || updatedList.contains { $0.isUpdated && !$0.isDeleted }
+            || deletedList.contains { $0.isDeleted && !$0.wasInsertedWhenDeleted }
+    }
+
+    /// Objects inserted and not saved yet.
+    public var insertedObjects: Set<ManagedObject> {
+        Set(insertedList.lazy.filter { $0.isInserted })
+    }
+
+    /// Saved objects with unsaved changes.
+    public var updatedObjects: Set<ManagedObject> {
+        Set(updatedList.lazy.filter { $0.isUpdated && !$0.isDeleted })
+    }
+
+    /// Saved objects deleted and not saved yet.
+    public var deletedObjects: Set<ManagedObject> {
+        Set(deletedList.lazy.filter { $0.isDeleted && !$0.wasInsertedWhenDeleted })
+    }
+
+    /// Every object registered in the context.
+    public var registeredObjects: Set<ManagedObject> {
+        Set(registered.objects)
+    }
+
+    /// Re-inserts `object` when it was inserted into this context and then deleted before any save.
+    ///
+    /// Objects are inserted when created (``ManagedObject/init(context:)``), so this is only
+    /// needed to undo such a deletion.
+    public func insert(_ object: ManagedObject) {
+        guard object.context === self, object.isDeleted, object.wasInsertedWhenDeleted else { return }
+        object.isDeleted = false
+        object.wasInsertedWhenDeleted = false
+        object.isInserted = true
+        if !insertedList.contains(where: { $0 === object }) { insertedList.append(object) }
+    }
+
+    /// Creates and inserts an object of the entity called `entityName`, of the entity's class.
+    ///
+    /// Use it for entities without a generated class; their objects are plain
+    /// ``ManagedObject``s read and written with ``ManagedObject/value(for:)`` and friends.
+    ///
+    /// - Throws: ``StoreError/unknownEntity(_:)``.
+    public func insertNewObject(forEntityName entityName: String) throws(StoreError) -> ManagedObject {
+        guard let entity = runtime.entity(named: entityName) else { throw .unknownEntity(entityName) }
+        let object = entity.objectType.init(makeInsertionSeed(for: entity))
+        register(inserted: object)
+        return object
+    }
+
+    func makeInsertionSeed(for entity: EntityRuntime) -> ObjectSeed {
+        let primaryKey = coordinator.allocatePrimaryKey(for: entity)
+        let id = ObjectID(
+            storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey, entityName: entity.name)
+        return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false)
+    }
+
+    func register(inserted object: ManagedObject) {
+        object.isInserted = true
+        registered.insert(object)
+        insertedList.append(object)
+    }
+
+    func register(updated object: ManagedObject) {
+        updatedList.append(object)
+    }
+
+    // MARK: Objects by ID
+
+    /// The registered object for `id`, or a fault for it (loaded on first access), or `nil`
+    /// when `id` is of another store or entity model.
+    func object(for id: ObjectID) -> ManagedObject? {
+        if let object = registered[id] { return object }
+        guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
+            return nil
+        }
+        let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+        registered.insert(object)
+        return object
+    }
+
+    /// The object for `id`, loaded from the store when the context does not have it yet.
+    ///
+    /// - Throws: ``StoreError/objectNotFound(_:)`` when no row exists (or the object was
+    ///   deleted in this context), ``StoreError/foreignObject(_:)`` for an ID of another store.
+    public func existingObject(with id: ObjectID) throws(StoreError) -> ManagedObject {
+        if let object = registered[id] {
+            if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
+            if object.isFault {
+                guard try loadRow(into: object) else { throw .objectNotFound(id) }
+            }
+            return object
+        }
+        guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
+            throw .foreignObject(id)
+        }
+        let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+        guard try loadRow(into: object) else { throw .objectNotFound(id) }
+        registered.insert(object)
+        return object
+    }
+
+    /// Loads a fault's row; a missing row leaves it with empty values.
+    func fulfillFault(_ object: ManagedObject) {
+        let found = (try? loadRow(into: object)) ?? false
+        if !found {
+            object.values = object.entityRuntime.attributes.map { _ in .null }
+            object.relationshipValues = object.entityRuntime.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+            object.isFault = false
+        }
+    }
+
+    /// Reads `object`'s row into it; whether the row exists.
+    private func loadRow(into object: ManagedObject) throws(StoreError) -> Bool {
+        let entity = object.entityRuntime
+        do {
+            let statement = try database.cachedStatement(entity.selectByPrimaryKeySQL)
+            defer { statement.resetIgnoringErrors() }
+            try statement.bind(object.objectID.primaryKey, at: 1)
+            guard try statement.step() == .row else { return false }
+            decodeRow(statement, entity: entity, into: object)
+            return true
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Fills `object` from the current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
+    func decodeRow(_ statement: Statement, entity: EntityRuntime, into object: ManagedObject) {
+        var values = entity.defaultValues
+        var relationships = entity.faultRelationships
+        var foreignKeys: [(relationship: Int, primaryKey: Int64)] = []
+        var foreignEntities: [Int: Int] = [:]
+        for (offset, column) in entity.rowColumns.enumerated() {
+            let index = Int32(offset + 3)
+            switch column {
+            case .attribute(let attribute, let kind):
+                values[attribute] = Self.read(statement, at: index, as: kind)
+            case .foreignKey(let relationship):
+                if !statement.isNull(at: index) { foreignKeys.append((relationship, statement.int64(at: index))) }
+            case .foreignEntity(let relationship):
+                if !statement.isNull(at: index) { foreignEntities[relationship] = statement.int(at: index) }
+            case .foreignOrder, .unused:
+                continue
+            }
+        }
+        for (relationship, primaryKey) in foreignKeys {
+            let destination = entity.relationships[relationship].destination
+            let number = foreignEntities[relationship] ?? destination.number
+            relationships[relationship] = .toOne(runtime.objectID(entityNumber: number, primaryKey: primaryKey))
+        }
+        object.values = values
+        object.relationshipValues = relationships
+        object.version = statement.int64(at: 2)
+        object.isFault = false
+    }
+
+    private static func read(_ statement: Statement, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
+        if statement.isNull(at: index) { return .null }
+        switch kind {
+        case .integer:
+            return statement.storageClass(at: index) == .real
+                ? PrimitiveValue.real(statement.double(at: index)).integer.map { .integer($0) } ?? .null
+                : .integer(statement.int64(at: index))
+        case .real: return .real(statement.double(at: index))
+        case .text, .decimalText: return statement.string(at: index).map { .text($0) } ?? .null
+        case .blob: return statement.data(at: index).map { .blob($0) } ?? .null
+        }
+    }
+
+    /// The destinations of a to-many of `object` as the store holds them (objects deleted in
+    /// this context left out).
+    func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
+        guard !object.isInserted, let sql = relationship.loadSQL else { return ObjectIDList() }
+        var list = ObjectIDList()
+        do {
+            let statement = try database.cachedStatement(sql)
+            defer { statement.resetIgnoringErrors() }
+            try statement.bind(object.objectID.primaryKey, at: 1)
+            while try statement.step() == .row {
+                guard let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
+                else { continue }
+                if let registered = registered[id], registered.isDeleted { continue }
+                list.append(id)
+            }
+        } catch {
+            return list
+        }
+        return list
+    }
+
+    // MARK: Deleting
+
+    /// Deletes `object` when the context saves, applying delete rules now: Nullify removes it
+    /// from its destinations' inverses, Cascade deletes the destinations too, Deny makes the save
+    /// fail while the relationship has destinations, No Action does nothing.
+    public func delete(_ object: ManagedObject) {
+        guard object.context === self, !object.isDeleted, !object.isInvalid else { return }
+        object.fireFaultIfNeeded()
+        if object.isInserted {
+            object.isInserted = false
+            object.wasInsertedWhenDeleted = true
+        } else if object.snapshot == nil {
+            object.snapshot = ObjectSnapshot(values: object.values, relationships: object.relationshipValues)
+        }
+        object.isDeleted = true
+        deletedList.append(object)
+        for relationship in object.entityRuntime.relationships {
+            switch relationship.description.deleteRule {
+            case .deny, .noAction:
+                continue
+            case .nullify, .cascade:
+                let destinations = object.destinations(relationship.name)
+                for destination in destinations {
+                    if relationship.description.deleteRule == .cascade { delete(destination) }
+                    if let inverse = relationship.inverseIndex,
+                        destination.entityRuntime.relationships.indices.contains(inverse)
+                    {
+                        destination.detachRaw(object, via: destination.entityRuntime.relationships[inverse])
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Rollback
+
+    /// Discards every unsaved change: inserted objects leave the context, updated and deleted
+    /// ones get their saved values and relationships back.
+    public func rollback() {
+        for object in insertedList where object.isInserted || object.wasInsertedWhenDeleted {
+            unregister(object)
+        }
+        for object in updatedList + deletedList where !object.isInvalid && !object.wasInsertedWhenDeleted {
+            if let snapshot = object.snapshot {
+                object.values = snapshot.values
+                object.relationshipValues = snapshot.relationships
+            }
+            object.snapshot = nil
+            object.isUpdated = false
+            object.isDeleted = false
+        }
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+    }
+
+    func unregister(_ object: ManagedObject) {
+        registered.remove(object.objectID)
+        object.isInvalid = true
+        object.isInserted = false
+        object.isUpdated = false
+        object.isDeleted = false
+        object.snapshot = nil
+        object.context = nil
+    }
+}
+
+@available(*, unavailable, message: "A ManagedObjectContext belongs to one isolation domain.")
+extension ManagedObjectContext: Sendable {}

@@ -1,0 +1,287 @@
+import DataModelStoreLayout
+
+/// A data model as the runtime sees it: entities, their properties, inverses and delete rules.
+///
+/// Generated code declares one statically (`CompanyModel.model`), so no XML is read at run
+/// time. The runtime derives Core Data's SQLite layout from it (``layoutModel``).
+///
+/// ```swift
+/// let model = ManagedObjectModel(name: "Company", entities: [
+///     EntityDescription(name: "BusinessEntity", objectType: BusinessEntity.self, attributes: [
+///         AttributeDescription(name: "name", type: .string, isOptional: true),
+///     ]),
+/// ])
+/// ```
+public struct ManagedObjectModel: Sendable {
+    /// The model's name (`Company`).
+    public var name: String
+    /// Every entity, in any order.
+    public var entities: [EntityDescription]
+
+    /// Creates a model.
+    public init(name: String, entities: [EntityDescription]) {
+        self.name = name
+        self.entities = entities
+    }
+
+    /// The entity called `name`.
+    public func entity(named name: String) -> EntityDescription? {
+        entities.first { $0.name == name }
+    }
+
+    /// The plain description the store layout is computed from.
+    public var layoutModel: LayoutModel {
+        LayoutModel(entities: entities.map(\.layoutEntity))
+    }
+}
+
+/// One entity: its name, place in the inheritance tree, own properties and the class that
+/// represents its objects.
+public struct EntityDescription: Sendable {
+    /// The entity name in its model spelling.
+    public var name: String
+    /// The parent entity's name, or `nil` for a root entity.
+    public var parentName: String?
+    /// Whether the entity is abstract (no objects of exactly this entity can be inserted).
+    public var isAbstract: Bool
+    /// The class of the entity's objects: a subclass of ``ManagedObject`` (the class factory).
+    public var objectType: ManagedObject.Type
+    /// The entity's **own** attributes (inherited ones come from the parent).
+    public var attributes: [AttributeDescription]
+    /// The entity's **own** relationships.
+    public var relationships: [RelationshipDescription]
+    /// Uniqueness constraints: each a list of property names that together must be unique.
+    public var uniquenessConstraints: [[String]]
+    /// Fetch indexes.
+    public var fetchIndexes: [FetchIndexDescription]
+    /// Maps a key path of `objectType` (own and inherited properties) to the property name,
+    /// for sorting and predicates; generated code supplies it.
+    public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
+
+    /// Creates an entity.
+    public init(
+        name: String,
+        parentName: String? = nil,
+        isAbstract: Bool = false,
+        objectType: ManagedObject.Type,
+        attributes: [AttributeDescription] = [],
+        relationships: [RelationshipDescription] = [],
+        uniquenessConstraints: [[String]] = [],
+        fetchIndexes: [FetchIndexDescription] = [],
+        propertyNameForKeyPath: @escaping @Sendable (AnyKeyPath) -> String? = { _ in nil }
+    ) {
+        self.name = name
+        self.parentName = parentName
+        self.isAbstract = isAbstract
+        self.objectType = objectType
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        self.fetchIndexes = fetchIndexes
+        self.propertyNameForKeyPath = propertyNameForKeyPath
+    }
+
+    var layoutEntity: LayoutEntity {
+        LayoutEntity(
+            name: name, parentName: parentName, isAbstract: isAbstract,
+            attributes: attributes.map {
+                LayoutAttribute(
+                    name: $0.name, type: $0.type.layoutType, isTransient: $0.isTransient, isDerived: $0.isDerived,
+                    isIndexed: $0.isIndexed)
+            },
+            relationships: relationships.map {
+                LayoutRelationship(
+                    name: $0.name, destinationName: $0.destinationEntityName, inverseName: $0.inverseName,
+                    isToMany: $0.isToMany, isOrdered: $0.isOrdered, isTransient: $0.isTransient)
+            },
+            uniquenessConstraints: uniquenessConstraints,
+            fetchIndexes: fetchIndexes.map { index in
+                LayoutFetchIndex(
+                    name: index.name,
+                    elements: index.elements.map { LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending) })
+            })
+    }
+}
+
+/// An attribute's type, as Core Data names them.
+public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+    /// `Integer 16`.
+    case integer16
+    /// `Integer 32`.
+    case integer32
+    /// `Integer 64`.
+    case integer64
+    /// `Decimal`: stored as its decimal text in a `DECIMAL` column (see ``PrimitiveValue``).
+    case decimal
+    /// `Double`.
+    case double
+    /// `Float`.
+    case float
+    /// `String`.
+    case string
+    /// `Boolean`: stored as 0 or 1.
+    case boolean
+    /// `Date`: seconds since 2001-01-01 00:00:00 UTC.
+    case date
+    /// `Binary`.
+    case binary
+    /// `UUID`: 16 bytes.
+    case uuid
+    /// `URI`: its absolute string.
+    case uri
+    /// `Transformable`: a `Codable` value as JSON bytes, or raw `Data`.
+    case transformable
+    /// `Object ID`: never stored.
+    case objectID
+    /// `Composite`: one blob.
+    case composite
+    /// `Undefined`: transient only.
+    case undefined
+
+    var layoutType: LayoutAttributeType {
+        switch self {
+        case .integer16: .integer16
+        case .integer32: .integer32
+        case .integer64: .integer64
+        case .decimal: .decimal
+        case .double: .double
+        case .float: .float
+        case .string: .string
+        case .boolean: .boolean
+        case .date: .date
+        case .binary: .binary
+        case .uuid: .uuid
+        case .uri: .uri
+        case .transformable: .transformable
+        case .objectID: .objectID
+        case .composite: .composite
+        case .undefined: .undefined
+        }
+    }
+}
+
+/// An attribute an entity declares.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute name in its model spelling.
+    public var name: String
+    /// The attribute type.
+    public var type: AttributeType
+    /// Whether the attribute may be `nil` when saved.
+    public var isOptional: Bool
+    /// A transient attribute lives in memory only.
+    public var isTransient: Bool
+    /// A derived attribute (stored; computed by Core Data — here kept as set).
+    public var isDerived: Bool
+    /// `indexed="YES"`.
+    public var isIndexed: Bool
+    /// The model's default value text (`defaultValueString`, or `defaultDateTimeInterval` for
+    /// dates), parsed for the attribute's type when an object is inserted.
+    public var defaultValue: String?
+    /// The minimum: the value for numbers, seconds since 2001 for dates, the length for
+    /// strings and binary data.
+    public var minValue: Double?
+    /// The maximum, with the same meaning as ``minValue``.
+    public var maxValue: Double?
+    /// A regular expression a string value must match.
+    public var regularExpression: String?
+
+    /// Creates an attribute.
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: String? = nil, minValue: Double? = nil,
+        maxValue: Double? = nil, regularExpression: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isDerived = isDerived
+        self.isIndexed = isIndexed
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.regularExpression = regularExpression
+    }
+}
+
+/// What happens to a relationship's destinations when its source object is deleted.
+public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
+    /// The destinations stay; the deleted object is removed from their inverse.
+    case nullify
+    /// The destinations are deleted too.
+    case cascade
+    /// Saving fails while the relationship has destinations.
+    case deny
+    /// Nothing is done: the destinations' inverses keep pointing at the deleted object.
+    case noAction
+}
+
+/// A relationship an entity declares.
+public struct RelationshipDescription: Sendable, Hashable {
+    /// The relationship name in its model spelling.
+    public var name: String
+    /// The destination entity's name.
+    public var destinationEntityName: String
+    /// The inverse relationship's name on the destination.
+    public var inverseName: String?
+    /// Whether it is to-many.
+    public var isToMany: Bool
+    /// Whether a to-many keeps its order.
+    public var isOrdered: Bool
+    /// Whether it may be empty when saved.
+    public var isOptional: Bool
+    /// A transient relationship is not stored.
+    public var isTransient: Bool
+    /// The delete rule.
+    public var deleteRule: DeleteRule
+    /// The least number of destinations of a to-many when saved (0: no minimum).
+    public var minCount: Int
+    /// The greatest number of destinations of a to-many when saved (0: no maximum).
+    public var maxCount: Int
+
+    /// Creates a relationship.
+    public init(
+        name: String, destinationEntityName: String, inverseName: String? = nil, isToMany: Bool = false,
+        isOrdered: Bool = false, isOptional: Bool = true, isTransient: Bool = false, deleteRule: DeleteRule = .nullify,
+        minCount: Int = 0, maxCount: Int = 0
+    ) {
+        self.name = name
+        self.destinationEntityName = destinationEntityName
+        self.inverseName = inverseName
+        self.isToMany = isToMany
+        self.isOrdered = isOrdered
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.deleteRule = deleteRule
+        self.minCount = minCount
+        self.maxCount = maxCount
+    }
+}
+
+/// A fetch index: an ordered list of properties.
+public struct FetchIndexDescription: Sendable, Hashable {
+    /// One indexed property.
+    public struct Element: Sendable, Hashable {
+        /// An attribute or to-one relationship name.
+        public var property: String
+        /// Ascending or descending.
+        public var isAscending: Bool
+
+        /// Creates an element.
+        public init(property: String, isAscending: Bool = true) {
+            self.property = property
+            self.isAscending = isAscending
+        }
+    }
+
+    /// The index name.
+    public var name: String
+    /// The indexed properties, in order.
+    public var elements: [Element]
+
+    /// Creates a fetch index.
+    public init(name: String, elements: [Element]) {
+        self.name = name
+        self.elements = elements
+    }
+}

@@ -1,0 +1,39 @@
+/// The identity of a managed object's row: which store, which entity, which primary key.
+///
+/// Sendable: hand it to another context and ask for the object there with
+/// ``ManagedObjectContext/existingObject(with:)``. Objects get their permanent ID when they
+/// are inserted; it does not change when they are saved.
+public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The store the object belongs to (one per ``PersistentContainer``).
+    let storeNumber: Int
+    /// `Z_ENT`: the object's entity number.
+    public let entityNumber: Int
+    /// `Z_PK`: the row's primary key.
+    public let primaryKey: Int64
+    /// The entity name, for descriptions.
+    public let entityName: String
+
+    init(storeNumber: Int, entityNumber: Int, primaryKey: Int64, entityName: String) {
+        self.storeNumber = storeNumber
+        self.entityNumber = entityNumber
+        self.primaryKey = primaryKey
+        self.entityName = entityName
+    }
+
+    /// Equal when store, entity and primary key are.
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.primaryKey == rhs.primaryKey && lhs.entityNumber == rhs.entityNumber && lhs.storeNumber == rhs.storeNumber
+    }
+
+    /// Hashes store, entity and primary key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(entityNumber)
+        hasher.combine(storeNumber)
+    }
+
+    /// `x-datamodel://<store>/<Entity>/p<pk>`, Core Data's URI shape.
+    public var description: String {
+        "x-datamodel://\(storeNumber)/\(entityName)/p\(primaryKey)"
+    }
+}

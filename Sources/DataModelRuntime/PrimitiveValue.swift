@@ -1,0 +1,276 @@
+import Foundation
+
+/// An attribute value as the store holds it: one of SQLite's storage classes.
+///
+/// Core Data's encodings: integers and Booleans (0/1) are `integer`; Float, Double and Date
+/// (seconds since 2001-01-01 00:00:00 UTC) are `real`; String and URI (absolute string) are
+/// `text`; Binary, UUID (16 bytes) and Transformable (JSON of a `Codable` value) are `blob`.
+/// Decimal is `text` holding its exact decimal digits (`"3.14"`): bound to the `DECIMAL`
+/// column, whose numeric affinity makes SQLite keep it as an INTEGER or REAL when that is
+/// exact (as Core Data's own stores hold decimals) and as TEXT otherwise, so no digit is lost;
+/// it is always read back as text.
+public enum PrimitiveValue: Sendable, Hashable {
+    /// No value.
+    case null
+    /// A 64-bit integer.
+    case integer(Int64)
+    /// A double.
+    case real(Double)
+    /// Text.
+    case text(String)
+    /// Bytes.
+    case blob(Data)
+
+    /// Whether the value is ``null``.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+/// A Swift type a generated attribute property can have: it converts to and from the
+/// ``PrimitiveValue`` stored for it.
+///
+/// The runtime conforms `String`, `Int16`, `Int32`, `Int64`, `Bool`, `Double`, `Float`, `Date`,
+/// `Data`, `Decimal`, `UUID` and `URL`. `Codable` transformables use
+/// ``ManagedObject/transformableValue(for:)`` instead.
+public protocol StorableValue {
+    /// The value as stored.
+    var primitiveValue: PrimitiveValue { get }
+    /// The value read from the store, or `nil` when `primitiveValue` cannot represent one.
+    init?(primitiveValue: PrimitiveValue)
+    /// What a non-optional property reads before it has a value (`0`, `""`, …).
+    static var emptyValue: Self { get }
+}
+
+extension String: StorableValue {
+    /// `text`.
+    public var primitiveValue: PrimitiveValue { .text(self) }
+    /// From `text` (numbers are written out).
+    public init?(primitiveValue: PrimitiveValue) {
+        switch primitiveValue {
+        case .text(let text): self = text
+        case .integer(let value): self = String(value)
+        case .real(let value): self = String(value)
+        case .blob(let data): self = String(decoding: data, as: UTF8.self)
+        case .null: return nil
+        }
+    }
+    /// `""`.
+    public static var emptyValue: String { "" }
+}
+
+extension PrimitiveValue {
+    /// The value as an integer, when it is a number or numeric text.
+    var integer: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .real(let value): value.isFinite ? Int64(exactly: value.rounded(.towardZero)) : nil
+        case .text(let text): Int64(text) ?? Double(text).flatMap { PrimitiveValue.real($0).integer }
+        case .blob, .null: nil
+        }
+    }
+
+    /// The value as a double, when it is a number or numeric text.
+    var real: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        case .text(let text): Double(text)
+        case .blob, .null: nil
+        }
+    }
+}
+
+extension Int16: StorableValue {
+    /// `integer`.
+    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
+    /// From a number, clamped to the type's range.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.integer else { return nil }
+        self.init(clamping: value)
+    }
+    /// `0`.
+    public static var emptyValue: Int16 { 0 }
+}
+
+extension Int32: StorableValue {
+    /// `integer`.
+    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
+    /// From a number, clamped to the type's range.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.integer else { return nil }
+        self.init(clamping: value)
+    }
+    /// `0`.
+    public static var emptyValue: Int32 { 0 }
+}
+
+extension Int64: StorableValue {
+    /// `integer`.
+    public var primitiveValue: PrimitiveValue { .integer(self) }
+    /// From a number.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.integer else { return nil }
+        self = value
+    }
+    /// `0`.
+    public static var emptyValue: Int64 { 0 }
+}
+
+extension Int: StorableValue {
+    /// `integer`.
+    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
+    /// From a number, clamped to the type's range.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.integer else { return nil }
+        self.init(clamping: value)
+    }
+    /// `0`.
+    public static var emptyValue: Int { 0 }
+}
+
+extension Bool: StorableValue {
+    /// `integer` 0 or 1.
+    public var primitiveValue: PrimitiveValue { .integer(self ? 1 : 0) }
+    /// Non-zero is `true`.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.integer else { return nil }
+        self = value != 0
+    }
+    /// `false`.
+    public static var emptyValue: Bool { false }
+}
+
+extension Double: StorableValue {
+    /// `real`.
+    public var primitiveValue: PrimitiveValue { .real(self) }
+    /// From a number.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.real else { return nil }
+        self = value
+    }
+    /// `0`.
+    public static var emptyValue: Double { 0 }
+}
+
+extension Float: StorableValue {
+    /// `real`.
+    public var primitiveValue: PrimitiveValue { .real(Double(self)) }
+    /// From a number.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.real else { return nil }
+        self = Float(value)
+    }
+    /// `0`.
+    public static var emptyValue: Float { 0 }
+}
+
+extension Date: StorableValue {
+    /// `real`: seconds since 2001-01-01 00:00:00 UTC.
+    public var primitiveValue: PrimitiveValue { .real(timeIntervalSinceReferenceDate) }
+    /// From seconds since 2001-01-01.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard let value = primitiveValue.real else { return nil }
+        self.init(timeIntervalSinceReferenceDate: value)
+    }
+    /// 2001-01-01 00:00:00 UTC.
+    public static var emptyValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
+}
+
+extension Data: StorableValue {
+    /// `blob`.
+    public var primitiveValue: PrimitiveValue { .blob(self) }
+    /// From `blob` (text as its UTF-8 bytes).
+    public init?(primitiveValue: PrimitiveValue) {
+        switch primitiveValue {
+        case .blob(let data): self = data
+        case .text(let text): self = Data(text.utf8)
+        default: return nil
+        }
+    }
+    /// Empty data.
+    public static var emptyValue: Data { Data() }
+}
+
+extension Decimal: StorableValue {
+    /// `text`: the exact decimal digits.
+    public var primitiveValue: PrimitiveValue { .text(description) }
+    /// From decimal text or a number.
+    public init?(primitiveValue: PrimitiveValue) {
+        switch primitiveValue {
+        case .text(let text):
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            self = value
+        case .integer(let value): self = Decimal(value)
+        case .real(let value): self = Decimal(value)
+        case .blob, .null: return nil
+        }
+    }
+    /// `0`.
+    public static var emptyValue: Decimal { 0 }
+}
+
+extension UUID: StorableValue {
+    /// `blob`: the 16 bytes.
+    public var primitiveValue: PrimitiveValue {
+        withUnsafeBytes(of: uuid) { .blob(Data($0)) }
+    }
+    /// From 16 bytes (or the textual form).
+    public init?(primitiveValue: PrimitiveValue) {
+        switch primitiveValue {
+        case .blob(let data):
+            guard data.count == 16 else { return nil }
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
+            self.init(uuid: bytes)
+        case .text(let text):
+            guard let value = UUID(uuidString: text) else { return nil }
+            self = value
+        default: return nil
+        }
+    }
+    /// The all-zero UUID.
+    public static var emptyValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+}
+
+extension URL: StorableValue {
+    /// `text`: the absolute string.
+    public var primitiveValue: PrimitiveValue { .text(absoluteString) }
+    /// From its absolute string.
+    public init?(primitiveValue: PrimitiveValue) {
+        guard case .text(let text) = primitiveValue, let url = URL(string: text) else { return nil }
+        self = url
+    }
+    /// `file:///`.
+    public static var emptyValue: URL { URL(fileURLWithPath: "/") }
+}
+
+extension AttributeType {
+    /// The stored form of a model default value text, or `.null` when there is none or it does
+    /// not parse (the generator's validator reports bad defaults).
+    func primitiveDefault(_ text: String?) -> PrimitiveValue {
+        guard let text else { return .null }
+        switch self {
+        case .integer16, .integer32, .integer64:
+            if let value = Int64(text) { return .integer(value) }
+            return Double(text).flatMap { PrimitiveValue.real($0).integer }.map { .integer($0) } ?? .null
+        case .boolean:
+            switch text.lowercased() {
+            case "yes", "true", "1": return .integer(1)
+            case "no", "false", "0": return .integer(0)
+            default: return .null
+            }
+        case .double, .float, .date:
+            return Double(text).map { .real($0) } ?? .null
+        case .decimal:
+            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map { .text($0.description) } ?? .null
+        case .string, .uri:
+            return .text(text)
+        case .uuid:
+            return UUID(uuidString: text)?.primitiveValue ?? .null
+        case .binary, .transformable, .composite, .objectID, .undefined:
+            return .null
+        }
+    }
+}

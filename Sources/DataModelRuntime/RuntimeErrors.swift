@@ -1,0 +1,87 @@
+/// Why a store could not be opened, read or written.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The model cannot be laid out as a store (duplicate names, unknown destinations …).
+    case invalidModel(String)
+    /// The store file does not match the model: it was written by a different model or version.
+    /// `differences` lists what differs, one line each.
+    case modelMismatch(path: String, differences: [String])
+    /// SQLite failed: its result code, message and the SQL that failed.
+    case sqlite(code: Int32, message: String, sql: String?)
+    /// No row exists for the object ID.
+    case objectNotFound(ObjectID)
+    /// The object belongs to another context or store.
+    case foreignObject(ObjectID)
+    /// A fetch request names an entity the model lacks, or whose class is not the request's.
+    case unknownEntity(String)
+
+    /// A one-line description.
+    public var description: String {
+        switch self {
+        case .invalidModel(let reason):
+            "invalid model: \(reason)"
+        case .modelMismatch(let path, let differences):
+            "the store at \(path) was not created by this model: " + differences.joined(separator: "; ")
+        case .sqlite(let code, let message, let sql):
+            "SQLite error \(code): \(message)" + (sql.map { " (in \($0))" } ?? "")
+        case .objectNotFound(let id):
+            "no object in the store for \(id)"
+        case .foreignObject(let id):
+            "\(id) belongs to another context or store"
+        case .unknownEntity(let name):
+            "unknown entity '\(name)'"
+        }
+    }
+}
+
+/// Why a save was refused: every failed rule of every object, collected before anything is written.
+public struct ValidationError: Error, Sendable, CustomStringConvertible {
+    /// Which rule failed.
+    public enum Rule: String, Sendable, Hashable {
+        /// A non-optional attribute or to-one relationship has no value.
+        case missingValue
+        /// A number or date is below its minimum.
+        case valueTooSmall
+        /// A number or date is above its maximum.
+        case valueTooLarge
+        /// A string or data is shorter than its minimum length.
+        case tooShort
+        /// A string or data is longer than its maximum length.
+        case tooLong
+        /// A string does not match the attribute's regular expression.
+        case patternMismatch
+        /// A to-many relationship has fewer objects than its minimum (or none when required).
+        case tooFewObjects
+        /// A to-many relationship has more objects than its maximum.
+        case tooManyObjects
+        /// Another object has the same values for a uniqueness constraint.
+        case uniquenessViolation
+        /// A deleted object's relationship with the Deny rule still has objects.
+        case deleteDenied
+    }
+
+    /// One failed rule.
+    public struct Failure: Sendable, Hashable, CustomStringConvertible {
+        /// The object that failed.
+        public let objectID: ObjectID
+        /// Its entity name.
+        public let entityName: String
+        /// The property (for a uniqueness constraint, the constrained names joined by `,`).
+        public let property: String
+        /// The rule.
+        public let rule: Rule
+        /// A human-readable explanation.
+        public let message: String
+
+        /// `Entity.property: message`.
+        public var description: String { "\(entityName).\(property): \(message)" }
+    }
+
+    /// Every failure, in the order found.
+    public let failures: [Failure]
+
+    /// All failures, one per line.
+    public var description: String {
+        "validation failed (\(failures.count) error\(failures.count == 1 ? "" : "s")):\n"
+            + failures.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,180 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+/// The one SQLite connection of a container, the prepared model, and primary key allocation.
+///
+/// Shared by the container's contexts, which all live in the container's isolation domain.
+final class StoreCoordinator {
+    let runtime: ModelRuntime
+    let database: Database
+    private(set) var storeNumber = 0
+    let path: String
+    /// The last primary key handed out, by root entity number (slot 0 unused).
+    private var lastPrimaryKey: [Int64]
+    /// `Z_MAX` as the store holds it, by root entity number.
+    private var storedMaximum: [Int64]
+
+    private static let registry = StoreRegistry()
+
+    init(model: ManagedObjectModel, store: StoreDescription) throws(StoreError) {
+        self.runtime = try ModelRuntime(model: model, storeNumber: 0)
+        let location: Database.Location
+        switch store {
+        case .inMemory:
+            location = .inMemory
+            path = ":memory:"
+        case .sqlite(let url):
+            location = .file(path: url.path)
+            path = url.path
+        }
+        do {
+            database = try Database(location: location)
+            database.setBusyTimeout(milliseconds: 5000)
+        } catch {
+            throw StoreError(error)
+        }
+        let count = runtime.entities.count + 1
+        lastPrimaryKey = [Int64](repeating: 0, count: count)
+        storedMaximum = [Int64](repeating: 0, count: count)
+        let uuid = try openSchema()
+        storeNumber = Self.registry.number(for: uuid)
+        for entity in runtime.entities { entity.storeNumber = storeNumber }
+    }
+
+    // MARK: Schema
+
+    /// Creates or checks the schema and reads the primary key counters; returns the store's UUID
+    /// (`Z_METADATA.Z_UUID`), which identifies it in object IDs.
+    private func openSchema() throws(StoreError) -> String {
+        do {
+            let tables = try database.fetchAll(
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            if tables.isEmpty {
+                try createSchema()
+            } else {
+                try checkSchema()
+            }
+            for row in try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY""#) {
+                guard let entity = row.first?.integerValue, row.count > 1 else { continue }
+                let index = Int(entity)
+                if lastPrimaryKey.indices.contains(index) {
+                    lastPrimaryKey[index] = row[1].integerValue ?? 0
+                    storedMaximum[index] = lastPrimaryKey[index]
+                }
+            }
+            // Rows written without Z_MAX being updated (by other tools) must not be reused.
+            for entity in runtime.entities where entity.layout.isRoot {
+                let sql = "SELECT MAX(\"Z_PK\") FROM " + SQLQuoting.identifier(entity.tableName)
+                let maximum = try database.fetchOne(sql: sql)?.first?.integerValue ?? 0
+                lastPrimaryKey[entity.number] = max(lastPrimaryKey[entity.number], maximum)
+            }
+            let uuid = try database.fetchOne(sql: #"SELECT "Z_UUID" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?
+                .first?.textValue
+            return uuid ?? path
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw StoreError(error)
+        } catch {
+            throw .sqlite(code: 1, message: "\(error)", sql: nil)
+        }
+    }
+
+    private func createSchema() throws {
+        let layout = runtime.layout
+        try database.transaction {
+            for sql in layout.ddlStatements() { try database.execute(sql: sql) }
+            for sql in layout.primaryKeyRowStatements() { try database.execute(sql: sql) }
+            let uuid = UUID().uuidString
+            let metadata: [String: Any] = [
+                "NSStoreType": "SQLite", "NSStoreUUID": uuid, "NSPersistenceFrameworkVersion": "DataModelRuntime",
+                "DataModelRuntimeModelName": runtime.model.name,
+            ]
+            let plist = (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
+            try database.execute(
+                sql: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
+                arguments: [.text(uuid), .blob(plist)])
+        }
+    }
+
+    /// Compares every table's columns (names and declared types, in order) and the entity rows of
+    /// `Z_PRIMARYKEY` with the layout.
+    private func checkSchema() throws {
+        var differences: [String] = []
+        for table in runtime.layout.tables {
+            let rows = try database.fetchAll(sql: "PRAGMA table_info(" + SQLQuoting.identifier(table.name) + ")")
+            if rows.isEmpty {
+                differences.append("table \(table.name) is missing")
+                continue
+            }
+            let found = rows.map { ($0.count > 2 ? $0[1].textValue ?? "" : "", $0.count > 2 ? $0[2].textValue ?? "" : "") }
+            let expected = table.columns.map { ($0.name, $0.type.rawValue) }
+            if found.map(\.0) != expected.map(\.0) || found.map({ $0.1.uppercased() }) != expected.map(\.1) {
+                differences.append(
+                    "table \(table.name) has columns (" + found.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                        + "), the model expects (" + expected.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")")
+            }
+        }
+        if differences.isEmpty {
+            let rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
+            let found = rows.map { row in
+                "\(row[0].integerValue ?? 0)|\(row[1].textValue ?? "")|\(row[2].integerValue ?? 0)"
+            }
+            let expected = runtime.layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
+            if found != expected {
+                differences.append(
+                    "Z_PRIMARYKEY has entities [" + found.joined(separator: ", ") + "], the model expects ["
+                        + expected.joined(separator: ", ") + "]")
+            }
+        }
+        if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
+    }
+
+    // MARK: Primary keys
+
+    /// A new primary key for an object of `entity` (keys are unique per root table).
+    func allocatePrimaryKey(for entity: EntityRuntime) -> Int64 {
+        let root = entity.layout.rootEntityNumber
+        lastPrimaryKey[root] += 1
+        return lastPrimaryKey[root]
+    }
+
+    /// Writes `Z_MAX` for roots that handed out keys since the last write (inside a save).
+    func writePrimaryKeyMaxima() throws(SQLiteError) {
+        for index in lastPrimaryKey.indices where lastPrimaryKey[index] > storedMaximum[index] {
+            let statement = try database.cachedStatement(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ? WHERE "Z_ENT" = ?"#)
+            try statement.bind(lastPrimaryKey[index], at: 1)
+            try statement.bind(index, at: 2)
+            try statement.run()
+        }
+    }
+
+    /// Records that the maxima written by ``writePrimaryKeyMaxima()`` were committed.
+    func primaryKeyMaximaCommitted() {
+        storedMaximum = lastPrimaryKey
+    }
+}
+
+/// Numbers stores by their UUID, so object IDs from containers on the same file are equal and
+/// those of different stores never are.
+private final class StoreRegistry: @unchecked Sendable {  // safe: `numbers` is only touched under `lock`
+    private let lock = NSLock()
+    private var numbers: [String: Int] = [:]
+
+    func number(for uuid: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let number = numbers[uuid] { return number }
+        let number = numbers.count + 1
+        numbers[uuid] = number
+        return number
+    }
+}
+
+extension StoreError {
+    /// Wraps an SQLite error.
+    init(_ error: SQLiteError) {
+        self = .sqlite(code: error.extendedResultCode, message: error.message, sql: error.sql)
+    }
+}

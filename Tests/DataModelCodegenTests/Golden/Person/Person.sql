@@ -1,0 +1,35 @@
+-- Person.sql — generated from Person.xcdatamodeld (version Person 2) by datamodelgen. Do not edit.
+-- SQLite schema in Core Data's store layout: the runtime reads and writes exactly these tables.
+
+-- Entities: Person (1)
+CREATE TABLE "ZPERSON" (
+    "Z_PK" INTEGER PRIMARY KEY,
+    "Z_ENT" INTEGER,
+    "Z_OPT" INTEGER,
+    "ZUPDATEDATE" TIMESTAMP,
+    "ZEMAIL" VARCHAR,
+    "ZID" VARCHAR,
+    "ZNAME" VARCHAR
+);
+
+-- Entity numbers and the last primary key handed out per entity
+CREATE TABLE "Z_PRIMARYKEY" (
+    "Z_ENT" INTEGER PRIMARY KEY,
+    "Z_NAME" VARCHAR,
+    "Z_SUPER" INTEGER,
+    "Z_MAX" INTEGER
+);
+
+-- Store metadata
+CREATE TABLE "Z_METADATA" (
+    "Z_VERSION" INTEGER PRIMARY KEY,
+    "Z_UUID" VARCHAR(255),
+    "Z_PLIST" BLOB
+);
+
+-- Cached compiled model
+CREATE TABLE "Z_MODELCACHE" (
+    "Z_CONTENT" BLOB
+);
+
+INSERT OR IGNORE INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (1, 'Person', 0, 0);

@@ -1,0 +1,11 @@
+import DataModelRuntime
+
+// The Records model's entities use `category` code generation: the app owns the classes and
+// datamodelgen writes only their properties (Generated/Records).
+
+/// A recorded track.
+public final class RecordEntity: ManagedObject {}
+/// One point of a track.
+public final class LocationEntity: ManagedObject {}
+/// A list of tracks.
+public final class RecordsEntity: ManagedObject {}

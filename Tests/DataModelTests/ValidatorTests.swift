@@ -1,0 +1,318 @@
+import Foundation
+import Testing
+
+@testable import DataModel
+
+/// One validator rule: a model body that breaks it and nothing else.
+struct RuleCase: Sendable, CustomTestStringConvertible {
+    var rule: String
+    var severity: Severity
+    var body: String
+    /// The text of the culprit element's start, to check the diagnostic's line and column.
+    var culprit: String
+
+    var testDescription: String { "\(rule) (\(severity.rawValue))" }
+}
+
+private let author = """
+        <entity name="Author" representedClassName="Author" codeGenerationType="class">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+        </entity>
+    """
+
+/// `Book` with `extra` inserted before `</entity>`.
+private func book(_ extra: String = "", header: String = "") -> String {
+    """
+        <entity name="Book" representedClassName="Book" codeGenerationType="class"\(header)>
+            <attribute name="title" optional="YES" attributeType="String"/>
+            <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+    \(extra)
+        </entity>
+    """
+}
+
+private func attribute(_ text: String) -> String { book("        " + text) }
+
+private let ruleCases: [RuleCase] = [
+    RuleCase(
+        rule: "duplicate-entity", severity: .error, body: author + "\n" + book() + "\n" + book().replacingOccurrences(of: "<entity name=\"Book\"", with: "<entity name=\"Book\" versionHashModifier=\"2\""),
+        culprit: "<entity name=\"Book\" versionHashModifier"),
+    RuleCase(
+        rule: "invalid-identifier", severity: .error,
+        body: author + "\n" + book() + "\n    <entity name=\"book club\"/>", culprit: "<entity name=\"book club\""),
+    RuleCase(
+        rule: "duplicate-class-name", severity: .error,
+        body: author + "\n" + book() + "\n    <entity name=\"Tome\" representedClassName=\"MyApp.Book\" codeGenerationType=\"category\"/>",
+        culprit: "<entity name=\"Tome\""),
+    RuleCase(
+        rule: "missing-parent", severity: .error,
+        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Publication\"/>", culprit: "<entity name=\"Novel\""),
+    RuleCase(
+        rule: "cyclic-inheritance", severity: .error,
+        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Novel\"/>", culprit: "<entity name=\"Novel\""),
+    RuleCase(
+        rule: "duplicate-property", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"title\" attributeType=\"String\"/>"),
+        culprit: "<attribute name=\"title\" attributeType"),
+    RuleCase(
+        rule: "shadowed-property", severity: .error,
+        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Book\">\n        <attribute name=\"title\" attributeType=\"String\"/>\n    </entity>",
+        culprit: "<attribute name=\"title\" attributeType"),
+    RuleCase(
+        rule: "reserved-name", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"isDeleted\" optional=\"YES\" attributeType=\"Boolean\"/>"),
+        culprit: "<attribute name=\"isDeleted\""),
+    RuleCase(
+        rule: "unknown-fetch-entity", severity: .error,
+        body: author + "\n" + book() + "\n    <fetchRequest name=\"Old\" entity=\"Magazine\"/>", culprit: "<fetchRequest"),
+    RuleCase(
+        rule: "unknown-constraint-property", severity: .error,
+        body: author + "\n" + book("        <uniquenessConstraints>\n            <uniquenessConstraint>\n                <constraint value=\"isbn\"/>\n            </uniquenessConstraint>\n        </uniquenessConstraints>"),
+        culprit: "<uniquenessConstraint>"),
+    RuleCase(
+        rule: "unknown-index-property", severity: .error,
+        body: author + "\n" + book("        <fetchIndex name=\"byYear\">\n            <fetchIndexElement property=\"year\" type=\"Binary\" order=\"ascending\"/>\n        </fetchIndex>"),
+        culprit: "<fetchIndexElement"),
+    RuleCase(
+        rule: "undefined-not-transient", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"blob\" optional=\"YES\"/>"), culprit: "<attribute name=\"blob\""),
+    RuleCase(
+        rule: "transformable-without-class", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"tags\" optional=\"YES\" attributeType=\"Transformable\"/>"),
+        culprit: "<attribute name=\"tags\""),
+    RuleCase(
+        rule: "unknown-composite", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"place\" optional=\"YES\" attributeType=\"Composite\" composite=\"Place\"/>"),
+        culprit: "<attribute name=\"place\""),
+    RuleCase(
+        rule: "invalid-default-value", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"pages\" optional=\"YES\" attributeType=\"Integer 16\" defaultValueString=\"70000\" usesScalarValueType=\"YES\"/>"),
+        culprit: "<attribute name=\"pages\""),
+    RuleCase(
+        rule: "invalid-min-value", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"price\" optional=\"YES\" attributeType=\"Double\" minValueString=\"cheap\" usesScalarValueType=\"YES\"/>"),
+        culprit: "<attribute name=\"price\""),
+    RuleCase(
+        rule: "invalid-max-value", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"blurb\" optional=\"YES\" attributeType=\"String\" maxValueString=\"-1\"/>"),
+        culprit: "<attribute name=\"blurb\""),
+    RuleCase(
+        rule: "min-exceeds-max", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"published\" optional=\"YES\" attributeType=\"Date\" minDateTimeInterval=\"1000\" maxDateTimeInterval=\"10\"/>"),
+        culprit: "<attribute name=\"published\""),
+    RuleCase(
+        rule: "default-out-of-range", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"rating\" optional=\"YES\" attributeType=\"Float\" minValueString=\"1\" maxValueString=\"5\" defaultValueString=\"0.5\" usesScalarValueType=\"YES\"/>"),
+        culprit: "<attribute name=\"rating\""),
+    RuleCase(
+        rule: "invalid-regular-expression", severity: .error,
+        body: author + "\n" + attribute("<attribute name=\"isbn\" optional=\"YES\" attributeType=\"String\" regularExpressionString=\"(unclosed\"/>"),
+        culprit: "<attribute name=\"isbn\""),
+    RuleCase(
+        rule: "min-count-exceeds-max", severity: .error,
+        body: author.replacingOccurrences(of: "toMany=\"YES\"", with: "toMany=\"YES\" minCount=\"3\" maxCount=\"1\"") + "\n" + book(),
+        culprit: "<relationship name=\"books\""),
+    RuleCase(
+        rule: "max-count-on-to-one", severity: .warning,
+        body: author + "\n" + book().replacingOccurrences(of: "maxCount=\"1\"", with: "maxCount=\"3\""),
+        culprit: "<relationship name=\"author\""),
+    RuleCase(
+        rule: "ordered-to-one", severity: .warning,
+        body: author + "\n" + book().replacingOccurrences(of: "maxCount=\"1\"", with: "maxCount=\"1\" ordered=\"YES\""),
+        culprit: "<relationship name=\"author\""),
+    RuleCase(
+        rule: "missing-destination", severity: .error,
+        body: author + "\n" + book("        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Publisher\"/>"),
+        culprit: "<relationship name=\"publisher\""),
+    RuleCase(
+        rule: "missing-inverse", severity: .warning,
+        body: author + "\n" + book("        <relationship name=\"sequel\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\"/>"),
+        culprit: "<relationship name=\"sequel\""),
+    RuleCase(
+        rule: "inverse-not-found", severity: .error,
+        body: author + "\n" + book("        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Author\" inverseName=\"publications\" inverseEntity=\"Author\"/>"),
+        culprit: "<relationship name=\"publisher\""),
+    RuleCase(
+        rule: "inverse-mismatch", severity: .error,
+        body: author.replacingOccurrences(of: "inverseEntity=\"Book\"", with: "inverseEntity=\"Author\"") + "\n" + book(),
+        culprit: "<relationship name=\"books\""),
+    RuleCase(
+        rule: "inverse-mismatch", severity: .warning,
+        body: author.replacingOccurrences(of: "    </entity>", with: "        <relationship name=\"favorite\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\" inverseName=\"author\" inverseEntity=\"Book\"/>\n    </entity>") + "\n" + book(),
+        culprit: "<relationship name=\"favorite\""),
+    RuleCase(
+        rule: "unknown-configuration-entity", severity: .error,
+        body: author + "\n" + book() + "\n    <configuration name=\"Cloud\">\n        <memberEntity name=\"Author\"/>\n        <memberEntity name=\"Journal\"/>\n    </configuration>",
+        culprit: "<configuration"),
+]
+
+@Suite("Validator")
+struct ValidatorTests {
+    @Test func cleanModelHasNoDiagnostics() throws {
+        let (model, parserDiagnostics) = try parse(everythingXML)
+        #expect(parserDiagnostics.isEmpty)
+        #expect(Validator().validate(model).isEmpty, "\(Validator().validate(model))")
+        #expect(try diagnose(modelXML(author + "\n" + book())).isEmpty)
+    }
+
+    @Test(arguments: ruleCases)
+    func rule(_ rule: RuleCase) throws {
+        let xml = modelXML(rule.body)
+        let (model, parserDiagnostics) = try parse(xml)
+        #expect(parserDiagnostics.isEmpty, "\(parserDiagnostics)")
+        let diagnostics = Validator().validate(model)
+        #expect(!diagnostics.isEmpty)
+        #expect(diagnostics.allSatisfy { $0.ruleID == rule.rule }, "only the rule under test fires: \(diagnostics)")
+        let expected = position(of: rule.culprit, in: xml)
+        let match = diagnostics.first {
+            $0.location.line == expected.line && $0.location.column == expected.column && $0.severity == rule.severity
+        }
+        #expect(match != nil, "\(rule.rule) \(rule.severity) at \(expected.line):\(expected.column); got \(diagnostics)")
+        #expect(match?.location.file == "test/contents")
+        #expect(match.map { !$0.message.isEmpty && !$0.message.contains("\n") } == true)
+    }
+
+    @Test func everyValidatorRuleIsCovered() throws {
+        let source = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"), encoding: .utf8)
+        // Rule ids are the string literals passed to error(_:_:_:) and warning(_:_:_:): "kebab-case" followed by `,`.
+        let regex = try NSRegularExpression(pattern: #""([a-z]+(?:-[a-z]+)+)",\s|rule: "([a-z]+(?:-[a-z]+)+)""#)
+        let range = NSRange(source.startIndex..., in: source)
+        var rules = Set<String>()
+        for match in regex.matches(in: source, range: range) {
+            for group in 1...2 {
+                if let r = Range(match.range(at: group), in: source) { rules.insert(String(source[r])) }
+            }
+        }
+        #expect(rules.count >= 20)
+        let covered = Set(ruleCases.map(\.rule))
+        #expect(rules.subtracting(covered).isEmpty, "rules without a test: \(rules.subtracting(covered).sorted())")
+    }
+
+    @Test func diagnosticsAreSortedByLocation() throws {
+        let xml = modelXML(
+            """
+                <entity name="Z" codeGenerationType="class">
+                    <attribute name="objectID" attributeType="String"/>
+                    <attribute name="9lives" attributeType="Undefined"/>
+                </entity>
+                <entity name="A" parentEntity="Missing">
+                    <relationship name="r" destinationEntity="Nowhere"/>
+                </entity>
+                <fetchRequest name="F" entity="Nothing"/>
+            """)
+        let diagnostics = try diagnose(xml)
+        #expect(diagnostics.count >= 5)
+        let validated = Validator().validate(try parse(xml).model)
+        #expect(validated == validated.sortedByLocation())
+        let locations = validated.map(\.location)
+        #expect(locations == locations.sorted())
+        #expect(validated.containsErrors)
+    }
+
+    @Test func duplicateEntityMessageNamesTheFirst() throws {
+        let xml = modelXML(author + "\n" + book() + "\n" + book())
+        let diagnostics = try diagnose(xml)
+        #expect(diagnostics.map(\.ruleID) == ["duplicate-entity"])
+        #expect(diagnostics.first?.message.contains("first declared at line 7") == true)
+    }
+
+    @Test func cyclicInheritanceReportsEveryMember() throws {
+        let xml = modelXML(
+            "    <entity name=\"A\" parentEntity=\"B\"/>\n    <entity name=\"B\" parentEntity=\"C\"/>\n    <entity name=\"C\" parentEntity=\"A\"/>")
+        let diagnostics = Validator().validate(try parse(xml).model)
+        #expect(diagnostics.map(\.ruleID) == ["cyclic-inheritance", "cyclic-inheritance", "cyclic-inheritance"])
+        #expect(diagnostics.map(\.location.line) == [3, 4, 5])
+    }
+
+    @Test func inheritedPropertiesSatisfyConstraintsAndInverses() throws {
+        let xml = modelXML(
+            """
+                <entity name="Item" isAbstract="YES">
+                    <attribute name="code" attributeType="String"/>
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="items" inverseEntity="Owner"/>
+                </entity>
+                <entity name="Tool" parentEntity="Item">
+                    <attribute name="weight" optional="YES" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                    <uniquenessConstraints>
+                        <uniquenessConstraint>
+                            <constraint value="code"/>
+                            <constraint value="weight"/>
+                        </uniquenessConstraint>
+                    </uniquenessConstraints>
+                    <fetchIndex name="byCode">
+                        <fetchIndexElement property="code" type="Binary" order="ascending"/>
+                    </fetchIndex>
+                </entity>
+                <entity name="Owner">
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
+                    <relationship name="tools" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tool" inverseName="owner" inverseEntity="Tool"/>
+                </entity>
+            """)
+        let diagnostics = try diagnose(xml)
+        // Owner.tools → Tool.owner (inherited from Item) whose inverse is Owner.items: only a warning.
+        #expect(diagnostics.map(\.ruleID) == ["inverse-mismatch"])
+        #expect(diagnostics.first?.severity == .warning)
+    }
+
+    @Test func manualCodegenMayShareClassNames() throws {
+        let xml = modelXML(
+            "    <entity name=\"A\" representedClassName=\"Shared\"/>\n    <entity name=\"B\" representedClassName=\"Shared\"/>")
+        #expect(try diagnose(xml).isEmpty)
+    }
+
+    @Test func reservedNames() throws {
+        for name in Validator.reservedPropertyNames.sorted() {
+            let xml = modelXML(attribute("<attribute name=\"\(name)\" optional=\"YES\" attributeType=\"String\"/>"))
+            let diagnostics = try diagnose(xml).filter { $0.ruleID != "missing-destination" }
+            #expect(diagnostics.map(\.ruleID) == ["reserved-name"], "\(name)")
+        }
+        #expect(Validator.reservedPropertyNames.isSuperset(of: ["objectID", "description", "entity"]))
+    }
+
+    @Test(arguments: ["first name", "1st", "a-b", "naïve", "_private", "camelCase", "x9"])
+    func identifiers(name: String) throws {
+        let xml = modelXML(attribute("<attribute name=\"\(name)\" optional=\"YES\" attributeType=\"String\"/>"))
+        let rules = try diagnose(xml).map(\.ruleID).filter { $0 != "missing-destination" }
+        let valid = ["_private", "camelCase", "x9", "naïve"].contains(name)
+        #expect(rules == (valid ? [] : ["invalid-identifier"]), "\(name)")
+    }
+
+    @Test func attributeValueParser() {
+        typealias P = AttributeValueParser
+        #expect(P.parse("32767", as: .integer16, role: "default") == .valid(32767))
+        #expect(P.parse("32768", as: .integer16, role: "default") == .invalid("is out of range for Integer 16"))
+        #expect(P.parse("3.0", as: .integer32, role: "default") == .valid(3))
+        #expect(P.parse("3.5", as: .integer32, role: "default") == .invalid("is not an integer"))
+        #expect(P.parse("-9223372036854775808", as: .integer64, role: "default") == .valid(-9_223_372_036_854_775_808))
+        #expect(P.parse("1e3", as: .double, role: "default") == .valid(1000))
+        #expect(P.parse("inf", as: .float, role: "default") == .invalid("is not a number"))
+        #expect(P.parse("YES", as: .boolean, role: "default") == .valid(nil))
+        #expect(P.parse("maybe", as: .boolean, role: "default") == .invalid("is not a Boolean (YES or NO)"))
+        #expect(P.parse("10", as: .string, role: "maximum") == .valid(10))
+        #expect(P.parse("ten", as: .string, role: "minimum") == .invalid("is not a length"))
+        #expect(P.parse("anything", as: .string, role: "default") == .valid(nil))
+        #expect(P.parse("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", as: .uuid, role: "default") == .valid(nil))
+        #expect(P.parse("not-a-uuid", as: .uuid, role: "default") == .invalid("is not a UUID"))
+        #expect(P.parse("123.5", as: .date, role: "default") == .valid(nil))
+        #expect(P.parse("today", as: .date, role: "default") == .invalid("is not a number of seconds"))
+        #expect(P.parse("x", as: .objectID, role: "default") == .valid(nil))
+    }
+
+    @Test func largeModelValidatesQuickly() throws {
+        var body = ""
+        for index in 0..<2_000 {
+            body += "    <entity name=\"E\(index)\" representedClassName=\"E\(index)\" codeGenerationType=\"class\">\n"
+            body += "        <attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/>\n"
+            body += "        <relationship name=\"next\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1) % 2_000)\" inverseName=\"previous\" inverseEntity=\"E\((index + 1) % 2_000)\"/>\n"
+            body += "        <relationship name=\"previous\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1_999) % 2_000)\" inverseName=\"next\" inverseEntity=\"E\((index + 1_999) % 2_000)\"/>\n"
+            body += "    </entity>\n"
+        }
+        let clock = ContinuousClock()
+        var diagnostics: [Diagnostic] = []
+        let elapsed = try clock.measure { diagnostics = try diagnose(modelXML(body)) }
+        #expect(diagnostics.isEmpty)
+        #expect(elapsed < .seconds(5))
+    }
+}
