@@ -36,38 +36,31 @@ public struct CodeGenerator: Sendable {
             : (TemplateName.runtimeClass, TemplateName.runtimeProperties)
         var files: [OutputFile] = []
         var seen: Set<String> = []
-        for entity in context.entities {
-            let scope = EntityScope(model: context, entity: entity)
+        // Each entity's values are built once; per-entity templates see them inside the model's values.
+        let modelValue = context.mustacheValue
+        var entityValues: [MustacheValue] = []
+        if case .dictionary(let values) = modelValue, case .array(let entities)? = values["entities"] {
+            entityValues = entities
+        }
+        for (index, entity) in context.entities.enumerated() where index < entityValues.count {
+            let contexts = [modelValue, entityValues[index]]
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
                 files.append(
-                    OutputFile(path: entity.classFileName, contents: try library.render(classTemplate, with: scope)))
+                    OutputFile(
+                        path: entity.classFileName, contents: try library.render(classTemplate, withContexts: contexts)))
             }
             if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
                 files.append(
                     OutputFile(
-                        path: entity.propertiesFileName, contents: try library.render(propertiesTemplate, with: scope)))
+                        path: entity.propertiesFileName,
+                        contents: try library.render(propertiesTemplate, withContexts: contexts)))
             }
         }
         if options.flavor == .runtime {
             let path = model.name + "+Model.swift"
-            files.append(OutputFile(path: path, contents: try library.render(TemplateName.runtimeModel, with: context)))
+            files.append(
+                OutputFile(path: path, contents: try library.render(TemplateName.runtimeModel, with: modelValue)))
         }
         return files.sorted { $0.path < $1.path }
-    }
-}
-
-/// The context of a per-entity template: the entity's keys plus the model's.
-struct EntityScope: MustacheRepresentable {
-    var model: ModelContext
-    var entity: EntityContext
-
-    var mustacheValue: MustacheValue {
-        guard case .dictionary(var values) = entity.mustacheValue else { return entity.mustacheValue }
-        values["modelName"] = .string(model.modelName)
-        values["versionName"] = .string(model.versionName)
-        values["sourceFileName"] = .string(model.sourceFileName)
-        values["accessPrefix"] = .string(model.accessPrefix)
-        values["modelTypeName"] = .string(model.modelTypeName)
-        return .dictionary(values)
     }
 }

@@ -89,6 +89,17 @@ public struct MustacheLibrary: Sendable {
         try MustacheRenderer.render(template, context: context, library: self)
     }
 
+    /// Renders the template named `name` with a stack of contexts, the last one innermost: names
+    /// resolve in the innermost context that has them, as if each were a section inside the previous.
+    ///
+    /// Lets a caller share one outer context between many renders without copying it into each inner one.
+    public func render(_ name: String, withContexts contexts: [MustacheValue]) throws(MustacheError) -> String {
+        guard let template = templates[name] else {
+            throw MustacheError(.unknownTemplate, path: name, line: 1, column: 1, message: "unknown template '\(name)'")
+        }
+        return try MustacheRenderer.render(template, contexts: contexts, library: self)
+    }
+
     /// Errors for every partial or parent tag that names a template the library does not have,
     /// ordered by template name and then by position; empty when every name resolves.
     ///

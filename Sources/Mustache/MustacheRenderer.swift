@@ -30,17 +30,25 @@ struct MustacheRenderer {
     /// How many partials, parents and overridden blocks are being rendered.
     private var depth = 0
 
-    private init(library: MustacheLibrary, context: MustacheValue) {
+    private init(library: MustacheLibrary, contexts: [MustacheValue]) {
         self.library = library
         self.options = library.options
-        self.contextStack = [context]
+        self.contextStack = contexts
     }
 
     /// Renders `template` with `context`, resolving partials and parents in `library`.
     static func render(
         _ template: MustacheTemplate, context: MustacheValue, library: MustacheLibrary
     ) throws(MustacheError) -> String {
-        var renderer = MustacheRenderer(library: library, context: context)
+        try render(template, contexts: [context], library: library)
+    }
+
+    /// Renders `template` with a stack of contexts (the last is the innermost), resolving partials and
+    /// parents in `library`.
+    static func render(
+        _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
+    ) throws(MustacheError) -> String {
+        var renderer = MustacheRenderer(library: library, contexts: contexts)
         renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
         try renderer.run()
         return renderer.output
