@@ -122,7 +122,7 @@ struct MustacheRenderer {
         switch value {
         case .array(let elements):
             work.append(.elements(elements, index: 0, children: section.children, indentation: indentation))
-        case .string, .bool, .int, .double, .dictionary, .null:
+        case .string, .bool, .int, .double, .dictionary, .object, .null:
             if value.isTruthy { push(value, rendering: section.children, indentation: indentation) }
         }
     }
@@ -226,7 +226,7 @@ struct MustacheRenderer {
         switch value {
         case .string(let name): name.isEmpty ? nil : name
         case .int, .double: value.interpolatedText
-        case .bool, .array, .dictionary, .null: nil
+        case .bool, .array, .dictionary, .object, .null: nil
         }
     }
 
@@ -249,8 +249,13 @@ struct MustacheRenderer {
     /// The value of `key` in the topmost context that is a dictionary containing it.
     private func lookUp(_ key: String) -> MustacheValue? {
         for context in contextStack.reversed() {
-            if case .dictionary(let entries) = context, let value = entries[key] {
-                return value
+            switch context {
+            case .dictionary(let entries):
+                if let value = entries[key] { return value }
+            case .object(let object):
+                if let value = object.mustacheValue(forKey: key) { return value }
+            default:
+                continue
             }
         }
         return nil
@@ -264,7 +269,7 @@ struct MustacheRenderer {
             } else {
                 output += text
             }
-        case .bool, .int, .double, .array, .dictionary, .null:
+        case .bool, .int, .double, .array, .dictionary, .object, .null:
             output += value.interpolatedText
         }
     }

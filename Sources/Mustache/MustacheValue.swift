@@ -8,6 +8,11 @@
 /// let context: MustacheValue = ["name": "Person", "attributes": [["name": "age"]]]
 /// ```
 public enum MustacheValue: Sendable, Hashable {
+    /// An object that answers lookups itself; sections push it like a dictionary.
+    ///
+    /// Use it for large typed contexts: only the keys a template uses are ever computed, and no
+    /// dictionary is built. Two object values are equal when they are the same instance.
+    case object(any MustacheObject)
     /// A string; interpolated as is (HTML-escaped when escaping is on).
     case string(String)
     /// A Boolean; `false` is falsey.
@@ -29,7 +34,7 @@ public enum MustacheValue: Sendable, Hashable {
         case .bool(let value): value
         case .null: false
         case .array(let elements): !elements.isEmpty
-        case .string, .int, .double, .dictionary: true
+        case .string, .int, .double, .dictionary, .object: true
         }
     }
 
@@ -42,14 +47,44 @@ public enum MustacheValue: Sendable, Hashable {
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .double(let value): Self.format(value)
-        case .array, .dictionary, .null: ""
+        case .array, .dictionary, .object, .null: ""
         }
     }
 
     /// The value stored under `key` when this value is a dictionary.
     public subscript(key: String) -> MustacheValue? {
-        guard case .dictionary(let entries) = self else { return nil }
-        return entries[key]
+        switch self {
+        case .dictionary(let entries): entries[key]
+        case .object(let object): object.mustacheValue(forKey: key)
+        default: nil
+        }
+    }
+
+    public static func == (lhs: MustacheValue, rhs: MustacheValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a == b
+        case (.object(let a), .object(let b)): a === b
+        case (.null, .null): true
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let value): hasher.combine(0); hasher.combine(value)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .int(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let value): hasher.combine(4); hasher.combine(value)
+        case .dictionary(let value): hasher.combine(5); hasher.combine(value)
+        case .object(let value): hasher.combine(6); hasher.combine(ObjectIdentifier(value))
+        case .null: hasher.combine(7)
+        }
     }
 
     /// Formats a number the way the specification expects: integral values without a decimal
@@ -111,4 +146,20 @@ extension MustacheValue: ExpressibleByNilLiteral {
     public init(nilLiteral: ()) {
         self = .null
     }
+}
+
+/// A context object that answers a template's lookups itself, computing only what is asked for.
+///
+/// ```swift
+/// final class EntityObject: MustacheObject {
+///     let name: String
+///     init(name: String) { self.name = name }
+///     func mustacheValue(forKey key: String) -> MustacheValue? {
+///         key == "name" ? .string(name) : nil
+///     }
+/// }
+/// ```
+public protocol MustacheObject: AnyObject, Sendable {
+    /// The value for `key`, or nil when this object has no such key (lookup then continues outward).
+    func mustacheValue(forKey key: String) -> MustacheValue?
 }
