@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "datamodelgen", targets: ["datamodelgen"]),
         .library(name: "DataModelRuntime", targets: ["DataModelRuntime"]),
+        .plugin(name: "DataModelGenPlugin", targets: ["DataModelGenPlugin"]),
+        .plugin(name: "GenerateDataModels", targets: ["GenerateDataModels"]),
     ],
     targets: [
         // System libraries.
@@ -51,9 +53,22 @@ let package = Package(
             name: "DataModelGenCLI",
             dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout"]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
+        // SwiftPM plugins: generate on every build, or write the generated files into the package once.
+        .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
+        .plugin(
+            name: "GenerateDataModels",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-data-models",
+                    description: "Write Swift code generated from the targets' Xcode data models into the package."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift files next to each data model.")
+                ]),
+            dependencies: ["datamodelgen"]),
         // Release-mode benchmarks against baselines measured in the same run.
         .executableTarget(
-            name: "datamodelgen-benchmarks", dependencies: ["DataModel", "DataModelGenCLI"], path: "Benchmarks"),
+            name: "datamodelgen-benchmarks", dependencies: ["DataModel", "DataModelGenCLI", "CSQLite"],
+            path: "Benchmarks"),
 
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),

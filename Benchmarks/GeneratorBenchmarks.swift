@@ -54,7 +54,11 @@ enum GeneratorBenchmarks {
                     for flavor in ["coredata", "runtime"] {
                         guard
                             try runProcess(
-                                me, ["--tool", "generate", bundle.path, "--output", output + "/" + flavor, "--flavor", flavor])
+                                me,
+                                [
+                                    "--tool", "generate", bundle.path, "--output", output + "/" + flavor, "--flavor",
+                                    flavor,
+                                ])
                                 == 0
                         else { throw SetupError(description: "generate failed on \(bundle.path)") }
                     }
@@ -70,14 +74,19 @@ enum GeneratorBenchmarks {
                     let rerun = try suite.measure {
                         guard
                             try runProcess(
-                                me, ["--tool", "generate", bundle.path, "--output", output + "/coredata", "--flavor", "coredata"])
+                                me,
+                                [
+                                    "--tool", "generate", bundle.path, "--output", output + "/coredata", "--flavor",
+                                    "coredata",
+                                ])
                                 == 0
                         else { throw SetupError(description: "re-run failed") }
                     }
                     if try modificationDates(output) != before { suite.fail("no-change re-run rewrote files") }
                     suite.record(
                         BenchmarkResult(
-                            name: "no-change re-run 2000", ours: rerun, baseline: nil, target: "< 50 ms, nothing rewritten",
+                            name: "no-change re-run 2000", ours: rerun, baseline: nil,
+                            target: "< 50 ms, nothing rewritten",
                             note: "coredata flavor"))
                 }
             }

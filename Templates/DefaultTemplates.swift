@@ -16,31 +16,45 @@ public enum DefaultTemplates {
 
     /// The directory holding the default templates, or nil when the resources are missing from this installation.
     public static let directory: URL? = {
-        let bundleName = "DataModelGen_DataModelTemplates"
-        var candidates: [URL] = []
+        var places: [URL] = []
         let main = Bundle.main
-        candidates.append(main.bundleURL.appendingPathComponent(bundleName + ".resources"))
-        candidates.append(main.bundleURL.appendingPathComponent(bundleName + ".bundle"))
-        if let resources = main.resourceURL {
-            candidates.append(resources.appendingPathComponent(bundleName + ".bundle"))
-            candidates.append(resources.appendingPathComponent(bundleName + ".resources"))
-        }
+        places.append(main.bundleURL)
+        if let resources = main.resourceURL { places.append(resources) }
         if let executable = main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            candidates.append(executable.appendingPathComponent(bundleName + ".resources"))
-            candidates.append(executable.appendingPathComponent(bundleName + ".bundle"))
+            places.append(executable)
         }
         for bundle in Bundle.allBundles where bundle.bundleURL.lastPathComponent.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName + ".resources"))
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName + ".bundle"))
+            places.append(bundle.bundleURL.deletingLastPathComponent())
         }
-        for candidate in candidates {
-            for directory in [candidate, candidate.appendingPathComponent("Contents/Resources")] {
-                let probe = directory.appendingPathComponent("coredata-class." + fileExtension)
-                if FileManager.default.fileExists(atPath: probe.path) { return directory }
+        for place in places {
+            for bundle in resourceBundles(in: place) {
+                for directory in [bundle, bundle.appendingPathComponent("Contents/Resources")] {
+                    let probe = directory.appendingPathComponent("coredata-class." + fileExtension)
+                    if FileManager.default.fileExists(atPath: probe.path) { return directory }
+                }
             }
         }
         return nil
     }()
+
+    /// This target's resource bundles in `directory`, best match first.
+    ///
+    /// SwiftPM names the bundle `<package identity>_DataModelTemplates` (`.resources` on Linux, `.bundle` on
+    /// Apple platforms), with `-tool` added when the tool is built for a plugin; the identity depends on how
+    /// the package was added (its folder name for a path dependency), so any prefix is accepted.
+    static func resourceBundles(in directory: URL) -> [URL] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let suffixes = [
+            "_DataModelTemplates.resources", "_DataModelTemplates.bundle", "_DataModelTemplates-tool.resources",
+            "_DataModelTemplates-tool.bundle",
+        ]
+        var found: [(rank: Int, name: String)] = []
+        for entry in entries {
+            guard let rank = suffixes.firstIndex(where: { entry.hasSuffix($0) }) else { continue }
+            found.append((entry.hasPrefix("DataModelGen_") ? rank : rank + suffixes.count, entry))
+        }
+        return found.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { directory.appendingPathComponent($0.name) }
+    }
 
     /// The text of the default template `name`, or nil when it does not exist.
     public static func source(named name: String) -> String? {

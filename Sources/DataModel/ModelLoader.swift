@@ -282,7 +282,7 @@ private struct NaturalKey: Comparable {
         var inDigits = false
         for character in string {
             let isDigit = character.isASCII && character.isNumber
-            if !current.isEmpty, isDigit != inDigits { flush(current, digits: inDigits) ; current = "" }
+            if !current.isEmpty, isDigit != inDigits { flush(current, digits: inDigits); current = "" }
             current.append(character)
             inDigits = isDigit
         }

@@ -22,7 +22,8 @@ public enum ModelParser {
         }
         guard let root = tree.root() else {
             throw ModelLoadingError(
-                .invalidModel, [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
+                .invalidModel,
+                [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
         }
         guard root.name == "model" else {
             throw ModelLoadingError(
@@ -232,7 +233,9 @@ private struct ElementReader {
         check(element, known: ["name"])
         var attributes: [Attribute] = []
         for child in element.children {
-            if child.kind == .attribute { attributes.append(readAttribute(child)) } else {
+            if child.kind == .attribute {
+                attributes.append(readAttribute(child))
+            } else {
                 unknownElement(child, in: "composite")
             }
         }
@@ -352,14 +355,16 @@ private struct ElementReader {
         guard let value else { return nil }
         if let number = Int(value) { return number }
         diagnostics.append(
-            .error("'\(name)' is '\(value)', expected an integer", rule: "invalid-attribute-value", at: element.location))
+            .error(
+                "'\(name)' is '\(value)', expected an integer", rule: "invalid-attribute-value", at: element.location))
         return nil
     }
 
     /// Reads an element's attributes into the reusable scratch table, warning about unknown ones (one pass).
     ///
     /// The returned view stays valid until the next `read`: callers take every value before reading children.
-    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) -> XMLAttributeValues<Key> {
+    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) -> XMLAttributeValues<Key>
+    {
         for index in touched { scratch[index] = nil }
         touched.removeAll(keepingCapacity: true)
         let accepted = Key.accepted

@@ -131,7 +131,8 @@ private struct ValidationRun {
             checkPropertyName(attribute.name, at: attribute.location, in: entity, seen: &seen, inherited: inherited)
         }
         for relationship in entity.relationships {
-            checkPropertyName(relationship.name, at: relationship.location, in: entity, seen: &seen, inherited: inherited)
+            checkPropertyName(
+                relationship.name, at: relationship.location, in: entity, seen: &seen, inherited: inherited)
         }
         for property in entity.fetchedProperties {
             checkPropertyName(property.name, at: property.location, in: entity, seen: &seen, inherited: inherited)
@@ -205,27 +206,37 @@ private struct ValidationRun {
         }
         if attribute.type == .transformable && (attribute.customClassName ?? "").isEmpty {
             warning(
-                "transformable attribute '\(name)' has no custom class; its value is untyped", "transformable-without-class",
+                "transformable attribute '\(name)' has no custom class; its value is untyped",
+                "transformable-without-class",
                 attribute.location)
         }
         if attribute.type == .composite, let composite = attribute.composite,
             !model.composites.contains(where: { $0.name == composite })
         {
             error(
-                "attribute '\(name)' uses composite '\(composite)', which the model does not define", "unknown-composite",
+                "attribute '\(name)' uses composite '\(composite)', which the model does not define",
+                "unknown-composite",
                 attribute.location)
         }
-        let defaultValue = checkValue(attribute.defaultValueString, of: attribute, role: "default", rule: "invalid-default-value")
+        let defaultValue = checkValue(
+            attribute.defaultValueString, of: attribute, role: "default", rule: "invalid-default-value")
         let minimum = checkValue(attribute.minValueString, of: attribute, role: "minimum", rule: "invalid-min-value")
         let maximum = checkValue(attribute.maxValueString, of: attribute, role: "maximum", rule: "invalid-max-value")
-        let defaultDate = checkInterval(attribute.defaultDateTimeInterval, of: attribute, role: "default date", rule: "invalid-default-value")
-        let minimumDate = checkInterval(attribute.minDateTimeInterval, of: attribute, role: "minimum date", rule: "invalid-min-value")
-        let maximumDate = checkInterval(attribute.maxDateTimeInterval, of: attribute, role: "maximum date", rule: "invalid-max-value")
+        let defaultDate = checkInterval(
+            attribute.defaultDateTimeInterval, of: attribute, role: "default date", rule: "invalid-default-value")
+        let minimumDate = checkInterval(
+            attribute.minDateTimeInterval, of: attribute, role: "minimum date", rule: "invalid-min-value")
+        let maximumDate = checkInterval(
+            attribute.maxDateTimeInterval, of: attribute, role: "maximum date", rule: "invalid-max-value")
         if let minimum, let maximum, minimum > maximum {
-            error("attribute '\(name)' has a minimum (\(minimum)) greater than its maximum (\(maximum))", "min-exceeds-max", attribute.location)
+            error(
+                "attribute '\(name)' has a minimum (\(minimum)) greater than its maximum (\(maximum))",
+                "min-exceeds-max", attribute.location)
         }
         if let minimumDate, let maximumDate, minimumDate > maximumDate {
-            error("attribute '\(name)' has a minimum date greater than its maximum date", "min-exceeds-max", attribute.location)
+            error(
+                "attribute '\(name)' has a minimum date greater than its maximum date", "min-exceeds-max",
+                attribute.location)
         }
         if attribute.type.isNumeric, let value = defaultValue {
             if let minimum, value < minimum {
@@ -237,7 +248,9 @@ private struct ValidationRun {
         }
         _ = defaultDate
         if let pattern = attribute.regularExpressionString, (try? NSRegularExpression(pattern: pattern)) == nil {
-            error("attribute '\(name)' has an invalid regular expression", "invalid-regular-expression", attribute.location)
+            error(
+                "attribute '\(name)' has an invalid regular expression", "invalid-regular-expression",
+                attribute.location)
         }
     }
 
@@ -249,15 +262,20 @@ private struct ValidationRun {
         case .valid(let number): return number
         case .invalid(let reason):
             // momc compiles such models (the value is coerced or dropped), so this is a warning.
-            warning("\(role) value '\(text)' of attribute '\(name)' \(reason); Core Data will ignore or coerce it", rule, attribute.location)
+            warning(
+                "\(role) value '\(text)' of attribute '\(name)' \(reason); Core Data will ignore or coerce it", rule,
+                attribute.location)
             return nil
         }
     }
 
-    private mutating func checkInterval(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double? {
+    private mutating func checkInterval(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double?
+    {
         guard let text else { return nil }
         guard let value = Double(text), value.isFinite else {
-            error("\(role) '\(text)' of attribute '\(attribute.name)' is not a number of seconds", rule, attribute.location)
+            error(
+                "\(role) '\(text)' of attribute '\(attribute.name)' is not a number of seconds", rule,
+                attribute.location)
             return nil
         }
         return value
@@ -278,7 +296,9 @@ private struct ValidationRun {
                 relationship.location)
         }
         if relationship.isOrdered && !relationship.isToMany {
-            warning("to-one relationship '\(name)' is marked ordered; it is ignored", "ordered-to-one", relationship.location)
+            warning(
+                "to-one relationship '\(name)' is marked ordered; it is ignored", "ordered-to-one",
+                relationship.location)
         }
         guard !relationship.destinationEntity.isEmpty else {
             error("relationship '\(name)' has no destination entity", "missing-destination", relationship.location)

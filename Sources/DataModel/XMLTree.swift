@@ -43,7 +43,8 @@ struct XMLElementNode {
     /// Attributes in document order.
     var attributes: AttributeSequence {
         let node = tree.nodes[index]
-        return AttributeSequence(tree: tree, next: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
+        return AttributeSequence(
+            tree: tree, next: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
     }
 
     /// Child elements in document order.
@@ -164,7 +165,9 @@ final class XMLTree {
             if context.pointee.wellFormed == 0 { return XMLTreeParser.lastError(context, file: file) }
             return nil
         }
-        if let outcome { return .failure(ModelLoadingError(outcome.ruleID == "io-error" ? .io : .invalidModel, [outcome])) }
+        if let outcome {
+            return .failure(ModelLoadingError(outcome.ruleID == "io-error" ? .io : .invalidModel, [outcome]))
+        }
         return .success(XMLTree(builder, file: file))
     }
 }
@@ -207,7 +210,8 @@ private struct XMLTreeBuilder {
 
     /// Handles a SAX2 start tag; `offset` is the parser's byte position inside the tag.
     mutating func start(
-        name: UnsafePointer<xmlChar>, attributeCount: Int, attributes raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        name: UnsafePointer<xmlChar>, attributeCount: Int,
+        attributes raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         offset: Int, fallbackLine: Int
     ) {
         let index = Int32(nodes.count)
@@ -338,7 +342,8 @@ private let saxStart: startElementNsSAX2Func = { context, localName, _, _, _, _,
         line = Int(input.pointee.line)
     }
     tree.pointee.start(
-        name: localName, attributeCount: Int(attributeCount), attributes: attributes, offset: offset, fallbackLine: line)
+        name: localName, attributeCount: Int(attributeCount), attributes: attributes, offset: offset, fallbackLine: line
+    )
 }
 
 /// Stops the parse at a DOCTYPE: model files never have one, and refusing it rules out entity expansion
@@ -472,7 +477,8 @@ enum XMLTreeParser {
                 return .failure(
                     ModelLoadingError(
                         .invalidModel,
-                        [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))]))
+                        [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
+                )
             }
             return .success(tree)
         }
@@ -488,7 +494,8 @@ enum XMLTreeParser {
     /// The diagnostic for one libxml2 error.
     static func diagnostic(for error: UnsafePointer<xmlError>, file: String) -> Diagnostic {
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        let trimmed = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let trimmed = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(
+            in: .whitespaces)
         let location = SourceLocation(
             file: file, line: Int(max(error.pointee.line, 0)), column: Int(max(error.pointee.int2, 0)))
         let rule: String

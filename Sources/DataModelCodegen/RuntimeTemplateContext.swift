@@ -21,6 +21,10 @@ public struct RuntimeEntityContext: Sendable, Hashable {
     public var fetchIndexes: [RuntimeFetchIndexContext]
     /// Every property (inherited first) with a generated Swift property, for the key-path map.
     public var keyPathProperties: [RuntimeKeyPathContext]
+    /// Whether the properties file declares `fetchRequest()`: only outside inheritance
+    /// hierarchies, where it cannot be ambiguous (the runtime's `fetchRequest() -> FetchRequest<Self>`
+    /// serves the others).
+    public var declaresFetchRequest: Bool
 }
 
 /// A fetch index as a literal.
@@ -158,7 +162,8 @@ struct RuntimeContextBuilder {
             parentNameLiteral: entity.parentEntity.map(Self.literal) ?? "nil",
             objectTypeName: hasClass || isReferenced ? context.className : "ManagedObject",
             uniquenessConstraintsLiteral: "[" + constraints.joined(separator: ", ") + "]",
-            fetchIndexes: fetchIndexes, keyPathProperties: keyPaths)
+            fetchIndexes: fetchIndexes, keyPathProperties: keyPaths,
+            declaresFetchRequest: !context.hasParent && !context.hasSubentities)
     }
 
     static func attributeContext(_ attribute: Attribute, swiftType: String) -> RuntimeAttributeContext {
@@ -222,6 +227,20 @@ struct RuntimeContextBuilder {
         }
     }
 
+    /// The class of `entity` in the runtime flavor: its class name, or the entity name when the
+    /// model names `NSManagedObject` (what older Xcode wrote for "no custom class").
+    static func runtimeClassName(of entity: Entity) -> String {
+        entity.className == "NSManagedObject" ? entity.name : entity.className
+    }
+
+    /// `name` made a Swift identifier: characters other than letters, digits and `_` become
+    /// `_`, and a leading digit gets a `_` before it (`151-ordered` → `_151_ordered`).
+    static func typeIdentifier(_ name: String) -> String {
+        var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if result.first?.isNumber ?? true { result = "_" + result }
+        return result
+    }
+
     /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
         var result = "\""
@@ -261,10 +280,21 @@ extension SwiftTypeMapper {
 
     /// The `Codable` Swift type of a transformable attribute in the runtime flavor, or `nil`
     /// when it is stored as plain `Data` (no custom class, or an Objective-C class).
+    ///
+    /// A module prefix is dropped (`.Dataset`, `MyApp.Dataset` → `Dataset`): generated code lives
+    /// in the app's module. Apple framework classes (`NS…`, `UI…`, `CL…` and the like) are not
+    /// `Codable`.
     static func runtimeTransformableType(_ attribute: Attribute) -> String? {
         guard let custom = attribute.customClassName, !custom.isEmpty else { return nil }
         let name = custom.split(separator: ".").last.map(String.init) ?? custom
-        return nonCodableTransformableClasses.contains(name) ? nil : custom
+        if name.isEmpty || nonCodableTransformableClasses.contains(name) { return nil }
+        let frameworkPrefixes = ["NS", "UI", "CL", "MK", "CG", "CI", "CK", "AV", "PH", "SK", "SC"]
+        if name.count > 2, frameworkPrefixes.contains(String(name.prefix(2))),
+            name.dropFirst(2).first?.isUppercase == true
+        {
+            return nil
+        }
+        return name
     }
 }
 
@@ -279,6 +309,7 @@ extension RuntimeEntityContext {
                 fetchIndexes.map {
                     .dictionary(["nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral)])
                 }),
+            "declaresFetchRequest": .bool(declaresFetchRequest),
             "keyPathProperties": .array(
                 keyPathProperties.map {
                     .dictionary(["swiftName": .string($0.swiftName), "nameLiteral": .string($0.nameLiteral)])

@@ -153,7 +153,7 @@ public struct TemplateContextBuilder: Sendable {
         let generatedClassNames = Set(model.entities.map(\.className))
         var classNames: [String: String] = [:]
         for entity in model.entities where classNames[entity.name] == nil {
-            classNames[entity.name] = entity.className
+            classNames[entity.name] = className(of: entity)
         }
         let typeMapper = SwiftTypeMapper(flavor: options.flavor, generatedClassNames: generatedClassNames)
         var entities = model.entities.map { entity in
@@ -166,14 +166,14 @@ public struct TemplateContextBuilder: Sendable {
         return ModelContext(
             modelName: model.name, versionName: model.versionName,
             sourceFileName: model.name + ".xcdatamodeld", accessPrefix: options.access.prefix,
-            modelTypeName: SwiftIdentifier.typeName(typeName), entities: entities)
+            modelTypeName: SwiftIdentifier.typeName(RuntimeContextBuilder.typeIdentifier(typeName)), entities: entities)
     }
 
     private func entityContext(
         _ entity: Entity, classNames: [String: String], hasSubentities: Bool, typeMapper: SwiftTypeMapper
     ) -> EntityContext {
         let flavor = options.flavor
-        let plainClass = entity.className
+        let plainClass = className(of: entity)
         let parentClass = entity.parentEntity.flatMap { classNames[$0] }
         let base = flavor == .coredata ? "NSManagedObject" : "ManagedObject"
         let modifiers: String
@@ -212,6 +212,12 @@ public struct TemplateContextBuilder: Sendable {
             propertiesFileName: plainClass + suffixes.1 + ".swift", attributes: attributes,
             relationships: relationships, toManyRelationships: relationships.filter(\.isToMany),
             fetchedProperties: fetched)
+    }
+
+    /// The entity's class name; in the runtime flavor `NSManagedObject` (older Xcode's "no
+    /// custom class") means the entity name.
+    private func className(of entity: Entity) -> String {
+        options.flavor == .runtime ? RuntimeContextBuilder.runtimeClassName(of: entity) : entity.className
     }
 
     private func propertyName(_ name: String) -> String {

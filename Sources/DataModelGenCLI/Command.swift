@@ -52,6 +52,9 @@ enum Command: String, CaseIterable, Sendable {
                 .flag("check", "Write nothing; print a diff and exit 1 when the output is stale."),
                 .flag("dry-run", "Write nothing; list the files that would be written, kept or removed."),
                 .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
+                .value(
+                    "expect-output", "FILE",
+                    "Fail unless exactly these files are generated (repeatable; the build plugin declares its outputs so)."),
                 Self.modelVersionOption,
             ] + Self.diagnosticOptions
         case .schema:

@@ -36,6 +36,12 @@ enum GenerateCommand {
             printer.print([error.diagnostic])
             return .modelError
         }
+        if let expected = arguments.values["expect-output"],
+            let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: files.map(\.path))
+        {
+            printer.print([.error(mismatch, rule: "unexpected-outputs", at: SourceLocation(file: loaded.contentsPath))])
+            return .modelError
+        }
         let plan = OutputWriter.plan(files, in: output, modelFileName: loaded.model.name + ".xcdatamodeld")
         if arguments.flag("check") {
             if plan.isUpToDate { return .success }

@@ -38,4 +38,5 @@ enum TemplateLoader {
         if let unresolved = library.unresolvedReferences().first { throw unresolved }
         return library
     }
+
 }

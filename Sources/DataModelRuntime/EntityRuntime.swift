@@ -41,8 +41,8 @@ final class RelationshipRuntime {
     let index: Int
     /// How it is stored; `nil` when transient.
     let storage: RelationshipStorage?
-    /// The destination entity.
-    unowned(unsafe) var destination: EntityRuntime  // safe: every EntityRuntime lives as long as its ModelRuntime
+    /// The destination entity (owned, like this relationship's entity, by the ``ModelRuntime``).
+    unowned let destination: EntityRuntime
     /// The inverse's index in the destination's relationship list, when the two name each other.
     var inverseIndex: Int?
     /// Whether this side writes the rows of a join table (each pair writes once).
@@ -124,6 +124,17 @@ final class EntityRuntime {
     private let attributeNames: [String]
     /// Attributes save must check (required, bounded or patterned), with their index.
     let validatedAttributes: [(index: Int, attribute: AttributeDescription)]
+    /// Ordered to-many relationships stored through the inverse's foreign key (their `Z_FOK_`
+    /// positions are written at save).
+    private(set) lazy var positionedRelationships: [RelationshipRuntime] = relationships.filter {
+        $0.positionUpdateSQL != nil
+    }
+    /// Join-table relationships whose rows this side writes.
+    private(set) lazy var joinWritingRelationships: [RelationshipRuntime] = relationships.filter {
+        $0.writesJoinRows && $0.joinInsertSQL != nil
+    }
+    /// Relationships stored in join tables (rows deleted with the object).
+    private(set) lazy var joinRelationships: [RelationshipRuntime] = relationships.filter { $0.joinDeleteAllSQL != nil }
     /// Whether save must check any relationship (required, min or max count) of the entity.
     private(set) lazy var validatedRelationships: [RelationshipRuntime] = relationships.filter { relationship in
         let description = relationship.description

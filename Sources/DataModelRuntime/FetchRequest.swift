@@ -12,7 +12,7 @@ import Foundation
 /// Sorting by attributes is done by SQLite (binary collation for strings); sort descriptors
 /// the entity cannot map to a stored attribute are applied in memory.
 public struct FetchRequest<Result: ManagedObject> {
-    /// The entity to fetch, in its model spelling.
+    /// The entity to fetch, in its model spelling; empty for the entity whose class is `Result`.
     public var entityName: String
     /// The order of the results; empty leaves it to the store (primary key order).
     public var sortDescriptors: [SortDescriptor<Result>]
@@ -38,6 +38,11 @@ public struct FetchRequest<Result: ManagedObject> {
         self.includesSubentities = true
     }
 
+    /// A request for every object of the entity whose class is `Result` (sub-entities included).
+    public init() {
+        self.init(entityName: "")
+    }
+
     /// The request with `sortDescriptors` as its order.
     public func sorted(by sortDescriptors: [SortDescriptor<Result>]) -> FetchRequest {
         var copy = self
@@ -57,5 +62,19 @@ public struct FetchRequest<Result: ManagedObject> {
         var copy = self
         copy.fetchOffset = offset
         return copy
+    }
+}
+
+/// A type whose objects fetch requests return: every ``ManagedObject`` subclass.
+public protocol FetchRequestResult: AnyObject {}
+
+extension FetchRequestResult where Self: ManagedObject {
+    /// A request for every object of the class's entity (sub-entities included), typed by the
+    /// class it is called on: `Document.fetchRequest()` is a `FetchRequest<Document>`.
+    ///
+    /// Generated code declares its own `fetchRequest()` for entities outside any inheritance
+    /// hierarchy; entities with a parent or sub-entities use this one, which is never ambiguous.
+    public static func fetchRequest() -> FetchRequest<Self> {
+        FetchRequest<Self>()
     }
 }

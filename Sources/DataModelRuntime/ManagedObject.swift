@@ -23,31 +23,34 @@ public struct ObjectSeed {
 /// Objects are not `Sendable`: use them on their context's queue, and pass ``objectID`` to
 /// other contexts. Two objects are equal only when they are the same instance; a context holds
 /// exactly one instance per row (its identity map).
-open class ManagedObject: Hashable, Identifiable, CustomStringConvertible {
+open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible {
     let entityRuntime: EntityRuntime
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone.
     public internal(set) weak var context: ManagedObjectContext?
 
-    var values: [PrimitiveValue]
-    var relationshipValues: [RelationshipValue]
-    var snapshot: ObjectSnapshot?
+    // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
+    // context's isolation domain and no accessor holds an access across a call that could
+    // touch the same property.
+    @exclusivity(unchecked) var values: [PrimitiveValue]
+    @exclusivity(unchecked) var relationshipValues: [RelationshipValue]
+    @exclusivity(unchecked) var snapshot: ObjectSnapshot?
     /// `Z_OPT` as last read or written.
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
     /// Set when an inserted object is deleted before it was ever saved.
     var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     var isInvalid = false
 
     /// Whether the object's values are not loaded yet; any access loads them.
-    public internal(set) var isFault: Bool
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// Whether the object was inserted and not saved yet.
-    public internal(set) var isInserted = false
+    @exclusivity(unchecked) public internal(set) var isInserted = false
     /// Whether the object has unsaved changes to a saved row.
-    public internal(set) var isUpdated = false
+    @exclusivity(unchecked) public internal(set) var isUpdated = false
     /// Whether the object was deleted and the deletion not saved yet.
-    public internal(set) var isDeleted = false
+    @exclusivity(unchecked) public internal(set) var isDeleted = false
 
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {

@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``StoreError``: an unknown entity, or SQLite failing.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
-        guard let entity = runtime.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        let entity = try self.entity(of: request)
         let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request)
@@ -46,7 +46,7 @@ extension ManagedObjectContext {
 
     /// The number of objects ``fetch(_:)`` would return.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
-        guard let entity = runtime.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        let entity = try self.entity(of: request)
         var total: Int
         do {
             let statement = try database.cachedStatement(
@@ -69,6 +69,16 @@ extension ManagedObjectContext {
     }
 
     // MARK: Helpers
+
+    /// The entity a request names, or the entity of its result class.
+    private func entity<T: ManagedObject>(of request: FetchRequest<T>) throws(StoreError) -> EntityRuntime {
+        if request.entityName.isEmpty {
+            guard let entity = entity(for: T.self) else { throw .unknownEntity(String(describing: T.self)) }
+            return entity
+        }
+        guard let entity = runtime.entity(named: request.entityName) else { throw .unknownEntity(request.entityName) }
+        return entity
+    }
 
     private func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
         request.includesSubentities ? entity.includes(object.entityRuntime) : object.entityRuntime === entity

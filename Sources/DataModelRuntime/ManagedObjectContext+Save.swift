@@ -10,20 +10,24 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ValidationError`` listing every failed rule, or ``StoreError``.
     public func save() throws {
-        let inserted = insertedList.filter { $0.isInserted }
-        let updated = updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInvalid }
+        // Compacted in place (no copies of large lists): what remains is exactly what is saved.
+        insertedList.removeAll { !$0.isInserted }
+        updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
+        let inserted = insertedList
+        let updated = updatedList
         let deleted = deletedList.filter { $0.isDeleted && !$0.wasInsertedWhenDeleted && !$0.isInvalid }
         let discarded = deletedList.filter { $0.wasInsertedWhenDeleted && !$0.isInvalid }
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
 
-        try validate(changed: inserted + updated, deleted: deleted)
+        try validate(inserted: inserted, updated: updated, deleted: deleted)
 
         do {
             try database.transaction {
                 try writeDeletions(deleted)
                 try writeInsertions(inserted)
                 try writeUpdates(updated)
-                try writePositions(inserted + updated)
+                try writePositions(inserted)
+                try writePositions(updated)
                 try writeJoinRows(inserted: inserted, updated: updated)
                 try coordinator.writePrimaryKeyMaxima()
             }
@@ -41,7 +45,8 @@ extension ManagedObjectContext {
             object.snapshot = nil
             object.version += 1
         }
-        for object in deleted + discarded { unregister(object) }
+        for object in deleted { unregister(object) }
+        for object in discarded { unregister(object) }
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
@@ -55,7 +60,7 @@ extension ManagedObjectContext {
             let statement = try database.cachedStatement(entity.deleteSQL)
             try statement.bind(object.objectID.primaryKey, at: 1)
             try statement.run()
-            for relationship in entity.relationships {
+            for relationship in entity.joinRelationships {
                 guard let sql = relationship.joinDeleteAllSQL else { continue }
                 let delete = try database.cachedStatement(sql)
                 try delete.bind(object.objectID.primaryKey, at: 1)
@@ -67,6 +72,8 @@ extension ManagedObjectContext {
     private func writeInsertions(_ objects: [ManagedObject]) throws(SQLiteError) {
         var entity: EntityRuntime?
         var statement: Statement?
+        var columns: [RowColumn] = []
+        var entityNumber: Int64 = 0
         for object in objects {
             let objectEntity = object.entityRuntime
             let insert: Statement
@@ -77,12 +84,14 @@ extension ManagedObjectContext {
                 insert = try database.cachedStatement(objectEntity.insertSQL)
                 statement = insert
                 entity = objectEntity
+                columns = objectEntity.insertColumns
+                entityNumber = Int64(objectEntity.number)
             }
             try insert.bind(object.objectID.primaryKey, at: 1)
-            try insert.bind(Int64(objectEntity.number), at: 2)
+            try insert.bind(entityNumber, at: 2)
             try insert.bind(Int64(1), at: 3)
-            try bind(objectEntity.insertColumns, of: object, to: insert, from: 4)
-            try insert.run()
+            try bind(columns, of: object, to: insert, from: 4)
+            try insert.step()
         }
     }
 
@@ -100,11 +109,14 @@ extension ManagedObjectContext {
     private func bind(_ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32)
         throws(SQLiteError)
     {
+        // One read of each array: element access then needs no exclusivity check per column.
+        let values = object.values
+        let relationships = object.relationshipValues
         var index = start
         for column in columns {
             switch column {
             case .attribute(let attribute, _):
-                switch object.values[attribute] {
+                switch values[attribute] {
                 case .null: try statement.bindNull(at: index)
                 case .integer(let value): try statement.bind(value, at: index)
                 case .real(let value): try statement.bind(value, at: index)
@@ -112,13 +124,13 @@ extension ManagedObjectContext {
                 case .blob(let value): try statement.bind(value, at: index)
                 }
             case .foreignKey(let relationship):
-                if case .toOne(let id?) = object.relationshipValues[relationship] {
+                if case .toOne(let id?) = relationships[relationship] {
                     try statement.bind(id.primaryKey, at: index)
                 } else {
                     try statement.bindNull(at: index)
                 }
             case .foreignEntity(let relationship):
-                if case .toOne(let id?) = object.relationshipValues[relationship] {
+                if case .toOne(let id?) = relationships[relationship] {
                     try statement.bind(Int64(id.entityNumber), at: index)
                 } else {
                     try statement.bindNull(at: index)
@@ -151,7 +163,7 @@ extension ManagedObjectContext {
     /// every list that changed.
     private func writePositions(_ objects: [ManagedObject]) throws(SQLiteError) {
         for object in objects {
-            for relationship in object.entityRuntime.relationships {
+            for relationship in object.entityRuntime.positionedRelationships {
                 guard let sql = relationship.positionUpdateSQL,
                     case .toMany(let list) = object.relationshipValues[relationship.index]
                 else { continue }
@@ -174,8 +186,13 @@ extension ManagedObjectContext {
     /// Join table rows: the difference between the committed and current destinations, written
     /// by one side of each pair; ordered relationships rewrite all their rows when they changed.
     private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(SQLiteError) {
-        for object in inserted + updated {
-            for relationship in object.entityRuntime.relationships where relationship.writesJoinRows {
+        try writeJoinRows(inserted)
+        try writeJoinRows(updated)
+    }
+
+    private func writeJoinRows(_ objects: [ManagedObject]) throws(SQLiteError) {
+        for object in objects {
+            for relationship in object.entityRuntime.joinWritingRelationships {
                 guard case .joinTable(let columns)? = relationship.storage,
                     case .toMany(let current) = object.relationshipValues[relationship.index]
                 else { continue }

@@ -4,13 +4,36 @@ import SQLiteKit
 
 extension ManagedObjectContext {
     /// Checks every rule for the objects about to be saved; throws one error listing all failures.
-    func validate(changed: [ManagedObject], deleted: [ManagedObject]) throws {
+    func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
         var failures: [ValidationError.Failure] = []
-        for object in changed {
-            validateAttributes(of: object, into: &failures)
-            validateRelationships(of: object, into: &failures)
+        var needsUniquenessCheck = false
+        for objects in [inserted, updated] {
+            // Entities come in runs; the per-entity facts are looked up once per run.
+            var entity: EntityRuntime?
+            var checksObjects = false
+            for object in objects {
+                if object.entityRuntime !== entity {
+                    let current = object.entityRuntime
+                    entity = current
+                    checksObjects =
+                        !current.validatedAttributes.isEmpty || !current.validatedRelationships.isEmpty
+                        || current.description.isAbstract
+                    needsUniquenessCheck = needsUniquenessCheck || !current.uniquenessConstraints.isEmpty
+                }
+                guard checksObjects else { continue }
+                if object.isInserted && object.entityRuntime.description.isAbstract {
+                    failures.append(
+                        failure(
+                            object, "", .abstractEntity,
+                            "\(object.entityRuntime.name) is abstract: insert one of its sub-entities"))
+                }
+                validateAttributes(of: object, into: &failures)
+                validateRelationships(of: object, into: &failures)
+            }
         }
-        try validateUniqueness(of: changed, into: &failures)
+        if needsUniquenessCheck {
+            try validateUniqueness(of: inserted + updated, into: &failures)
+        }
         for object in deleted {
             for relationship in object.entityRuntime.relationships where relationship.description.deleteRule == .deny {
                 let remaining = object.destinations(relationship.name).filter { !$0.isDeleted }

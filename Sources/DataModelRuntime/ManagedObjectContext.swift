@@ -20,11 +20,11 @@ public final class ManagedObjectContext {
     var runtime: ModelRuntime { coordinator.runtime }
 
     /// Every object the context knows, by ID.
-    var registered = ObjectTable()
+    @exclusivity(unchecked) var registered = ObjectTable()
     /// Objects in the order they were inserted, updated, deleted; flags tell which still are.
-    var insertedList: [ManagedObject] = []
-    var updatedList: [ManagedObject] = []
-    var deletedList: [ManagedObject] = []
+    @exclusivity(unchecked) var insertedList: [ManagedObject] = []
+    @exclusivity(unchecked) var updatedList: [ManagedObject] = []
+    @exclusivity(unchecked) var deletedList: [ManagedObject] = []
 
     /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
     /// objects of one class in a row.
@@ -279,6 +279,9 @@ public final class ManagedObjectContext {
     /// ones get their saved values and relationships back.
     public func rollback() {
         for object in insertedList where object.isInserted || object.wasInsertedWhenDeleted {
+            unregister(object)
+        }
+        for object in deletedList where object.wasInsertedWhenDeleted && !object.isInvalid {
             unregister(object)
         }
         for object in updatedList + deletedList where !object.isInvalid && !object.wasInsertedWhenDeleted {

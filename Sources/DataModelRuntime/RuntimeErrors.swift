@@ -57,6 +57,8 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         case uniquenessViolation
         /// A deleted object's relationship with the Deny rule still has objects.
         case deleteDenied
+        /// An object of an abstract entity was inserted (only its sub-entities can have objects).
+        case abstractEntity
     }
 
     /// One failed rule.
@@ -65,15 +67,18 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         public let objectID: ObjectID
         /// Its entity name.
         public let entityName: String
-        /// The property (for a uniqueness constraint, the constrained names joined by `,`).
+        /// The property (for a uniqueness constraint, the constrained names joined by `,`; empty
+        /// for a rule about the whole object).
         public let property: String
         /// The rule.
         public let rule: Rule
         /// A human-readable explanation.
         public let message: String
 
-        /// `Entity.property: message`.
-        public var description: String { "\(entityName).\(property): \(message)" }
+        /// `Entity.property: message` (`Entity: message` for the whole object).
+        public var description: String {
+            (property.isEmpty ? entityName : "\(entityName).\(property)") + ": \(message)"
+        }
     }
 
     /// Every failure, in the order found.

@@ -33,14 +33,18 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         let bundle = directory.url.appendingPathComponent("Company.xcdatamodeld")
-        try FileManager.default.copyItem(at: TestPaths.models.appendingPathComponent("Company.xcdatamodeld"), to: bundle)
+        try FileManager.default.copyItem(
+            at: TestPaths.models.appendingPathComponent("Company.xcdatamodeld"), to: bundle)
         let output = directory.url.appendingPathComponent("Generated").path
-        #expect(ToolRun.run(["generate", bundle.path, "--output", output, "--flavor", "coredata"]).exitCode == .success)
+        #expect(
+            ToolRun.run(["generate", bundle.path, "--output", output, "--flavor", "coredata"]).exitCode == .success)
         let contents = bundle.appendingPathComponent("Company.xcdatamodel/contents")
         var xml = try String(contentsOf: contents, encoding: .utf8)
         xml = xml.replacingOccurrences(
             of: "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
-            with: "<attribute name=\"motto\" optional=\"YES\" attributeType=\"String\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
+            with:
+                "<attribute name=\"motto\" optional=\"YES\" attributeType=\"String\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>"
+        )
         try xml.write(to: contents, atomically: true, encoding: .utf8)
         let check = ToolRun.run(["generate", bundle.path, "--output", output, "--flavor", "coredata", "--check"])
         #expect(check.exitCode == .modelError)
@@ -54,7 +58,8 @@ import Testing
         let output = directory.url.appendingPathComponent("Generated")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let stale = output.appendingPathComponent("Gone+CoreDataProperties.swift")
-        try "//\n//  Gone+CoreDataProperties.swift\n//  \n//\n//  This file was automatically generated and should not be edited.\n//\n"
+        try
+            "//\n//  Gone+CoreDataProperties.swift\n//  \n//\n//  This file was automatically generated and should not be edited.\n//\n"
             .write(to: stale, atomically: true, encoding: .utf8)
         let mine = output.appendingPathComponent("Helpers.swift")
         try "// my own code\n".write(to: mine, atomically: true, encoding: .utf8)
@@ -78,7 +83,9 @@ import Testing
         var files: [String] = []
         for (index, model) in Self.allModels.enumerated() {
             let output = directory.url.appendingPathComponent("\(index)").path
-            _ = ToolRun.run(["generate", model.path, "--output", output, "--flavor", "coredata", "--include-manual", "--no-schema"])
+            _ = ToolRun.run([
+                "generate", model.path, "--output", output, "--flavor", "coredata", "--include-manual", "--no-schema",
+            ])
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
             files += names.filter { $0.hasSuffix(".swift") }.map { output + "/" + $0 }
         }

@@ -20,7 +20,8 @@ import Testing
         ])
         #expect(
             run.exitCode == .success,
-            "\(model) (\(flavor)) differs from its golden files; if intended, run \(Self.regenerate)\n\(run.out)\(run.err)")
+            "\(model) (\(flavor)) differs from its golden files; if intended, run \(Self.regenerate)\n\(run.out)\(run.err)"
+        )
     }
 
     @Test(arguments: models)

@@ -23,11 +23,13 @@ import Testing
         let expected = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(
             expected == run.out,
-            "schema of \(model) differs from \(path); if intended, run \(GoldenTests.regenerate)\n\(UnifiedDiffText.of(expected, run.out))")
+            "schema of \(model) differs from \(path); if intended, run \(GoldenTests.regenerate)\n\(UnifiedDiffText.of(expected, run.out))"
+        )
     }
 
     @Test func companyGoldenShowsTheStoreLayout() throws {
-        let sql = try String(contentsOf: TestPaths.golden.appendingPathComponent("Company/Company.sql"), encoding: .utf8)
+        let sql = try String(
+            contentsOf: TestPaths.golden.appendingPathComponent("Company/Company.sql"), encoding: .utf8)
         #expect(sql.contains(#"CREATE TABLE "Z_1DEPARTMENTS" ("#))
         #expect(sql.contains(#"PRIMARY KEY ("Z_1BUSINESSES", "Z_2DEPARTMENTS")"#))
         #expect(sql.contains(#""ZBUSINESS" INTEGER"#))
@@ -72,10 +74,12 @@ import Testing
     }
 
     @Test func reservedNamesLayout() throws {
-        let loaded = try ModelLoader.load(path: TestPaths.models.appendingPathComponent("ReservedNames.xcdatamodeld").path)
+        let loaded = try ModelLoader.load(
+            path: TestPaths.models.appendingPathComponent("ReservedNames.xcdatamodeld").path)
         let layout = try SchemaRenderer.layout(of: loaded.model)
         let database = try Database(location: .inMemory)
-        try database.execute(sql: Self.schema(TestPaths.models.appendingPathComponent("ReservedNames.xcdatamodeld")).out)
+        try database.execute(
+            sql: Self.schema(TestPaths.models.appendingPathComponent("ReservedNames.xcdatamodeld")).out)
         func columns(_ table: String) throws -> [String] {
             try database.fetchAll(sql: "PRAGMA table_info(\(SQLQuoting.identifier(table)))").compactMap {
                 if case .text(let name) = $0[1] { name } else { nil }
@@ -104,7 +108,9 @@ import Testing
         let loaded = try ModelLoader.load(path: TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path)
         let layout = try SchemaRenderer.layout(of: loaded.model)
         let database = try Database(location: .inMemory)
-        for statement in layout.ddlStatements() + layout.primaryKeyRowStatements() { try database.execute(sql: statement) }
+        for statement in layout.ddlStatements() + layout.primaryKeyRowStatements() {
+            try database.execute(sql: statement)
+        }
         let business = try #require(layout.entity(named: "BusinessEntity"))
         let department = try #require(layout.entity(named: "DepartmentEntity"))
         let employee = try #require(layout.entity(named: "EmployeeEntity"))
@@ -121,15 +127,23 @@ import Testing
         }
         let q = SQLQuoting.identifier
         try database.execute(
-            sql: "INSERT INTO \(q(business.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(business, "name"))) VALUES (1, \(business.number), 1, 'Acme')")
+            sql:
+                "INSERT INTO \(q(business.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(business, "name"))) VALUES (1, \(business.number), 1, 'Acme')"
+        )
         for (pk, name) in [(1, "R&D"), (2, "Sales")] {
             try database.execute(
-                sql: "INSERT INTO \(q(department.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(department, "name"))) VALUES (\(pk), \(department.number), 1, '\(name)')")
+                sql:
+                    "INSERT INTO \(q(department.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(department, "name"))) VALUES (\(pk), \(department.number), 1, '\(name)')"
+            )
             try database.execute(
-                sql: "INSERT INTO \(q(join.name)) (\(q(join.sourceColumn)), \(q(join.destinationColumn))) VALUES (1, \(pk))")
+                sql:
+                    "INSERT INTO \(q(join.name)) (\(q(join.sourceColumn)), \(q(join.destinationColumn))) VALUES (1, \(pk))"
+            )
         }
         try database.execute(
-            sql: "INSERT INTO \(q(employee.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(employee, "name")), \(try column(employee, "age")), \(try column(employee, "business")), \(try column(employee, "department"))) VALUES (1, \(employee.number), 1, 'Ada', 36, 1, 1)")
+            sql:
+                "INSERT INTO \(q(employee.tableName)) (Z_PK, Z_ENT, Z_OPT, \(try column(employee, "name")), \(try column(employee, "age")), \(try column(employee, "business")), \(try column(employee, "department"))) VALUES (1, \(employee.number), 1, 'Ada', 36, 1, 1)"
+        )
         let rows = try database.fetchAll(
             sql: """
                 SELECT e.\(try column(employee, "name")), b.\(try column(business, "name")), d.\(try column(department, "name"))

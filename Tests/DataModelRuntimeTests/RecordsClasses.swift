@@ -1,5 +1,8 @@
 import DataModelRuntime
 
+// Regenerate Generated/<Model> with `datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema`
+// (Scripts/check-runtime-flavor.sh fails when it is stale).
+//
 // The Records model's entities use `category` code generation: the app owns the classes and
 // datamodelgen writes only their properties (Generated/Records).
 

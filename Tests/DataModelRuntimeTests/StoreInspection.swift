@@ -1,9 +1,29 @@
 @testable import DataModelRuntime
 
-/// Reads runtime internals tests need to check (e.g. `Z_OPT`).
+/// Reads runtime internals tests need to check (e.g. `Z_OPT`, the schema SQLite holds).
 enum StoreInspection {
     /// The object's `Z_OPT` as last read or written.
     static func version(of object: ManagedObject) throws -> Int64 {
         object.version
+    }
+
+    /// The `CREATE` statements of every table and index in the container's store, sorted.
+    static func schema(of container: PersistentContainer) throws -> [String] {
+        try container.coordinator.database
+            .fetchAll(sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+            .compactMap { $0.first?.textValue }
+            .sorted()
+    }
+
+    /// The statements the shared store layout (what `datamodelgen schema` prints) creates, sorted.
+    static func layoutStatements(of container: PersistentContainer) -> [String] {
+        container.coordinator.runtime.layout.ddlStatements().sorted()
+    }
+
+    /// `Z_PRIMARYKEY` rows as `Z_ENT|Z_NAME|Z_SUPER|Z_MAX`.
+    static func primaryKeyRows(of container: PersistentContainer) throws -> [String] {
+        try container.coordinator.database
+            .fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
+            .map { row in row.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "" }.joined(separator: "|") }
     }
 }

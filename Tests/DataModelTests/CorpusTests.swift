@@ -6,7 +6,8 @@ import Testing
 @Suite("Corpus")
 struct CorpusTests {
     /// `../shared/corpus/models` next to the repository.
-    static let corpus = Fixtures.repositoryRoot.appendingPathComponent("../shared/corpus/models").standardizedFileURL.path
+    static let corpus = Fixtures.repositoryRoot.appendingPathComponent("../shared/corpus/models").standardizedFileURL
+        .path
 
     /// Every `.xcdatamodeld` bundle and every `.xcdatamodel` directory not inside a bundle, sorted.
     static func models(under root: String) -> [String] {
@@ -27,7 +28,8 @@ struct CorpusTests {
 
     @Test func everyCorpusModelLoadsAndValidatesWithoutErrors() throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: Self.corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: Self.corpus, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             print("corpus: skipped, \(Self.corpus) does not exist")
             return
         }

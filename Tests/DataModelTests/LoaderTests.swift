@@ -63,7 +63,10 @@ struct LoaderTests {
         ("empty dict", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n", "names no version"),
         ("empty name", currentVersionPlist(""), "names no version"),
         ("malformed", "<plist><dict><key>_XCCurrentVersionName</key>", "not a property list"),
-        ("not a dictionary", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><string>Model 2</string></plist>\n", "not a property list"),
+        (
+            "not a dictionary", "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><string>Model 2</string></plist>\n",
+            "not a property list"
+        ),
         ("missing version", currentVersionPlist("Model 11.xcdatamodel"), "names 'Model 11', which does not exist"),
     ])
     func newestVersionWithWarning(label: String, current: String?, reason: String) throws {
@@ -101,7 +104,9 @@ struct LoaderTests {
         #expect(try load(bundle, version: "Model.xcdatamodel").model.versionName == "Model")
         #expect(try load(bundle, version: "Model 9").diagnostics.isEmpty)
         let bundleWithoutCurrent = try makeBundle(in: try TemporaryDirectory())
-        defer { try? FileManager.default.removeItem(atPath: (bundleWithoutCurrent as NSString).deletingLastPathComponent) }
+        defer {
+            try? FileManager.default.removeItem(atPath: (bundleWithoutCurrent as NSString).deletingLastPathComponent)
+        }
         let pinned = try load(bundleWithoutCurrent, version: "Model 2")
         #expect(pinned.model.versionName == "Model 2")
         #expect(pinned.diagnostics.isEmpty, "a pinned version needs no .xccurrentversion")
@@ -132,7 +137,9 @@ struct LoaderTests {
             #expect(loaded.contentsPath == path + "/contents")
             #expect(loaded.inputFiles == [path + "/contents"])
         }
-        #expect(loadError(path, version: "Anything")?.diagnostics.first?.ruleID == "unknown-model-version", "a bare version has no versions to choose from")
+        #expect(
+            loadError(path, version: "Anything")?.diagnostics.first?.ruleID == "unknown-model-version",
+            "a bare version has no versions to choose from")
     }
 
     @Test func bareContentsFile() throws {
@@ -173,7 +180,10 @@ struct LoaderTests {
         let bundle = try makeBundle(in: directory, current: currentVersionPlist("Model 2.xcdatamodel"))
         let all = try ModelLoader.loadAllVersions(path: bundle)
         #expect(all.map(\.model.versionName) == ["Model", "Model 2", "Model 9", "Model 10"])
-        #expect(all.map { $0.model.metadata["userDefinedModelVersionIdentifier"] } == ["Model", "Model 2", "Model 9", "Model 10"])
+        #expect(
+            all.map { $0.model.metadata["userDefinedModelVersionIdentifier"] } == [
+                "Model", "Model 2", "Model 9", "Model 10",
+            ])
         #expect(all.allSatisfy { $0.model.name == "Model" && $0.diagnostics.isEmpty })
 
         try directory.write("Single.xcdatamodel/contents", versionContents("1"))
@@ -226,7 +236,8 @@ struct LoaderTests {
         let version = try directory.directory("Hollow.xcdatamodel")
         #expect(loadError(version)?.diagnostics.map(\.ruleID) == ["missing-contents"])
         try directory.directory("Hollow.xcdatamodeld/Hollow.xcdatamodel")
-        #expect(loadError(directory.path + "/Hollow.xcdatamodeld")?.diagnostics.map(\.ruleID).last == "missing-contents")
+        #expect(
+            loadError(directory.path + "/Hollow.xcdatamodeld")?.diagnostics.map(\.ruleID).last == "missing-contents")
     }
 
     @Test func legacyBinaryFormat() throws {
@@ -239,7 +250,8 @@ struct LoaderTests {
         #expect(error?.kind == .invalidModel)
         // The oldest bundles have the legacy files directly inside the .xcdatamodeld.
         try directory.write("Older.xcdatamodeld/elements", Data([0x62]))
-        #expect(loadError(directory.path + "/Older.xcdatamodeld")?.diagnostics.map(\.ruleID) == ["legacy-binary-format"])
+        #expect(
+            loadError(directory.path + "/Older.xcdatamodeld")?.diagnostics.map(\.ruleID) == ["legacy-binary-format"])
     }
 
     @Test func missingPathIsAnIOError() {

@@ -316,7 +316,10 @@ struct ParserTests {
     @Test func locationsOfEveryKindOfNode() throws {
         let (model, _) = try parse(everythingXML)
         let person = try #require(model.entity(named: "Person"))
-        func expectAt(_ location: DataModel.SourceLocation, _ needle: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        func expectAt(
+            _ location: DataModel.SourceLocation, _ needle: String,
+            sourceLocation: Testing.SourceLocation = #_sourceLocation
+        ) {
             let expected = position(of: needle, in: everythingXML)
             #expect(location.line == expected.line, "\(needle)", sourceLocation: sourceLocation)
             #expect(location.column == expected.column, "\(needle)", sourceLocation: sourceLocation)
@@ -330,7 +333,8 @@ struct ParserTests {
         expectAt(person.relationships[0].location, "<relationship name=\"mentor\"")
         expectAt(person.relationships[3].location, "<relationship name=\"cache\"")
         expectAt(person.fetchedProperties[0].location, "<fetchedProperty")
-        expectAt(person.fetchedProperties[0].fetchRequest!.location, "<fetchRequest name=\"fetchedPropertyFetchRequest\"")
+        expectAt(
+            person.fetchedProperties[0].fetchRequest!.location, "<fetchRequest name=\"fetchedPropertyFetchRequest\"")
         expectAt(person.userInfo[1].location, "<entry key=\"owner\"")
         expectAt(person.uniquenessConstraints[0].location, "<uniquenessConstraint>")
         #expect(person.uniquenessConstraints[1].location.line == person.uniquenessConstraints[0].location.line + 3)
@@ -356,9 +360,11 @@ struct ParserTests {
         let b = try #require(model.entity(named: "B"))
         let nodes: [(DataModel.SourceLocation, String)] = [
             (a.location, "<entity name=\"A\""), (a.attributes[0].location, "<attribute name=\"x\""),
-            (a.attributes[1].location, "<attribute name=\"y\""), (a.relationships[0].location, "<relationship name=\"b\""),
+            (a.attributes[1].location, "<attribute name=\"y\""),
+            (a.relationships[0].location, "<relationship name=\"b\""),
             (b.location, "<entity name=\"B\""), (b.relationships[0].location, "<relationship name=\"a\""),
-            (b.fetchIndexes[0].location, "<fetchIndex "), (b.fetchIndexes[0].elements[0].location, "<fetchIndexElement"),
+            (b.fetchIndexes[0].location, "<fetchIndex "),
+            (b.fetchIndexes[0].elements[0].location, "<fetchIndexElement"),
             (b.userInfo[0].location, "<entry key=\"k\""), (b.userInfo[1].location, "<entry key=\"l\""),
         ]
         for (location, needle) in nodes {
@@ -386,14 +392,15 @@ struct ParserTests {
 
     @Test func fileLongerThan65535Lines() throws {
         let filler = String(repeating: "\n", count: 70_000)
-        let xml = modelHeader + filler
-            + """
-                <entity name="Far" representedClassName="Far" syncable="YES" codeGenerationType="class">
-                    <attribute name="a" optional="YES" attributeType="String"/>   <attribute name="b" optional="YES" attributeType="String"/>
-                </entity>
-            </model>
+        let xml =
+            modelHeader + filler
+                + """
+                    <entity name="Far" representedClassName="Far" syncable="YES" codeGenerationType="class">
+                        <attribute name="a" optional="YES" attributeType="String"/>   <attribute name="b" optional="YES" attributeType="String"/>
+                    </entity>
+                </model>
 
-            """
+                """
         let (model, _) = try parse(xml)
         let entity = try #require(model.entities.first)
         #expect(entity.attributes.count == 2)
@@ -445,7 +452,9 @@ struct ParserTests {
         let found = diagnostics.map { "\($0.ruleID)@\($0.location.line):\($0.location.column)" }
         func expect(_ rule: String, _ needle: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
             let at = position(of: needle, in: xml)
-            #expect(found.contains("\(rule)@\(at.line):\(at.column)"), "\(rule) at \(needle): \(found)", sourceLocation: sourceLocation)
+            #expect(
+                found.contains("\(rule)@\(at.line):\(at.column)"), "\(rule) at \(needle): \(found)",
+                sourceLocation: sourceLocation)
         }
         expect("unknown-attribute", "<model ")
         expect("unknown-attribute", "<entity name=\"Note\"")

@@ -97,7 +97,8 @@ struct TemporaryDirectory {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("DataModelTests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

@@ -36,28 +36,35 @@ private func attribute(_ text: String) -> String { book("        " + text) }
 
 private let ruleCases: [RuleCase] = [
     RuleCase(
-        rule: "duplicate-entity", severity: .error, body: author + "\n" + book() + "\n" + book().replacingOccurrences(of: "<entity name=\"Book\"", with: "<entity name=\"Book\" versionHashModifier=\"2\""),
+        rule: "duplicate-entity", severity: .error,
+        body: author + "\n" + book() + "\n"
+            + book().replacingOccurrences(
+                of: "<entity name=\"Book\"", with: "<entity name=\"Book\" versionHashModifier=\"2\""),
         culprit: "<entity name=\"Book\" versionHashModifier"),
     RuleCase(
         rule: "invalid-identifier", severity: .error,
         body: author + "\n" + book() + "\n    <entity name=\"book club\"/>", culprit: "<entity name=\"book club\""),
     RuleCase(
         rule: "duplicate-class-name", severity: .error,
-        body: author + "\n" + book() + "\n    <entity name=\"Tome\" representedClassName=\"MyApp.Book\" codeGenerationType=\"category\"/>",
+        body: author + "\n" + book()
+            + "\n    <entity name=\"Tome\" representedClassName=\"MyApp.Book\" codeGenerationType=\"category\"/>",
         culprit: "<entity name=\"Tome\""),
     RuleCase(
         rule: "missing-parent", severity: .error,
-        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Publication\"/>", culprit: "<entity name=\"Novel\""),
+        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Publication\"/>",
+        culprit: "<entity name=\"Novel\""),
     RuleCase(
         rule: "cyclic-inheritance", severity: .error,
-        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Novel\"/>", culprit: "<entity name=\"Novel\""),
+        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Novel\"/>",
+        culprit: "<entity name=\"Novel\""),
     RuleCase(
         rule: "duplicate-property", severity: .error,
         body: author + "\n" + attribute("<attribute name=\"title\" attributeType=\"String\"/>"),
         culprit: "<attribute name=\"title\" attributeType"),
     RuleCase(
         rule: "shadowed-property", severity: .error,
-        body: author + "\n" + book() + "\n    <entity name=\"Novel\" parentEntity=\"Book\">\n        <attribute name=\"title\" attributeType=\"String\"/>\n    </entity>",
+        body: author + "\n" + book()
+            + "\n    <entity name=\"Novel\" parentEntity=\"Book\">\n        <attribute name=\"title\" attributeType=\"String\"/>\n    </entity>",
         culprit: "<attribute name=\"title\" attributeType"),
     RuleCase(
         rule: "reserved-name", severity: .error,
@@ -65,53 +72,79 @@ private let ruleCases: [RuleCase] = [
         culprit: "<attribute name=\"isDeleted\""),
     RuleCase(
         rule: "unknown-fetch-entity", severity: .error,
-        body: author + "\n" + book() + "\n    <fetchRequest name=\"Old\" entity=\"Magazine\"/>", culprit: "<fetchRequest"),
+        body: author + "\n" + book() + "\n    <fetchRequest name=\"Old\" entity=\"Magazine\"/>",
+        culprit: "<fetchRequest"),
     RuleCase(
         rule: "unknown-constraint-property", severity: .error,
-        body: author + "\n" + book("        <uniquenessConstraints>\n            <uniquenessConstraint>\n                <constraint value=\"isbn\"/>\n            </uniquenessConstraint>\n        </uniquenessConstraints>"),
+        body: author + "\n"
+            + book(
+                "        <uniquenessConstraints>\n            <uniquenessConstraint>\n                <constraint value=\"isbn\"/>\n            </uniquenessConstraint>\n        </uniquenessConstraints>"
+            ),
         culprit: "<uniquenessConstraint>"),
     RuleCase(
         rule: "unknown-index-property", severity: .error,
-        body: author + "\n" + book("        <fetchIndex name=\"byYear\">\n            <fetchIndexElement property=\"year\" type=\"Binary\" order=\"ascending\"/>\n        </fetchIndex>"),
+        body: author + "\n"
+            + book(
+                "        <fetchIndex name=\"byYear\">\n            <fetchIndexElement property=\"year\" type=\"Binary\" order=\"ascending\"/>\n        </fetchIndex>"
+            ),
         culprit: "<fetchIndexElement"),
     RuleCase(
         rule: "undefined-not-transient", severity: .error,
-        body: author + "\n" + attribute("<attribute name=\"blob\" optional=\"YES\"/>"), culprit: "<attribute name=\"blob\""),
+        body: author + "\n" + attribute("<attribute name=\"blob\" optional=\"YES\"/>"),
+        culprit: "<attribute name=\"blob\""),
     RuleCase(
         rule: "transformable-without-class", severity: .warning,
         body: author + "\n" + attribute("<attribute name=\"tags\" optional=\"YES\" attributeType=\"Transformable\"/>"),
         culprit: "<attribute name=\"tags\""),
     RuleCase(
         rule: "unknown-composite", severity: .error,
-        body: author + "\n" + attribute("<attribute name=\"place\" optional=\"YES\" attributeType=\"Composite\" composite=\"Place\"/>"),
+        body: author + "\n"
+            + attribute("<attribute name=\"place\" optional=\"YES\" attributeType=\"Composite\" composite=\"Place\"/>"),
         culprit: "<attribute name=\"place\""),
     RuleCase(
         rule: "invalid-default-value", severity: .warning,
-        body: author + "\n" + attribute("<attribute name=\"pages\" optional=\"YES\" attributeType=\"Integer 16\" defaultValueString=\"70000\" usesScalarValueType=\"YES\"/>"),
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"pages\" optional=\"YES\" attributeType=\"Integer 16\" defaultValueString=\"70000\" usesScalarValueType=\"YES\"/>"
+            ),
         culprit: "<attribute name=\"pages\""),
     RuleCase(
         rule: "invalid-min-value", severity: .warning,
-        body: author + "\n" + attribute("<attribute name=\"price\" optional=\"YES\" attributeType=\"Double\" minValueString=\"cheap\" usesScalarValueType=\"YES\"/>"),
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"price\" optional=\"YES\" attributeType=\"Double\" minValueString=\"cheap\" usesScalarValueType=\"YES\"/>"
+            ),
         culprit: "<attribute name=\"price\""),
     RuleCase(
         rule: "invalid-max-value", severity: .warning,
-        body: author + "\n" + attribute("<attribute name=\"blurb\" optional=\"YES\" attributeType=\"String\" maxValueString=\"-1\"/>"),
+        body: author + "\n"
+            + attribute("<attribute name=\"blurb\" optional=\"YES\" attributeType=\"String\" maxValueString=\"-1\"/>"),
         culprit: "<attribute name=\"blurb\""),
     RuleCase(
         rule: "min-exceeds-max", severity: .error,
-        body: author + "\n" + attribute("<attribute name=\"published\" optional=\"YES\" attributeType=\"Date\" minDateTimeInterval=\"1000\" maxDateTimeInterval=\"10\"/>"),
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"published\" optional=\"YES\" attributeType=\"Date\" minDateTimeInterval=\"1000\" maxDateTimeInterval=\"10\"/>"
+            ),
         culprit: "<attribute name=\"published\""),
     RuleCase(
         rule: "default-out-of-range", severity: .warning,
-        body: author + "\n" + attribute("<attribute name=\"rating\" optional=\"YES\" attributeType=\"Float\" minValueString=\"1\" maxValueString=\"5\" defaultValueString=\"0.5\" usesScalarValueType=\"YES\"/>"),
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"rating\" optional=\"YES\" attributeType=\"Float\" minValueString=\"1\" maxValueString=\"5\" defaultValueString=\"0.5\" usesScalarValueType=\"YES\"/>"
+            ),
         culprit: "<attribute name=\"rating\""),
     RuleCase(
         rule: "invalid-regular-expression", severity: .error,
-        body: author + "\n" + attribute("<attribute name=\"isbn\" optional=\"YES\" attributeType=\"String\" regularExpressionString=\"(unclosed\"/>"),
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"isbn\" optional=\"YES\" attributeType=\"String\" regularExpressionString=\"(unclosed\"/>"
+            ),
         culprit: "<attribute name=\"isbn\""),
     RuleCase(
         rule: "min-count-exceeds-max", severity: .error,
-        body: author.replacingOccurrences(of: "toMany=\"YES\"", with: "toMany=\"YES\" minCount=\"3\" maxCount=\"1\"") + "\n" + book(),
+        body: author.replacingOccurrences(of: "toMany=\"YES\"", with: "toMany=\"YES\" minCount=\"3\" maxCount=\"1\"")
+            + "\n" + book(),
         culprit: "<relationship name=\"books\""),
     RuleCase(
         rule: "max-count-on-to-one", severity: .warning,
@@ -123,27 +156,42 @@ private let ruleCases: [RuleCase] = [
         culprit: "<relationship name=\"author\""),
     RuleCase(
         rule: "missing-destination", severity: .error,
-        body: author + "\n" + book("        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Publisher\"/>"),
+        body: author + "\n"
+            + book(
+                "        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Publisher\"/>"
+            ),
         culprit: "<relationship name=\"publisher\""),
     RuleCase(
         rule: "missing-inverse", severity: .warning,
-        body: author + "\n" + book("        <relationship name=\"sequel\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\"/>"),
+        body: author + "\n"
+            + book(
+                "        <relationship name=\"sequel\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\"/>"
+            ),
         culprit: "<relationship name=\"sequel\""),
     RuleCase(
         rule: "inverse-not-found", severity: .error,
-        body: author + "\n" + book("        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Author\" inverseName=\"publications\" inverseEntity=\"Author\"/>"),
+        body: author + "\n"
+            + book(
+                "        <relationship name=\"publisher\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Author\" inverseName=\"publications\" inverseEntity=\"Author\"/>"
+            ),
         culprit: "<relationship name=\"publisher\""),
     RuleCase(
         rule: "inverse-mismatch", severity: .error,
-        body: author.replacingOccurrences(of: "inverseEntity=\"Book\"", with: "inverseEntity=\"Author\"") + "\n" + book(),
+        body: author.replacingOccurrences(of: "inverseEntity=\"Book\"", with: "inverseEntity=\"Author\"") + "\n"
+            + book(),
         culprit: "<relationship name=\"books\""),
     RuleCase(
         rule: "inverse-mismatch", severity: .warning,
-        body: author.replacingOccurrences(of: "    </entity>", with: "        <relationship name=\"favorite\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\" inverseName=\"author\" inverseEntity=\"Book\"/>\n    </entity>") + "\n" + book(),
+        body: author.replacingOccurrences(
+            of: "    </entity>",
+            with:
+                "        <relationship name=\"favorite\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Book\" inverseName=\"author\" inverseEntity=\"Book\"/>\n    </entity>"
+        ) + "\n" + book(),
         culprit: "<relationship name=\"favorite\""),
     RuleCase(
         rule: "unknown-configuration-entity", severity: .error,
-        body: author + "\n" + book() + "\n    <configuration name=\"Cloud\">\n        <memberEntity name=\"Author\"/>\n        <memberEntity name=\"Journal\"/>\n    </configuration>",
+        body: author + "\n" + book()
+            + "\n    <configuration name=\"Cloud\">\n        <memberEntity name=\"Author\"/>\n        <memberEntity name=\"Journal\"/>\n    </configuration>",
         culprit: "<configuration"),
 ]
 
@@ -168,14 +216,16 @@ struct ValidatorTests {
         let match = diagnostics.first {
             $0.location.line == expected.line && $0.location.column == expected.column && $0.severity == rule.severity
         }
-        #expect(match != nil, "\(rule.rule) \(rule.severity) at \(expected.line):\(expected.column); got \(diagnostics)")
+        #expect(
+            match != nil, "\(rule.rule) \(rule.severity) at \(expected.line):\(expected.column); got \(diagnostics)")
         #expect(match?.location.file == "test/contents")
         #expect(match.map { !$0.message.isEmpty && !$0.message.contains("\n") } == true)
     }
 
     @Test func everyValidatorRuleIsCovered() throws {
         let source = try String(
-            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"), encoding: .utf8)
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"),
+            encoding: .utf8)
         // Rule ids are the string literals passed to error(_:_:_:) and warning(_:_:_:): "kebab-case" followed by `,`.
         let regex = try NSRegularExpression(pattern: #""([a-z]+(?:-[a-z]+)+)",\s|rule: "([a-z]+(?:-[a-z]+)+)""#)
         let range = NSRange(source.startIndex..., in: source)
@@ -220,7 +270,8 @@ struct ValidatorTests {
 
     @Test func cyclicInheritanceReportsEveryMember() throws {
         let xml = modelXML(
-            "    <entity name=\"A\" parentEntity=\"B\"/>\n    <entity name=\"B\" parentEntity=\"C\"/>\n    <entity name=\"C\" parentEntity=\"A\"/>")
+            "    <entity name=\"A\" parentEntity=\"B\"/>\n    <entity name=\"B\" parentEntity=\"C\"/>\n    <entity name=\"C\" parentEntity=\"A\"/>"
+        )
         let diagnostics = Validator().validate(try parse(xml).model)
         #expect(diagnostics.map(\.ruleID) == ["cyclic-inheritance", "cyclic-inheritance", "cyclic-inheritance"])
         #expect(diagnostics.map(\.location.line) == [3, 4, 5])
@@ -258,7 +309,8 @@ struct ValidatorTests {
 
     @Test func manualCodegenMayShareClassNames() throws {
         let xml = modelXML(
-            "    <entity name=\"A\" representedClassName=\"Shared\"/>\n    <entity name=\"B\" representedClassName=\"Shared\"/>")
+            "    <entity name=\"A\" representedClassName=\"Shared\"/>\n    <entity name=\"B\" representedClassName=\"Shared\"/>"
+        )
         #expect(try diagnose(xml).isEmpty)
     }
 
@@ -305,8 +357,10 @@ struct ValidatorTests {
         for index in 0..<2_000 {
             body += "    <entity name=\"E\(index)\" representedClassName=\"E\(index)\" codeGenerationType=\"class\">\n"
             body += "        <attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/>\n"
-            body += "        <relationship name=\"next\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1) % 2_000)\" inverseName=\"previous\" inverseEntity=\"E\((index + 1) % 2_000)\"/>\n"
-            body += "        <relationship name=\"previous\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1_999) % 2_000)\" inverseName=\"next\" inverseEntity=\"E\((index + 1_999) % 2_000)\"/>\n"
+            body +=
+                "        <relationship name=\"next\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1) % 2_000)\" inverseName=\"previous\" inverseEntity=\"E\((index + 1) % 2_000)\"/>\n"
+            body +=
+                "        <relationship name=\"previous\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1_999) % 2_000)\" inverseName=\"next\" inverseEntity=\"E\((index + 1_999) % 2_000)\"/>\n"
             body += "    </entity>\n"
         }
         let clock = ContinuousClock()

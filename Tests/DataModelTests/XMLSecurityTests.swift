@@ -15,7 +15,8 @@ struct XMLSecurityTests {
         let error = parseError(Data())
         #expect(error?.kind == .invalidModel)
         #expect(error?.diagnostics.map(\.ruleID) == ["xml-empty"])
-        #expect(error?.diagnostics.first?.location == DataModel.SourceLocation(file: "test/contents", line: 1, column: 1))
+        #expect(
+            error?.diagnostics.first?.location == DataModel.SourceLocation(file: "test/contents", line: 1, column: 1))
     }
 
     @Test func whitespaceOnly() {
@@ -42,7 +43,8 @@ struct XMLSecurityTests {
         let xml = "<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE model [<!ENTITY e \"x\">]>\n<model/>\n"
         let error = parseError(xml)
         #expect(error?.diagnostics.map(\.ruleID) == ["xml-doctype"])
-        #expect(error?.diagnostics.first?.location == DataModel.SourceLocation(file: "test/contents", line: 3, column: 1))
+        #expect(
+            error?.diagnostics.first?.location == DataModel.SourceLocation(file: "test/contents", line: 3, column: 1))
     }
 
     @Test func doctypeAfterByteOrderMark() {
@@ -58,7 +60,9 @@ struct XMLSecurityTests {
             doctype += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">\n"
         }
         doctype += "]>\n"
-        let xml = "<?xml version=\"1.0\"?>\n" + doctype + modelXML(note.replacingOccurrences(of: "&e;", with: "&lol9;"))
+        let xml =
+            "<?xml version=\"1.0\"?>\n" + doctype
+            + modelXML(note.replacingOccurrences(of: "&e;", with: "&lol9;"))
             .replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n", with: "")
         let clock = ContinuousClock()
         var error: ModelLoadingError?
@@ -68,7 +72,8 @@ struct XMLSecurityTests {
     }
 
     @Test func deepNestingIsRefusedQuickly() {
-        let xml = "<model>" + String(repeating: "<e>", count: 10_000) + String(repeating: "</e>", count: 10_000) + "</model>"
+        let xml =
+            "<model>" + String(repeating: "<e>", count: 10_000) + String(repeating: "</e>", count: 10_000) + "</model>"
         let clock = ContinuousClock()
         var error: ModelLoadingError?
         let elapsed = clock.measure { error = parseError(xml) }
@@ -78,7 +83,8 @@ struct XMLSecurityTests {
 
     @Test func parserDepthLimit() {
         func nested(_ depth: Int) -> String {
-            "<model>" + String(repeating: "<e>", count: depth - 1) + String(repeating: "</e>", count: depth - 1) + "</model>"
+            "<model>" + String(repeating: "<e>", count: depth - 1) + String(repeating: "</e>", count: depth - 1)
+                + "</model>"
         }
         let limits = XMLParsingLimits(maximumBytes: 1 << 20, maximumDepth: 5)
         #expect(parseError(nested(5), limits: limits) == nil)
@@ -132,7 +138,7 @@ struct XMLSecurityTests {
         for data in [xml.data(using: .utf16LittleEndian)!, xml.data(using: .utf16BigEndian)!] {
             let error = parseError(data)
             #expect(error?.diagnostics.map(\.ruleID) == ["xml-doctype"])
-            
+
         }
     }
 
@@ -154,7 +160,7 @@ struct XMLSecurityTests {
         let error = parseError(xml)
         #expect(error?.diagnostics.map(\.ruleID) == ["xml-malformed"])
         #expect(error?.diagnostics.first?.location.line == 5)
-        
+
     }
 
     @Test func prologScanner() {

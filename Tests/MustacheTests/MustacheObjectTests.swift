@@ -27,7 +27,8 @@ import Testing
 
     @Test func objectsResolveNamesSectionsAndOuterContexts() throws {
         let template = try MustacheTemplate(
-            "{{#entity}}{{prefix}}class {{name}} {{#attributes}}[{{attribute}} of {{name}}]{{/attributes}}{{^isEmpty}}!{{/isEmpty}}{{/entity}}")
+            "{{#entity}}{{prefix}}class {{name}} {{#attributes}}[{{attribute}} of {{name}}]{{/attributes}}{{^isEmpty}}!{{/isEmpty}}{{/entity}}"
+        )
         let entity = Entity(name: "Person", attributes: ["age", "name"])
         let output = try template.render(
             with: .dictionary(["prefix": "public ", "entity": .object(entity)]),
@@ -50,7 +51,9 @@ import Testing
     @Test func contextStacksShareAnOuterContext() throws {
         let library = try MustacheLibrary(sources: ["t": "{{access}}{{name}}"], options: .codeGeneration)
         let outer = MustacheValue.dictionary(["access": "public ", "name": "Outer"])
-        #expect(try library.render("t", withContexts: [outer, .object(Entity(name: "Inner", attributes: []))]) == "public Inner")
+        #expect(
+            try library.render("t", withContexts: [outer, .object(Entity(name: "Inner", attributes: []))])
+                == "public Inner")
         #expect(try library.render("t", withContexts: [outer]) == "public Outer")
     }
 }

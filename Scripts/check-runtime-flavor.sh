@@ -1,0 +1,84 @@
+#!/bin/bash
+# Type-checks the runtime flavor generated for every model in Models/ and ../shared/corpus/models
+# against DataModelRuntime, and prints how many pass. First checks that the generated code the
+# runtime tests use (Tests/DataModelRuntimeTests/Generated/<Model>) is up to date; regenerate with
+#   datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema
+#
+#   Scripts/check-runtime-flavor.sh [--scratch-path DIR] [--verbose] [MODEL …]
+#
+# Each model is generated with --include-manual. Entities with `category` codegen get a stub
+# class (`open class X: ManagedObject {}`), standing in for the class the app would own; custom
+# transformable types the app would define (`cannot find type 'X'`) get a `Codable` stub struct
+# and the model is checked again (counted as "passed with stubs").
+set -u
+cd "$(dirname "$0")/.."
+scratch=.build
+verbose=0
+models=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --scratch-path) scratch="$2"; shift 2 ;;
+        --verbose) verbose=1; shift ;;
+        *) models+=("$1"); shift ;;
+    esac
+done
+swift build --scratch-path "$scratch" --product datamodelgen >/dev/null || exit 2
+swift build --scratch-path "$scratch" --target DataModelRuntime >/dev/null || exit 2
+bin="$scratch/debug"
+stale=0
+for generated in Tests/DataModelRuntimeTests/Generated/*/; do
+    name=$(basename "$generated")
+    if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --check; then
+        echo "STALE $generated: regenerate with" \
+            "datamodelgen generate Models/$name.xcdatamodeld --output $generated --no-schema"
+        stale=1
+    fi
+done
+if [ ${#models[@]} -eq 0 ]; then
+    while IFS= read -r model; do models+=("$model"); done < <(
+        { ls -d Models/*.xcdatamodeld
+          find ../shared/corpus/models -name '*.xcdatamodeld' -type d 2>/dev/null
+          find ../shared/corpus/models -name '*.xcdatamodel' -type d -not -path '*.xcdatamodeld/*' 2>/dev/null
+        } | sort)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0; stubbed=0; fail=0; skipped=0; failed=()
+# Adds Codable stubs for the types swiftc cannot find and checks again, up to 5 rounds.
+stub_app_types() {
+    for _ in 1 2 3 4 5; do
+        missing=$(grep -o "cannot find type '[A-Za-z_][A-Za-z0-9_]*' in scope" "$1.errors" | cut -d"'" -f2 | sort -u)
+        [ -n "$missing" ] || return 1
+        for type in $missing; do printf 'public struct %s: Codable, Hashable, Sendable {}\n' "$type"; done >>"$1/AppTypes.swift"
+        typecheck "$1" && return 0
+    done
+    return 1
+}
+typecheck() {
+    swiftc -typecheck -swift-version 6 -module-name GeneratedModel -parse-as-library \
+        -I "$bin/Modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite \
+        "$1"/*.swift >"$1.errors" 2>&1
+}
+for model in "${models[@]}"; do
+    out="$work/$(echo "$model" | tr '/ ' '__')"
+    if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema >"$out.log" 2>&1; then
+        skipped=$((skipped + 1)); [ $verbose = 1 ] && echo "SKIP (generation failed) $model"; continue
+    fi
+    for properties in "$out"/*+Properties.swift; do
+        [ -e "$properties" ] || continue
+        class="${properties%+Properties.swift}"
+        [ -e "$class.swift" ] || printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' \
+            "$(basename "$class")" >"$class.swift"
+    done
+    if typecheck "$out"; then
+        pass=$((pass + 1)); [ $verbose = 1 ] && echo "ok   $model"
+    elif stub_app_types "$out"; then
+        stubbed=$((stubbed + 1)); [ $verbose = 1 ] && echo "ok (app types stubbed) $model"
+    else
+        fail=$((fail + 1)); failed+=("$model")
+        echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'
+    fi
+done
+echo "runtime flavor type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
+    "$skipped not generated (of ${#models[@]} models)"
+[ $fail -eq 0 ] && [ $stale -eq 0 ]
