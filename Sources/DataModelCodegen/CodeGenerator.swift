@@ -37,11 +37,9 @@ public struct CodeGenerator: Sendable {
         var files: [OutputFile] = []
         var seen: Set<String> = []
         // Each entity's values are built once; per-entity templates see them inside the model's values.
-        let modelValue = context.mustacheValue
-        var entityValues: [MustacheValue] = []
-        if case .dictionary(let values) = modelValue, case .array(let entities)? = values["entities"] {
-            entityValues = entities
-        }
+        let modelObject = ModelObject(context)
+        let modelValue = MustacheValue.object(modelObject)
+        let entityValues = modelObject.entities
         for (index, entity) in context.entities.enumerated() where index < entityValues.count {
             let contexts = [modelValue, entityValues[index]]
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {

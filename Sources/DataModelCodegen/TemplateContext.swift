@@ -190,13 +190,13 @@ public struct TemplateContextBuilder: Sendable {
         case .manual: (generatesClass, generatesProperties) = (options.includeManual, options.includeManual)
         }
         let suffixes = flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
-        let attributes = entity.attributes.sorted { $0.name < $1.name }.map {
+        let attributes = Self.sortedByName(entity.attributes, name: \.name).map {
             attributeContext($0, typeMapper: typeMapper)
         }
-        let relationships = entity.relationships.sorted { $0.name < $1.name }.map {
+        let relationships = Self.sortedByName(entity.relationships, name: \.name).map {
             relationshipContext($0, classNames: classNames, typeMapper: typeMapper)
         }
-        let fetched = entity.fetchedProperties.sorted { $0.name < $1.name }.map { property in
+        let fetched = Self.sortedByName(entity.fetchedProperties, name: \.name).map { property in
             let destination = property.fetchRequest?.entity ?? ""
             return FetchedPropertyContext(
                 name: property.name, swiftName: propertyName(property.name),
@@ -218,6 +218,13 @@ public struct TemplateContextBuilder: Sendable {
     /// custom class") means the entity name.
     private func className(of entity: Entity) -> String {
         options.flavor == .runtime ? RuntimeContextBuilder.runtimeClassName(of: entity) : entity.className
+    }
+
+    /// `items` in the order of their names (Unicode scalar order), moving indices rather than large values.
+    static func sortedByName<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
+        let names = items.map(name)
+        let order = names.indices.sorted { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }
+        return order.map { items[$0] }
     }
 
     private func propertyName(_ name: String) -> String {
