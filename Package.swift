@@ -67,7 +67,8 @@ let package = Package(
             dependencies: ["datamodelgen"]),
         // Release-mode benchmarks against baselines measured in the same run.
         .executableTarget(
-            name: "datamodelgen-benchmarks", dependencies: ["DataModel", "DataModelGenCLI", "CSQLite"],
+            name: "datamodelgen-benchmarks",
+            dependencies: ["DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStoreLayout"],
             path: "Benchmarks"),
 
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),

@@ -21,6 +21,7 @@ let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.c
 var suite = BenchmarkSuite(quick: quick, filter: filter)
 do {
     try GeneratorBenchmarks.run(&suite)
+    try RuntimeBenchmarks.run(&suite)
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

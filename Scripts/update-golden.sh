@@ -15,3 +15,13 @@ for model in Models/*.xcdatamodeld; do
     "$tool" dump "$model" > "$golden/$name/$name.ir.json"
 done
 echo "Golden files updated in $golden"
+
+# Committed runtime-flavor code compiled by the runtime tests and the benchmarks.
+for target in Tests/DataModelRuntimeTests/Generated Benchmarks/Generated; do
+    for directory in "$target"/*/; do
+        [ -d "$directory" ] || continue
+        name=$(basename "$directory")
+        "$tool" generate "Models/$name.xcdatamodeld" --output "$target/$name" --no-schema
+    done
+done
+echo "Committed generated code updated in Tests/DataModelRuntimeTests/Generated and Benchmarks/Generated"

@@ -34,3 +34,28 @@ import Testing
         #expect(expected == run.out, "IR dump of \(model) differs from \(path); if intended, run \(Self.regenerate)")
     }
 }
+
+/// Runtime-flavor code committed for the runtime tests and the benchmarks must equal what `generate` writes.
+@Suite struct CommittedGeneratedCodeTests {
+    static let directories: [String] = {
+        var found: [String] = []
+        for parent in ["Tests/DataModelRuntimeTests/Generated", "Benchmarks/Generated"] {
+            let url = TestPaths.repoRoot.appendingPathComponent(parent)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            found += names.sorted().map { parent + "/" + $0 }
+        }
+        return found
+    }()
+
+    @Test(arguments: directories)
+    func isFresh(directory: String) {
+        let name = (directory as NSString).lastPathComponent
+        let run = ToolRun.run([
+            "generate", TestPaths.models.appendingPathComponent(name + ".xcdatamodeld").path, "--output",
+            TestPaths.repoRoot.appendingPathComponent(directory).path, "--no-schema", "--check",
+        ])
+        #expect(
+            run.exitCode == .success,
+            "\(directory) is stale; run \(GoldenTests.regenerate)\n\(run.out)\(run.err)")
+    }
+}

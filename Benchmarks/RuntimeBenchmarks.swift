@@ -1,0 +1,137 @@
+import DataModelRuntime
+import DataModelStoreLayout
+import Foundation
+
+/// Runtime cases on the `Company` model with a SQLite file store, each against ``RawCompanyBaseline``.
+enum RuntimeBenchmarks {
+    static func run(_ suite: inout BenchmarkSuite) throws {
+        let employees = suite.quick ? 20_000 : 100_000
+        let departments = 100
+        let updates = suite.quick ? 2_000 : 10_000
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-runtime-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
+        let schema = layout.ddlStatements() + layout.primaryKeyRowStatements()
+        let dateJoined = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        var run = 0
+        func freshPath() -> String {
+            run += 1
+            return work.appendingPathComponent("store-\(run).sqlite").path
+        }
+
+        // Insert: a fresh store per repetition on both sides.
+        if suite.wants("insert") {
+            var rawCount = 0
+            var oursCount = 0
+            let times = try suite.compare(
+                baseline: {
+                    let raw = try RawCompanyBaseline(path: freshPath(), schema: schema)
+                    try raw.insert(employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
+                    rawCount = try raw.fetchAll().count
+                },
+                ours: {
+                    let path = freshPath()
+                    try insertWithRuntime(path: path, employees: employees, departments: departments, dateJoined: dateJoined)
+                    oursCount = try RawCompanyBaseline(path: path, schema: []).fetchAll().count
+                })
+            if rawCount != employees || oursCount != employees {
+                suite.fail("insert: expected \(employees) employees, raw \(rawCount), ours \(oursCount)")
+            }
+            suite.record(
+                BenchmarkResult(
+                    name: "insert \(employees) employees + save", ours: times.ours, baseline: times.baseline,
+                    target: "<= 1.5x raw SQLite", note: "\(departments) departments, one transaction"))
+        }
+
+        // One populated store shared by the read cases (written once by the raw side).
+        let sharedPath = freshPath()
+        let raw = try RawCompanyBaseline(path: sharedPath, schema: schema)
+        try raw.insert(employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
+        // Opened once, like the raw side's connection; every repetition starts from a new, empty context.
+        let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: sharedPath)))
+
+        if suite.wants("fetch") {
+            var counts = (0, 0)
+            let times = try suite.compare(
+                baseline: { counts.0 = try raw.fetchAll().count },
+                ours: {
+                    let context = container.newBackgroundContext()
+                    counts.1 = try context.fetch(EmployeeEntity.fetchRequest()).count
+                })
+            if counts.0 != employees || counts.1 != employees {
+                suite.fail("fetch all: expected \(employees), raw \(counts.0), ours \(counts.1)")
+            }
+            suite.record(
+                BenchmarkResult(
+                    name: "fetch \(employees) into objects", ours: times.ours, baseline: times.baseline,
+                    target: "<= 2x raw SQLite", note: "cold context each time"))
+        }
+
+        if suite.wants("traverse") {
+            var counts = (0, 0)
+            let times = try suite.compare(
+                baseline: { counts.0 = try raw.traverseDepartments(count: departments) },
+                ours: {
+                    let context = container.newBackgroundContext()
+                    var total = 0
+                    for department in try context.fetch(DepartmentEntity.fetchRequest()) {
+                        total += department.employees.count
+                    }
+                    counts.1 = total
+                })
+            if counts.0 != employees || counts.1 != employees {
+                suite.fail("traverse: expected \(employees), raw \(counts.0), ours \(counts.1)")
+            }
+            suite.record(
+                BenchmarkResult(
+                    name: "traverse department.employees", ours: times.ours, baseline: times.baseline,
+                    target: "<= 2x raw SQLite", note: "\(departments) departments from a cold context"))
+        }
+
+        if suite.wants("update") {
+            let times = try suite.compare(
+                baseline: { try raw.update(count: updates, age: 40) },
+                ours: {
+                    let context = container.newBackgroundContext()
+                    let objects = try context.fetch(
+                        EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]).limited(to: updates))
+                    for employee in objects { employee.age = 41 }
+                    try context.save()
+                })
+            suite.record(
+                BenchmarkResult(
+                    name: "update \(updates) objects + save", ours: times.ours, baseline: times.baseline,
+                    target: "<= 1.5x raw SQLite", note: "ours includes fetching the objects"))
+        }
+
+        if suite.wants("predicate") {
+            suite.record(
+                BenchmarkResult(
+                    name: "fetch with #Predicate, sorted", ours: 0, baseline: nil, target: "<= 1.5x raw SQLite",
+                    note: "not run: #Predicate translation is not implemented yet"))
+        }
+    }
+
+    static func insertWithRuntime(path: String, employees: Int, departments: Int, dateJoined: Date) throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+        let context = container.viewContext
+        let business = BusinessEntity(context: context)
+        business.name = "Acme"
+        var departmentObjects: [DepartmentEntity] = []
+        for index in 1...departments {
+            let department = DepartmentEntity(context: context)
+            department.name = "Department \(index)"
+            departmentObjects.append(department)
+        }
+        for index in 1...employees {
+            let employee = EmployeeEntity(context: context)
+            employee.name = BenchmarkData.name(index)
+            employee.age = BenchmarkData.age(index)
+            employee.dateJoined = dateJoined
+            employee.business = business
+            employee.department = departmentObjects[index % departments]
+        }
+        try context.save()
+    }
+}
