@@ -5,10 +5,18 @@ import Foundation
 /// Errors are what momc refuses to compile; warnings are what it compiles but reports.
 /// Every lookup is hashed, so validation stays linear in the model's size.
 public struct Validator: Sendable {
-    /// Property names Core Data reserves on `NSManagedObject` (momc refuses them).
+    /// Property names Core Data reserves (momc refuses them): a property "cannot be the same as any
+    /// no-parameter method name of NSObject or NSManagedObject" (NSPropertyDescription's documentation).
     public static let reservedPropertyNames: Set<String> = [
+        // NSManagedObject
         "description", "objectID", "entity", "managedObjectContext", "isDeleted", "isInserted", "isUpdated",
-        "isFault", "hasChanges", "faultingState", "changedValues",
+        "isFault", "hasChanges", "hasPersistentChangedValues", "faultingState", "changedValues",
+        "changedValuesForCurrentEvent", "awakeFromFetch", "awakeFromInsert", "willSave", "didSave",
+        "willTurnIntoFault", "didTurnIntoFault", "validateForDelete", "validateForInsert", "validateForUpdate",
+        "prepareForDeletion", "observationInfo",
+        // NSObject
+        "hash", "class", "self", "superclass", "debugDescription", "isProxy", "zone", "retainCount", "retain",
+        "release", "autorelease", "copy", "mutableCopy", "init", "dealloc", "classForCoder",
     ]
 
     /// Creates a validator.
