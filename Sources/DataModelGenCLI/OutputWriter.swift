@@ -59,11 +59,7 @@ enum OutputWriter {
         }
         for change in plan.changes {
             let path = (plan.directory as NSString).appendingPathComponent(change.file.path)
-            do {
-                try Data(change.file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw IOFailure(path: path, message: "cannot write the file: \(error.localizedDescription)")
-            }
+            try AtomicFileWriter.store(change.file.contents, at: path)
         }
         for removal in plan.removals {
             let path = (plan.directory as NSString).appendingPathComponent(removal)

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+
+/// Writes a file atomically: the bytes go to a temporary file in the same directory, which is then
+/// renamed over the destination, so readers (and a build interrupted mid-way) never see a partial file.
+///
+/// Unlike `Data.write(options: .atomic)` it does not `fsync` each file: generated code can always be
+/// regenerated, and thousands of syncs made writing a large model's output take seconds.
+enum AtomicFileWriter {
+    /// Writes `contents` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
+    static func store(_ contents: String, at path: String) throws(IOFailure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(path, "cannot create a temporary file") }
+        var bytes = Array(contents.utf8)
+        var written = 0
+        let count = bytes.count
+        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            while written < count {
+                let result = write(descriptor, base + written, count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += result
+            }
+            return true
+        }
+        bytes.removeAll()
+        let closed = close(descriptor) == 0
+        guard ok, closed else {
+            unlink(temporary)
+            throw failure(path, "cannot write the file")
+        }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw failure(path, "cannot replace the file")
+        }
+    }
+
+    private static func failure(_ path: String, _ message: String) -> IOFailure {
+        IOFailure(path: path, message: "\(message): \(String(cString: strerror(errno)))")
+    }
+}
