@@ -51,6 +51,7 @@ enum Command: String, CaseIterable, Sendable {
                 .flag("no-schema", "Do not write <ModelName>.sql next to the Swift files."),
                 .flag("check", "Write nothing; print a diff and exit 1 when the output is stale."),
                 .flag("dry-run", "Write nothing; list the files that would be written, kept or removed."),
+                .flag("no-cache", "Always regenerate, even when inputs and outputs are unchanged since the last run."),
                 .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
                 .value(
                     "expect-output", "FILE",

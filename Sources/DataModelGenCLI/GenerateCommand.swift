@@ -21,8 +21,15 @@ enum GenerateCommand {
             throw UsageError("missing '--output DIR'")
         }
         let options = try options(arguments, config: config)
-        let outcome = ModelInput.loadAndValidate(
-            path: modelPath, versionName: arguments.value("model-version") ?? config?.modelVersion, printer: printer)
+        let cache = cache(for: arguments, config: config, modelPath: modelPath, output: output, options: options)
+        if let record = cache?.validRecord() {
+            printer.print(record.diagnostics)
+            return .success
+        }
+        let versionName = arguments.value("model-version") ?? config?.modelVersion
+        let (outcome, diagnostics) = ModelInput.loadAndValidateQuietly(
+            path: modelPath, versionName: versionName, printer: printer)
+        printer.print(diagnostics)
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
 
         let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
@@ -60,7 +67,29 @@ enum GenerateCommand {
             return .success
         }
         try OutputWriter.apply(plan)
+        cache?.store(paths: files.map(\.path), diagnostics: diagnostics)
         return .success
+    }
+
+    /// The cache for this run, or nil when it must not be used (`--check`, `--dry-run`, `--no-cache`).
+    static func cache(
+        for arguments: ArgumentParser.Parsed, config: GenerationConfig?, modelPath: String, output: String,
+        options: GenerationOptions
+    ) -> GenerationCache? {
+        if arguments.flag("check") || arguments.flag("dry-run") || arguments.flag("no-cache") { return nil }
+        var files = GenerationCache.inputFiles(at: modelPath)
+        if let templates = arguments.value("templates") ?? config?.templates {
+            files += GenerationCache.inputFiles(at: templates)
+        }
+        if let configPath = arguments.value("config") { files.append(configPath) }
+        let parts = [
+            "flavor=\(options.flavor.rawValue)", "access=\(options.access.rawValue)",
+            "manual=\(options.includeManual)", "schema=\(options.includeSchema)",
+            "version=\(arguments.value("model-version") ?? config?.modelVersion ?? "")",
+            "expect=\((arguments.values["expect-output"] ?? []).joined(separator: "\n"))",
+            "config=\(config.map { "\($0)" } ?? "")", "warnings-as-errors=\(arguments.flag("warnings-as-errors"))",
+        ]
+        return GenerationCache(output: output, parts: parts, files: files)
     }
 
     static func options(_ arguments: ArgumentParser.Parsed, config: GenerationConfig?) throws -> GenerationOptions {

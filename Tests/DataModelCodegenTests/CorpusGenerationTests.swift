@@ -143,3 +143,36 @@ import Testing
         return snapshot
     }
 }
+
+/// An unchanged re-run is answered from the generation cache, and anything changed is regenerated.
+@Suite struct GenerationCacheTests {
+    @Test func editedOrRemovedOutputIsRestoredAndWarningsReplayed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let model = TestPaths.models.appendingPathComponent("ReservedNames.xcdatamodeld").path
+        let output = directory.url.appendingPathComponent("out").path
+        let arguments = ["generate", model, "--output", output, "--flavor", "coredata"]
+        let first = ToolRun.run(arguments)
+        #expect(first.exitCode == .success)
+        #expect(first.err.contains("warning:"))
+        let second = ToolRun.run(arguments)
+        #expect(second.exitCode == .success)
+        #expect(second.err == first.err, "a cached run prints the same diagnostics")
+
+        let file = output + "/Class+CoreDataClass.swift"
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        try original.replacingOccurrences(of: "public class", with: "public klass").write(
+            toFile: file, atomically: true, encoding: .utf8)
+        #expect(ToolRun.run(arguments).exitCode == .success)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == original)
+
+        try FileManager.default.removeItem(atPath: file)
+        #expect(ToolRun.run(arguments).exitCode == .success)
+        #expect(FileManager.default.fileExists(atPath: file))
+
+        // A different option is a different fingerprint.
+        let internalRun = ToolRun.run(arguments + ["--access", "internal"])
+        #expect(internalRun.exitCode == .success)
+        #expect(try !String(contentsOfFile: file, encoding: .utf8).contains("public class"))
+    }
+}
