@@ -2,7 +2,7 @@
 # Type-checks the runtime flavor generated for every model in Models/ and ../shared/corpus/models
 # against DataModelRuntime, and prints how many pass. First checks that the generated code the
 # runtime tests use (Tests/DataModelRuntimeTests/Generated/<Model>) is up to date; regenerate with
-#   datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema
+#   datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema --include-manual
 #
 #   Scripts/check-runtime-flavor.sh [--scratch-path DIR] [--verbose] [MODEL …]
 #
@@ -28,9 +28,9 @@ bin="$scratch/debug"
 stale=0
 for generated in Tests/DataModelRuntimeTests/Generated/*/; do
     name=$(basename "$generated")
-    if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --check; then
+    if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --check; then
         echo "STALE $generated: regenerate with" \
-            "datamodelgen generate Models/$name.xcdatamodeld --output $generated --no-schema"
+            "datamodelgen generate Models/$name.xcdatamodeld --output $generated --no-schema --include-manual"
         stale=1
     fi
 done

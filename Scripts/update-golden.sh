@@ -21,7 +21,7 @@ for target in Tests/DataModelRuntimeTests/Generated Benchmarks/Generated; do
     for directory in "$target"/*/; do
         [ -d "$directory" ] || continue
         name=$(basename "$directory")
-        "$tool" generate "Models/$name.xcdatamodeld" --output "$target/$name" --no-schema
+        "$tool" generate "Models/$name.xcdatamodeld" --output "$target/$name" --no-schema --include-manual
     done
 done
 echo "Committed generated code updated in Tests/DataModelRuntimeTests/Generated and Benchmarks/Generated"

@@ -101,9 +101,31 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         Diagnostic(.warning, message, rule: rule, at: location)
     }
 
-    /// The diagnostic as compilers print it: `path:line:column: error: message [rule-id]`.
+    /// The diagnostic as compilers print it: `path:line:column: error: message [rule-id]`, always on one
+    /// line: control characters from the model (a name with `&#10;`) are escaped as `\n`, `\u{7}`.
     public var description: String {
-        "\(location.formatted): \(severity.rawValue): \(message) [\(ruleID)]"
+        "\(Self.oneLine(location.formatted)): \(severity.rawValue): \(Self.oneLine(message)) [\(ruleID)]"
+    }
+
+    /// `text` with control characters escaped, so it cannot break the one-diagnostic-a-line format.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar): result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || scalar == "\u{2028}"
+            || scalar == "\u{2029}"
     }
 
     enum CodingKeys: String, CodingKey {

@@ -45,12 +45,12 @@ public enum ModelLoader {
                 ])
         }
         if !isDirectory.boolValue {
-            let parent = (trimmed as NSString).deletingLastPathComponent
+            let parent = PathName.deletingLastComponent(trimmed)
             let parentName = (parent as NSString).lastPathComponent
             let isVersionContents = parentName.hasSuffix(".xcdatamodel")
             let versionName = isVersionContents ? stripExtension(parentName) : stripExtension(lastComponent(trimmed))
             var modelName = versionName
-            let grandparent = ((parent as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            let grandparent = (PathName.deletingLastComponent(parent) as NSString).lastPathComponent
             if isVersionContents, grandparent.hasSuffix(".xcdatamodeld") { modelName = stripExtension(grandparent) }
             return try loadContents(
                 at: trimmed, inputPath: path, modelName: modelName, versionName: versionName,
@@ -148,7 +148,22 @@ public enum ModelLoader {
     }
 
     private static func currentVersionName(_ path: String, warnings: inout [Diagnostic]) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let data: Data
+        switch FileReading.read(path, limit: 1 << 20) {
+        case .success(let read): data = read
+        case .failure(let failure):
+            let reason: String
+            switch failure {
+            case .tooLarge: reason = "is larger than 1 MiB"
+            case .notRegularFile(let kind): reason = "is \(kind), not a regular file"
+            case .unreadable(let message): reason = "cannot be read (\(message))"
+            }
+            warnings.append(
+                .warning(
+                    "\(currentVersionFileName) \(reason); ignoring it", rule: "current-version",
+                    at: SourceLocation(file: path)))
+            return nil
+        }
         let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -204,8 +219,9 @@ public enum ModelLoader {
     }
 
     private static func readFile(_ path: String, limits: XMLParsingLimits) throws(ModelLoadingError) -> Data {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maximumBytes {
+        switch FileReading.read(path, limit: limits.maximumBytes) {
+        case .success(let data): return data
+        case .failure(.tooLarge(let size)):
             throw ModelLoadingError(
                 .invalidModel,
                 [
@@ -213,15 +229,10 @@ public enum ModelLoader {
                         "file is \(size) bytes, larger than the limit of \(limits.maximumBytes) bytes",
                         rule: "file-too-large", at: SourceLocation(file: path))
                 ])
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ioError("cannot read the file", path: path)
-        }
-        defer { try? handle.close() }
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw ioError("cannot read the file: \(error.localizedDescription)", path: path)
+        case .failure(.notRegularFile(let kind)):
+            throw ioError("cannot read the file: it is \(kind), not a regular file", path: path)
+        case .failure(.unreadable(let reason)):
+            throw ioError("cannot read the file: \(reason)", path: path)
         }
     }
 

@@ -325,10 +325,10 @@ private struct ElementReader {
     }
 
     private mutating func required(_ value: String?, _ name: String, of element: XMLElementNode) -> String {
-        if let value { return value }
-        diagnostics.append(
-            .error("<\(element.name)> has no '\(name)' attribute", rule: "missing-name", at: element.location))
-        return ""
+        if let value, !value.isEmpty { return value }
+        let problem = value == nil ? "has no '\(name)' attribute" : "has an empty '\(name)' attribute"
+        diagnostics.append(.error("<\(element.name)> \(problem)", rule: "missing-name", at: element.location))
+        return value ?? ""
     }
 
     private mutating func bool(_ name: String, of element: XMLElementNode) -> Bool? {

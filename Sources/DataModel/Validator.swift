@@ -35,7 +35,7 @@ public struct Validator: Sendable {
 }
 
 /// The state of one validation pass.
-private struct ValidationRun {
+fileprivate struct ValidationRun {
     let model: ObjectModel
     var diagnostics: [Diagnostic] = []
     /// Entity name → own property names.
@@ -70,7 +70,7 @@ private struct ValidationRun {
 
     mutating func checkEntities() {
         var seen: [String: SourceLocation] = [:]
-        var classNames: [String: String] = [:]
+        var classNames: [String: (entity: String, className: String)] = [:]
         for entity in model.entities {
             if let first = seen[entity.name] {
                 error(
@@ -80,13 +80,26 @@ private struct ValidationRun {
                 seen[entity.name] = entity.location
             }
             checkIdentifier(entity.name, kind: "entity", location: entity.location, uppercase: true)
+            if let represented = entity.representedClassName, !represented.isEmpty,
+                !Self.isIdentifier(entity.className)
+            {
+                // The class name becomes a Swift declaration and a file name: `Foo Bar`, `1Foo` or `../x` cannot be either.
+                error(
+                    "entity '\(entity.name)' has class name '\(represented)', whose class part '\(entity.className)' is not a valid identifier",
+                    "invalid-class-name", entity.location)
+            }
             if entity.codeGenerationType != .manual {
-                if let other = classNames[entity.className], other != entity.name {
-                    error(
-                        "entities '\(other)' and '\(entity.name)' both generate class '\(entity.className)'",
-                        "duplicate-class-name", entity.location)
+                // Keyed case-insensitively: the class names are also file names, and `Item.swift` overwrites
+                // `item.swift` on the case-insensitive file systems Xcode projects usually live on.
+                let key = entity.className.lowercased()
+                if let other = classNames[key], other.entity != entity.name {
+                    let what =
+                        other.className == entity.className
+                        ? "both generate class '\(entity.className)'"
+                        : "generate classes '\(other.className)' and '\(entity.className)', whose file names differ only in case"
+                    error("entities '\(other.entity)' and '\(entity.name)' \(what)", "duplicate-class-name", entity.location)
                 } else {
-                    classNames[entity.className] = entity.name
+                    classNames[key] = (entity.name, entity.className)
                 }
             }
         }
@@ -217,6 +230,13 @@ private struct ValidationRun {
                 "transformable attribute '\(name)' has no custom class; its value is untyped",
                 "transformable-without-class",
                 attribute.location)
+        }
+        if let custom = attribute.customClassName, !custom.trimmingCharacters(in: .whitespaces).isEmpty,
+            !Validator.isTypeReference(custom)
+        {
+            error(
+                "attribute '\(name)' has custom class '\(custom)', which is not a Swift type name",
+                "invalid-custom-class-name", attribute.location)
         }
         if attribute.type == .composite, let composite = attribute.composite,
             !model.composites.contains(where: { $0.name == composite })
@@ -413,7 +433,11 @@ private struct ValidationRun {
                 let isDigit = value >= 0x30 && value <= 0x39
                 ok = isLetter || (!isFirst && isDigit)
             } else {
-                ok = isFirst ? CharacterSet.letters.contains(scalar) : CharacterSet.alphanumerics.contains(scalar)
+                // Foundation's letters include combining marks, which Swift refuses at the start of a name.
+                ok =
+                    isFirst
+                    ? CharacterSet.letters.contains(scalar) && !CharacterSet.nonBaseCharacters.contains(scalar)
+                    : CharacterSet.alphanumerics.contains(scalar)
             }
             if !ok { return false }
             isFirst = false
@@ -423,6 +447,59 @@ private struct ValidationRun {
 
     private func isPlainName(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+    }
+}
+
+extension Validator {
+    /// A Swift type as written in a `customClassName`: an optional leading `.` (Xcode's current module), then
+    /// identifiers joined by `.`, with balanced `<…>` generic arguments, `[…]`/`[K: V]` collection sugar and
+    /// `?`, separated by `,` `:` or spaces. Anything else (comments, quotes, newlines, `{`, `/`) would break the
+    /// generated code.
+    static func isTypeReference(_ text: String) -> Bool {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        while body.first == "." { body.removeFirst() }
+        var stack: [Character] = []
+        var word = ""
+        var previous: Character = ","  // the last character that is not a space
+        var spaced = false
+        for character in body {
+            if character.isLetter || character.isNumber || character == "_" {
+                // A name starts a type or follows `.`, `<`, `[`, `,` or `:` (so `Foo Bar` and `Foo<A>B` are refused).
+                if word.isEmpty, !"<[,:.".contains(previous) || (spaced && previous == ".") { return false }
+                word.append(character)
+                previous = character
+                spaced = false
+                continue
+            }
+            if character == " " {
+                guard word.isEmpty || ValidationRun.isIdentifier(word) else { return false }
+                word = ""
+                spaced = true
+                continue
+            }
+            guard word.isEmpty || ValidationRun.isIdentifier(word) else { return false }
+            let endsType = !word.isEmpty || previous == ">" || previous == "]" || previous == "?"
+            word = ""
+            switch character {
+            case "<": guard endsType, !spaced else { return false }
+            case "[": guard "<[,:".contains(previous) else { return false }
+            case ">": guard endsType, stack.last == "<" else { return false }
+            case "]": guard endsType, stack.last == "[" else { return false }
+            case ".": guard endsType, !spaced else { return false }
+            case ",", ":": guard endsType, !stack.isEmpty else { return false }
+            case "?": guard endsType, !spaced else { return false }
+            default: return false
+            }
+            switch character {
+            case "<", "[": stack.append(character)
+            case ">", "]": _ = stack.popLast()
+            default: break
+            }
+            previous = character
+            spaced = false
+        }
+        let endsType = !word.isEmpty || previous == ">" || previous == "]" || previous == "?"
+        return (word.isEmpty || ValidationRun.isIdentifier(word)) && endsType && stack.isEmpty
     }
 }
 

@@ -25,6 +25,9 @@ public struct RuntimeEntityContext: Sendable, Hashable {
     /// hierarchies, where it cannot be ambiguous (the runtime's `fetchRequest() -> FetchRequest<Self>`
     /// serves the others).
     public var declaresFetchRequest: Bool
+    /// The model enum's function describing the entity (`describeBusinessEntity`): one small
+    /// function per entity keeps the model file fast to type-check.
+    public var describeFunctionName: String
 }
 
 /// A fetch index as a literal.
@@ -163,7 +166,8 @@ struct RuntimeContextBuilder {
             objectTypeName: hasClass || isReferenced ? context.className : "ManagedObject",
             uniquenessConstraintsLiteral: "[" + constraints.joined(separator: ", ") + "]",
             fetchIndexes: fetchIndexes, keyPathProperties: keyPaths,
-            declaresFetchRequest: !context.hasParent && !context.hasSubentities)
+            declaresFetchRequest: !context.hasParent && !context.hasSubentities,
+            describeFunctionName: "describe" + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
     }
 
     static func attributeContext(_ attribute: Attribute, swiftType: String) -> RuntimeAttributeContext {
@@ -309,7 +313,7 @@ extension RuntimeEntityContext {
                 fetchIndexes.map {
                     .dictionary(["nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral)])
                 }),
-            "declaresFetchRequest": .bool(declaresFetchRequest),
+            "declaresFetchRequest": .bool(declaresFetchRequest), "describeFunctionName": .string(describeFunctionName),
             "keyPathProperties": .array(
                 keyPathProperties.map {
                     .dictionary(["swiftName": .string($0.swiftName), "nameLiteral": .string($0.nameLiteral)])

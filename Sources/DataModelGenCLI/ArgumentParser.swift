@@ -49,6 +49,8 @@ struct ArgumentParser {
             let argument = arguments[index]
             index += 1
             if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                // An empty path names nothing; catching it here beats a diagnostic without a file name.
+                guard !argument.isEmpty else { throw UsageError("an empty argument is not a path") }
                 parsed.positionals.append(argument)
                 continue
             }
@@ -77,6 +79,10 @@ struct ArgumentParser {
                 guard index < arguments.count else { throw UsageError("option '--\(name)' needs a value") }
                 value = arguments[index]
                 index += 1
+            }
+            // A path option given an empty value names nothing (and crashed path handling).
+            if value.isEmpty, option.valueName == "DIR" || option.valueName == "FILE" {
+                throw UsageError("option '--\(name)' needs a non-empty path")
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
                 throw UsageError(

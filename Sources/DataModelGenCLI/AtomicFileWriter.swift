@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import DataModel
 import Foundation
 
 /// Writes a file atomically: the bytes go to a temporary file in the same directory, which is then
@@ -15,7 +16,7 @@ import Foundation
 enum AtomicFileWriter {
     /// Writes `contents` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ contents: String, at path: String) throws(IOFailure) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.deletingLastComponent(path)
         let name = (path as NSString).lastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -91,5 +91,5 @@ struct IOFailure: Error, CustomStringConvertible {
     var path: String
     var message: String
 
-    var description: String { "\(path): error: \(message)" }
+    var description: String { "\(path): error: \(message) [io-error]" }
 }

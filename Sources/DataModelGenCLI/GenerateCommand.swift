@@ -146,8 +146,12 @@ enum SchemaCommand {
             console.out(text)
             return .success
         }
-        let directory = (output as NSString).deletingLastPathComponent
-        let file = OutputFile(path: (output as NSString).lastPathComponent, contents: text)
+        let directory = PathName.deletingLastComponent(output)
+        let fileName = (output as NSString).lastPathComponent
+        guard !fileName.isEmpty, fileName != ".", fileName != "..", fileName != "/", !output.hasSuffix("/") else {
+            throw UsageError("'--output \(output)' must name a file, not a directory")
+        }
+        let file = OutputFile(path: fileName, contents: text)
         var plan = OutputWriter.plan([file], in: directory.isEmpty ? "." : directory, modelFileName: "")
         plan.removals = []
         try OutputWriter.apply(plan)

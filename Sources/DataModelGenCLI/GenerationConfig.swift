@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The options of `datamodelgen.json`, a file next to the model (or given with `--config`).
@@ -21,8 +22,15 @@ struct GenerationConfig: Decodable, Equatable {
 
     /// Reads the config at `path`; relative paths inside become relative to its directory.
     static func load(_ path: String) throws -> GenerationConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw IOFailure(path: path, message: "cannot read the config file")
+        let data: Data
+        switch FileReading.read(path, limit: 1 << 20) {
+        case .success(let read): data = read
+        case .failure(.notRegularFile(let kind)):
+            throw IOFailure(path: path, message: "cannot read the config file: it is \(kind), not a regular file")
+        case .failure(.tooLarge):
+            throw IOFailure(path: path, message: "cannot read the config file: it is larger than 1 MiB")
+        case .failure(.unreadable(let reason)):
+            throw IOFailure(path: path, message: "cannot read the config file: \(reason)")
         }
         var config: GenerationConfig
         do {
@@ -30,7 +38,7 @@ struct GenerationConfig: Decodable, Equatable {
         } catch {
             throw IOFailure(path: path, message: "invalid config file: \(describe(error))")
         }
-        let base = (path as NSString).deletingLastPathComponent
+        let base = PathName.deletingLastComponent(path)
         config.templates = config.templates.map { resolve($0, base: base) }
         config.output = config.output.map { resolve($0, base: base) }
         return config
@@ -40,7 +48,7 @@ struct GenerationConfig: Decodable, Equatable {
     static func discover(nextTo modelPath: String) throws -> GenerationConfig? {
         var trimmed = modelPath
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let path = ((trimmed as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fileName)
+        let path = (PathName.deletingLastComponent(trimmed) as NSString).appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try load(path)
     }

@@ -1,3 +1,4 @@
+import DataModel
 import DataModelCodegen
 import DataModelTemplates
 import Foundation
@@ -28,8 +29,8 @@ enum TemplateLoader {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for entry in entries.sorted() where entry.hasSuffix("." + DefaultTemplates.fileExtension) {
                 let path = (directory as NSString).appendingPathComponent(entry)
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw IOFailure(path: path, message: "cannot read the template")
+                guard case .success(let data) = FileReading.read(path, limit: 16 << 20) else {
+                    throw IOFailure(path: path, message: "cannot read the template (not a readable regular file under 16 MiB)")
                 }
                 let name = String(entry.dropLast(DefaultTemplates.fileExtension.count + 1))
                 try library.add(source: String(decoding: data, as: UTF8.self), name: name, path: path)

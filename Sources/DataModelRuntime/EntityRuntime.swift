@@ -51,20 +51,23 @@ final class RelationshipRuntime {
     var name: String { description.name }
     var isToMany: Bool { description.isToMany }
 
-    /// Loads the destinations of a to-many for one source `Z_PK`: rows of `(Z_PK, Z_ENT)`.
+    /// Loads the destinations of a to-many for one source `Z_PK` in one query, whole rows
+    /// (`Z_PK, Z_ENT, Z_OPT` and the destination table's columns) so the objects need no
+    /// further query: the relationship fault is fired in one batch.
     lazy var loadSQL: String? = {
+        let columns = ([#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + destination.rowColumnNames.map(SQLQuoting.identifier))
         switch storage {
-        case .inverseForeignKey(let table, let columns)?:
-            let order = columns.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
-            return #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(table) + " WHERE "
-                + SQLQuoting.identifier(columns.column) + " = ? ORDER BY " + order + #""Z_PK""#
-        case .joinTable(let columns)?:
-            let join = SQLQuoting.identifier(columns.table)
-            let destination = SQLQuoting.identifier(columns.destinationColumn)
-            let order = columns.orderColumn.map { "j." + SQLQuoting.identifier($0) + ", " } ?? ""
-            return "SELECT j.\(destination), d.\"Z_ENT\" FROM \(join) AS j JOIN "
-                + SQLQuoting.identifier(self.destination.tableName) + " AS d ON d.\"Z_PK\" = j.\(destination) WHERE j."
-                + SQLQuoting.identifier(columns.sourceColumn) + " = ? ORDER BY " + order + "j.\(destination)"
+        case .inverseForeignKey(let table, let foreignKey)?:
+            let order = foreignKey.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
+            return "SELECT " + columns.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " WHERE "
+                + SQLQuoting.identifier(foreignKey.column) + " = ? ORDER BY " + order + #""Z_PK""#
+        case .joinTable(let join)?:
+            let destinationColumn = "j." + SQLQuoting.identifier(join.destinationColumn)
+            let order = join.orderColumn.map { "j." + SQLQuoting.identifier($0) + ", " } ?? ""
+            return "SELECT " + columns.map { "d." + $0 }.joined(separator: ", ") + " FROM "
+                + SQLQuoting.identifier(join.table) + " AS j JOIN " + SQLQuoting.identifier(destination.tableName)
+                + #" AS d ON d."Z_PK" = "# + destinationColumn + " WHERE j." + SQLQuoting.identifier(join.sourceColumn)
+                + " = ? ORDER BY " + order + destinationColumn
         case .foreignKey?, nil:
             return nil
         }
@@ -165,6 +168,8 @@ final class EntityRuntime {
     let updateColumns: [RowColumn]
     /// Relationship values of an object whose row was just read, before its to-ones are set.
     let faultRelationships: [RelationshipValue]
+    /// Relationship values of a newly inserted object: no destinations, every to-many loaded.
+    let insertedRelationships: [RelationshipValue]
 
     let insertSQL: String
     let updateSQL: String
@@ -249,6 +254,7 @@ final class EntityRuntime {
         self.insertColumns = insertColumns
         self.updateColumns = updateColumns
         self.faultRelationships = relationshipDescriptions.map { $0.isToMany ? .toManyFault : .toOne(nil) }
+        self.insertedRelationships = relationshipDescriptions.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
         let insertAll = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + insertNames
         insertSQL =
             "INSERT INTO \(table) (" + insertAll.joined(separator: ", ") + ") VALUES ("
@@ -294,6 +300,10 @@ final class ModelRuntime {
     let entities: [EntityRuntime]
     private let entityByName: [String: EntityRuntime]
     private let entityByClass: [ObjectIdentifier: EntityRuntime]
+    /// Whether any entity has an ordered to-many stored through foreign keys (`Z_FOK_` positions).
+    private(set) lazy var hasPositionedRelationships = entities.contains { !$0.positionedRelationships.isEmpty }
+    /// Whether the model has join tables.
+    var hasJoinTables: Bool { !layout.joinTables.isEmpty }
 
     init(model: ManagedObjectModel, storeNumber: Int) throws(StoreError) {
         let layout: StoreLayout

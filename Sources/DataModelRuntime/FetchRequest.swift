@@ -24,6 +24,13 @@ public struct FetchRequest<Result: ManagedObject> {
     public var fetchBatchSize: Int?
     /// Whether objects of sub-entities are included (`true` by default).
     public var includesSubentities: Bool
+    /// Conditions every result meets (all of them): a property equals a value. Run by SQLite.
+    public var conditions: [EqualityCondition] = []
+    /// A Foundation predicate every result meets (as well as ``conditions``).
+    ///
+    /// Evaluated in memory on the objects the rest of the request selects, so it works with any
+    /// expression `#Predicate` accepts; translation to SQL comes in a later version.
+    public var predicate: Predicate<Result>?
 
     /// A request for every object of `entityName`.
     public init(
@@ -50,6 +57,57 @@ public struct FetchRequest<Result: ManagedObject> {
         return copy
     }
 
+    /// The request with `predicate` as its ``predicate`` (replacing any previous one).
+    ///
+    /// ```swift
+    /// let found = try context.fetch(BusinessEntity.fetchRequest().filtered(by: #Predicate { $0.name == "Acme" }))
+    /// ```
+    public func filtered(by predicate: Predicate<Result>) -> FetchRequest {
+        var copy = self
+        copy.predicate = predicate
+        return copy
+    }
+
+    /// The request keeping only objects whose attribute (or to-one relationship) `property`
+    /// — its model name — equals `value` (`nil`: has none).
+    ///
+    /// Unlike ``filtered(by:)``, SQLite applies the condition.
+    ///
+    /// ```swift
+    /// let acme = try context.fetch(BusinessEntity.fetchRequest().matching("name", equals: "Acme"))
+    /// ```
+    public func matching<Value: StorableValue>(_ property: String, equals value: Value?) -> FetchRequest {
+        var copy = self
+        copy.conditions.append(EqualityCondition(property: .name(property), value: value?.primitiveValue ?? .null))
+        return copy
+    }
+
+    /// The request keeping only objects whose property at `keyPath` equals `value`.
+    public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value>, equals value: Value) -> FetchRequest {
+        var copy = self
+        copy.conditions.append(EqualityCondition(property: .keyPath(keyPath), value: value.primitiveValue))
+        return copy
+    }
+
+    /// The request keeping only objects whose optional property at `keyPath` equals `value`
+    /// (`nil`: has none).
+    public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, equals value: Value?) -> FetchRequest {
+        var copy = self
+        copy.conditions.append(
+            EqualityCondition(property: .keyPath(keyPath), value: value?.primitiveValue ?? .null))
+        return copy
+    }
+
+    /// The request keeping only objects whose to-one relationship at `keyPath` is `object`
+    /// (`nil`: has none).
+    public func matching<Destination: ManagedObject>(
+        _ keyPath: KeyPath<Result, Destination?>, equals object: Destination?
+    ) -> FetchRequest {
+        var copy = self
+        copy.conditions.append(EqualityCondition(property: .keyPath(keyPath), object: object?.objectID))
+        return copy
+    }
+
     /// The request limited to `limit` results.
     public func limited(to limit: Int?) -> FetchRequest {
         var copy = self
@@ -62,6 +120,38 @@ public struct FetchRequest<Result: ManagedObject> {
         var copy = self
         copy.fetchOffset = offset
         return copy
+    }
+}
+
+/// One condition of a ``FetchRequest``: a stored attribute or to-one relationship equals a value.
+public struct EqualityCondition {
+    /// How the condition names its property.
+    enum Property {
+        /// A model property name.
+        case name(String)
+        /// A key path the entity's `propertyNameForKeyPath` maps to a name.
+        case keyPath(AnyKeyPath)
+    }
+
+    let property: Property
+    /// The attribute's stored value, or `.null` for "has none".
+    let value: PrimitiveValue
+    /// For a to-one relationship: the destination (`nil` for "has none").
+    let object: ObjectID?
+    let isRelationship: Bool
+
+    init(property: Property, value: PrimitiveValue) {
+        self.property = property
+        self.value = value
+        self.object = nil
+        self.isRelationship = false
+    }
+
+    init(property: Property, object: ObjectID?) {
+        self.property = property
+        self.value = .null
+        self.object = object
+        self.isRelationship = true
     }
 }
 

@@ -63,7 +63,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
             relationshipValues = []
         } else {
             values = seed.entity.defaultValues
-            relationshipValues = seed.entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+            relationshipValues = seed.entity.insertedRelationships
         }
     }
 
@@ -140,24 +140,25 @@ extension ManagedObject {
     /// The value of the attribute `key` (model spelling), or `nil` when it has none.
     ///
     /// Generated properties call this: `get { value(for: "name") }`.
+    @inlinable
     public final func value<T: StorableValue>(for key: String) -> T? {
-        guard let index = entityRuntime.attributeIndex(key) else { return nil }
-        if isFault { fireFaultIfNeeded() }
-        guard values.indices.contains(index) else { return nil }
-        return T(primitiveValue: values[index])
+        T(primitiveValue: primitiveValue(for: key))
     }
 
     /// The value of the non-optional attribute `key`; ``StorableValue/emptyValue`` while unset.
+    @inlinable
     public final func value<T: StorableValue>(for key: String) -> T {
         (value(for: key) as T?) ?? T.emptyValue
     }
 
     /// Sets the attribute `key` (model spelling); `nil` clears it.
+    @inlinable
     public final func setValue<T: StorableValue>(_ value: T?, for key: String) {
         setPrimitiveValue(value?.primitiveValue ?? .null, for: key)
     }
 
     /// Sets the non-optional attribute `key`.
+    @inlinable
     public final func setValue<T: StorableValue>(_ value: T, for key: String) {
         setPrimitiveValue(value.primitiveValue, for: key)
     }

@@ -9,24 +9,45 @@ extension ManagedObjectContext {
     /// - Throws: ``StoreError``: an unknown entity, or SQLite failing.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
         let entity = try self.entity(of: request)
+        let conditions = try resolve(request.conditions, in: entity)
         let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request)
         let offset = max(request.fetchOffset ?? 0, 0)
         let limit = request.fetchLimit.map { max($0, 0) }
 
-        if !pending && allSortable {
+        if !pending && allSortable && request.predicate == nil {
             let objects = try fetchRows(
-                entity: entity, request: request, orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset)
+                entity: entity, request: request, conditions: conditions, orderBy: sortColumns.compactMap { $0 },
+                limit: limit, offset: offset)
             return objects.compactMap { $0 as? T }
         }
+        // Unsaved changes (or a sort SQLite cannot do): the store's rows, corrected in memory.
         var objects = try fetchRows(
-            entity: entity, request: request, orderBy: sortColumns.compactMap { $0 }, limit: nil, offset: 0
+            entity: entity, request: request, conditions: conditions, orderBy: sortColumns.compactMap { $0 }, limit: nil,
+            offset: 0
         ).filter { !$0.isDeleted }
         for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
             objects.append(object)
         }
+        if !conditions.isEmpty || request.predicate != nil {
+            var included = Set(objects.map(\.objectID))
+            for object in updatedList
+            where object.isUpdated && !object.isDeleted && matches(object, entity: entity, request: request)
+                && included.insert(object.objectID).inserted
+            {
+                objects.append(object)
+            }
+            objects = objects.filter { object in conditions.allSatisfy { $0.matches(object) } }
+        }
         var typed = objects.compactMap { $0 as? T }
+        if let predicate = request.predicate {
+            do {
+                typed = try typed.filter { try predicate.evaluate($0) }
+            } catch {
+                throw .predicateFailed("\(error)")
+            }
+        }
         if !request.sortDescriptors.isEmpty {
             typed.sort { lhs, rhs in
                 for descriptor in request.sortDescriptors {
@@ -47,11 +68,17 @@ extension ManagedObjectContext {
     /// The number of objects ``fetch(_:)`` would return.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
         let entity = try self.entity(of: request)
+        let conditions = try resolve(request.conditions, in: entity)
+        if request.predicate != nil || (!conditions.isEmpty && hasPendingChanges(in: entity, request: request)) {
+            return try fetch(request).count
+        }
         var total: Int
         do {
             let statement = try database.cachedStatement(
-                "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " WHERE " + condition(for: entity, request: request))
+                "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " WHERE "
+                    + whereClause(for: entity, request: request, conditions: conditions))
             defer { statement.resetIgnoringErrors() }
+            try bind(conditions, to: statement)
             total = try statement.step() == .row ? statement.int(at: 0) : 0
         } catch {
             throw StoreError(error)
@@ -93,8 +120,79 @@ extension ManagedObjectContext {
     private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
         insertedList.contains { $0.isInserted && matches($0, entity: entity, request: request) }
             || deletedList.contains { $0.isDeleted && matches($0, entity: entity, request: request) }
-            || (!request.sortDescriptors.isEmpty
+            || ((!request.sortDescriptors.isEmpty || !request.conditions.isEmpty)
                 && updatedList.contains { $0.isUpdated && matches($0, entity: entity, request: request) })
+    }
+
+    /// A condition ready for SQL (`"ZNAME" = ?` with its value, or `"ZNAME" IS NULL`) and for
+    /// objects in memory.
+    struct ResolvedCondition {
+        let sql: String
+        let binding: PrimitiveValue?
+        let matches: (ManagedObject) -> Bool
+    }
+
+    private func resolve(_ conditions: [EqualityCondition], in entity: EntityRuntime) throws(StoreError)
+        -> [ResolvedCondition]
+    {
+        var resolved: [ResolvedCondition] = []
+        for condition in conditions {
+            let name: String?
+            switch condition.property {
+            case .name(let text): name = text
+            case .keyPath(let keyPath): name = entity.description.propertyNameForKeyPath(keyPath)
+            }
+            guard let name else { throw .unknownProperty(entity: entity.name, property: "\(condition.property)") }
+            if !condition.isRelationship, let index = entity.attributeIndex(name), let column = entity.attributeColumns[index] {
+                let value = condition.value
+                let quoted = SQLQuoting.identifier(column)
+                resolved.append(
+                    ResolvedCondition(
+                        sql: value.isNull ? quoted + " IS NULL" : quoted + " = ?", binding: value.isNull ? nil : value,
+                        matches: { $0.primitiveValue(for: name) == value }))
+            } else if condition.isRelationship, let index = entity.relationshipIndex[name],
+                case .foreignKey(let columns)? = entity.relationships[index].storage
+            {
+                let target = condition.object
+                let quoted = SQLQuoting.identifier(columns.column)
+                resolved.append(
+                    ResolvedCondition(
+                        sql: target == nil ? quoted + " IS NULL" : quoted + " = ?",
+                        binding: target.map { .integer($0.primaryKey) },
+                        matches: { object in
+                            guard let relationship = object.relationship(name),
+                                case .toOne(let id)? = object.relationshipValue(relationship)
+                            else { return target == nil }
+                            return id == target
+                        }))
+            } else {
+                throw .unknownProperty(entity: entity.name, property: name)
+            }
+        }
+        return resolved
+    }
+
+    private func whereClause<T>(for entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition])
+        -> String
+    {
+        ([condition(for: entity, request: request)] + conditions.map(\.sql)).joined(separator: " AND ")
+    }
+
+    /// Binds the conditions' values from parameter 1 on; returns the next parameter index.
+    @discardableResult
+    private func bind(_ conditions: [ResolvedCondition], to statement: Statement) throws(SQLiteError) -> Int32 {
+        var index: Int32 = 1
+        for binding in conditions.compactMap(\.binding) {
+            switch binding {
+            case .null: try statement.bindNull(at: index)
+            case .integer(let value): try statement.bind(value, at: index)
+            case .real(let value): try statement.bind(value, at: index)
+            case .text(let value): try statement.bind(value, at: index)
+            case .blob(let value): try statement.bind(value, at: index)
+            }
+            index += 1
+        }
+        return index
     }
 
     /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`.
@@ -107,17 +205,19 @@ extension ManagedObjectContext {
 
     /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).
     private func fetchRows<T>(
-        entity: EntityRuntime, request: FetchRequest<T>, orderBy: [String], limit: Int?, offset: Int
+        entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition], orderBy: [String],
+        limit: Int?, offset: Int
     ) throws(StoreError) -> [ManagedObject] {
         let sql =
-            entity.selectColumnsSQL + " WHERE " + condition(for: entity, request: request) + " ORDER BY "
-            + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
+            entity.selectColumnsSQL + " WHERE " + whereClause(for: entity, request: request, conditions: conditions)
+            + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
         var objects: [ManagedObject] = []
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
-            try statement.bind(Int64(limit ?? -1), at: 1)
-            try statement.bind(Int64(offset), at: 2)
+            let next = try bind(conditions, to: statement)
+            try statement.bind(Int64(limit ?? -1), at: next)
+            try statement.bind(Int64(offset), at: next + 1)
             while try statement.step() == .row {
                 let primaryKey = statement.int64(at: 0)
                 guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }

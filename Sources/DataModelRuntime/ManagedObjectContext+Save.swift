@@ -162,6 +162,7 @@ extension ManagedObjectContext {
     /// `Z_FOK_` positions of ordered to-many relationships stored through foreign keys, for
     /// every list that changed.
     private func writePositions(_ objects: [ManagedObject]) throws(SQLiteError) {
+        guard runtime.hasPositionedRelationships else { return }
         for object in objects {
             for relationship in object.entityRuntime.positionedRelationships {
                 guard let sql = relationship.positionUpdateSQL,
@@ -191,6 +192,7 @@ extension ManagedObjectContext {
     }
 
     private func writeJoinRows(_ objects: [ManagedObject]) throws(SQLiteError) {
+        guard runtime.hasJoinTables else { return }
         for object in objects {
             for relationship in object.entityRuntime.joinWritingRelationships {
                 guard case .joinTable(let columns)? = relationship.storage,

@@ -219,7 +219,8 @@ public final class ManagedObjectContext {
     }
 
     /// The destinations of a to-many of `object` as the store holds them (objects deleted in
-    /// this context left out).
+    /// this context left out). One query reads the destinations' rows too: faults among them
+    /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
         guard !object.isInserted, let sql = relationship.loadSQL else { return ObjectIDList() }
         var list = ObjectIDList()
@@ -228,9 +229,18 @@ public final class ManagedObjectContext {
             defer { statement.resetIgnoringErrors() }
             try statement.bind(object.objectID.primaryKey, at: 1)
             while try statement.step() == .row {
-                guard let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
-                else { continue }
-                if let registered = registered[id], registered.isDeleted { continue }
+                guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
+                let id = ObjectID(
+                    storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0),
+                    entityName: entity.name)
+                if let existing = registered[id] {
+                    if existing.isDeleted { continue }
+                    if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
+                } else {
+                    let loaded = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                    decodeRow(statement, entity: entity, into: loaded)
+                    registered.insert(loaded)
+                }
                 list.append(id)
             }
         } catch {

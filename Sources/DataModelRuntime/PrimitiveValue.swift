@@ -5,10 +5,12 @@ import Foundation
 /// Core Data's encodings: integers and Booleans (0/1) are `integer`; Float, Double and Date
 /// (seconds since 2001-01-01 00:00:00 UTC) are `real`; String and URI (absolute string) are
 /// `text`; Binary, UUID (16 bytes) and Transformable (JSON of a `Codable` value) are `blob`.
-/// Decimal is `text` holding its exact decimal digits (`"3.14"`): bound to the `DECIMAL`
-/// column, whose numeric affinity makes SQLite keep it as an INTEGER or REAL when that is
-/// exact (as Core Data's own stores hold decimals) and as TEXT otherwise, so no digit is lost;
-/// it is always read back as text.
+/// Decimal with at most 15 significant digits is `text` holding its decimal digits (`"3.14"`):
+/// bound to the `DECIMAL` column, whose numeric affinity makes SQLite store it as an INTEGER or
+/// REAL (as Core Data's own stores hold decimals), exactly, since a double keeps 15 significant
+/// digits. A Decimal with more digits is `blob` holding its decimal text, which SQLite never
+/// converts, so no digit is lost (Core Data itself would round such a value to a double). Both
+/// are read back as text.
 public enum PrimitiveValue: Sendable, Hashable {
     /// No value.
     case null
@@ -45,8 +47,10 @@ public protocol StorableValue {
 
 extension String: StorableValue {
     /// `text`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .text(self) }
     /// From `text` (numbers are written out).
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         switch primitiveValue {
         case .text(let text): self = text
@@ -62,6 +66,7 @@ extension String: StorableValue {
 
 extension PrimitiveValue {
     /// The value as an integer, when it is a number or numeric text.
+    @usableFromInline
     var integer: Int64? {
         switch self {
         case .integer(let value): value
@@ -72,6 +77,7 @@ extension PrimitiveValue {
     }
 
     /// The value as a double, when it is a number or numeric text.
+    @usableFromInline
     var real: Double? {
         switch self {
         case .integer(let value): Double(value)
@@ -84,8 +90,10 @@ extension PrimitiveValue {
 
 extension Int16: StorableValue {
     /// `integer`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
     /// From a number, clamped to the type's range.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.integer else { return nil }
         self.init(clamping: value)
@@ -96,8 +104,10 @@ extension Int16: StorableValue {
 
 extension Int32: StorableValue {
     /// `integer`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
     /// From a number, clamped to the type's range.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.integer else { return nil }
         self.init(clamping: value)
@@ -108,8 +118,10 @@ extension Int32: StorableValue {
 
 extension Int64: StorableValue {
     /// `integer`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .integer(self) }
     /// From a number.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.integer else { return nil }
         self = value
@@ -120,8 +132,10 @@ extension Int64: StorableValue {
 
 extension Int: StorableValue {
     /// `integer`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
     /// From a number, clamped to the type's range.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.integer else { return nil }
         self.init(clamping: value)
@@ -132,8 +146,10 @@ extension Int: StorableValue {
 
 extension Bool: StorableValue {
     /// `integer` 0 or 1.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .integer(self ? 1 : 0) }
     /// Non-zero is `true`.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.integer else { return nil }
         self = value != 0
@@ -144,8 +160,10 @@ extension Bool: StorableValue {
 
 extension Double: StorableValue {
     /// `real`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .real(self) }
     /// From a number.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.real else { return nil }
         self = value
@@ -156,8 +174,10 @@ extension Double: StorableValue {
 
 extension Float: StorableValue {
     /// `real`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .real(Double(self)) }
     /// From a number.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.real else { return nil }
         self = Float(value)
@@ -168,8 +188,10 @@ extension Float: StorableValue {
 
 extension Date: StorableValue {
     /// `real`: seconds since 2001-01-01 00:00:00 UTC.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .real(timeIntervalSinceReferenceDate) }
     /// From seconds since 2001-01-01.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard let value = primitiveValue.real else { return nil }
         self.init(timeIntervalSinceReferenceDate: value)
@@ -180,8 +202,10 @@ extension Date: StorableValue {
 
 extension Data: StorableValue {
     /// `blob`.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .blob(self) }
     /// From `blob` (text as its UTF-8 bytes).
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         switch primitiveValue {
         case .blob(let data): self = data
@@ -194,18 +218,37 @@ extension Data: StorableValue {
 }
 
 extension Decimal: StorableValue {
-    /// `text`: the exact decimal digits.
-    public var primitiveValue: PrimitiveValue { .text(description) }
-    /// From decimal text or a number.
-    public init?(primitiveValue: PrimitiveValue) {
-        switch primitiveValue {
-        case .text(let text):
-            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
-            self = value
-        case .integer(let value): self = Decimal(value)
-        case .real(let value): self = Decimal(value)
-        case .blob, .null: return nil
+    /// `text` with the decimal digits, or `blob` with them beyond 15 significant digits (see
+    /// ``PrimitiveValue``).
+    @inlinable
+    public var primitiveValue: PrimitiveValue {
+        let text = description
+        var significant = 0
+        var leading = true
+        for character in text where character.isNumber {
+            if leading && character == "0" { continue }
+            leading = false
+            significant += 1
         }
+        return significant <= 15 ? .text(text) : .blob(Data(text.utf8))
+    }
+    /// From decimal text (or its bytes) or a number.
+    @inlinable
+    public init?(primitiveValue: PrimitiveValue) {
+        let text: String
+        switch primitiveValue {
+        case .text(let value): text = value
+        case .blob(let data): text = String(decoding: data, as: UTF8.self)
+        case .integer(let value):
+            self = Decimal(value)
+            return
+        case .real(let value):
+            self = Decimal(value)
+            return
+        case .null: return nil
+        }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        self = value
     }
     /// `0`.
     public static var emptyValue: Decimal { 0 }
@@ -213,10 +256,12 @@ extension Decimal: StorableValue {
 
 extension UUID: StorableValue {
     /// `blob`: the 16 bytes.
+    @inlinable
     public var primitiveValue: PrimitiveValue {
         withUnsafeBytes(of: uuid) { .blob(Data($0)) }
     }
     /// From 16 bytes (or the textual form).
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         switch primitiveValue {
         case .blob(let data):
@@ -236,8 +281,10 @@ extension UUID: StorableValue {
 
 extension URL: StorableValue {
     /// `text`: the absolute string.
+    @inlinable
     public var primitiveValue: PrimitiveValue { .text(absoluteString) }
     /// From its absolute string.
+    @inlinable
     public init?(primitiveValue: PrimitiveValue) {
         guard case .text(let text) = primitiveValue, let url = URL(string: text) else { return nil }
         self = url
@@ -264,7 +311,7 @@ extension AttributeType {
         case .double, .float, .date:
             return Double(text).map { .real($0) } ?? .null
         case .decimal:
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map { .text($0.description) } ?? .null
+            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))?.primitiveValue ?? .null
         case .string, .uri:
             return .text(text)
         case .uuid:

@@ -13,6 +13,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case foreignObject(ObjectID)
     /// A fetch request names an entity the model lacks, or whose class is not the request's.
     case unknownEntity(String)
+    /// A fetch request's condition names no stored attribute or to-one relationship of the entity.
+    case unknownProperty(entity: String, property: String)
+    /// A fetch request's predicate threw while being evaluated.
+    case predicateFailed(String)
 
     /// A one-line description.
     public var description: String {
@@ -29,6 +33,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(id) belongs to another context or store"
         case .unknownEntity(let name):
             "unknown entity '\(name)'"
+        case .predicateFailed(let reason):
+            "the fetch request's predicate failed: \(reason)"
+        case .unknownProperty(let entity, let property):
+            "'\(property)' is not a stored attribute or to-one relationship of \(entity) (or its key path is not mapped)"
         }
     }
 }

@@ -11,7 +11,7 @@ final class StoreCoordinator {
     private(set) var storeNumber = 0
     let path: String
     /// The last primary key handed out, by root entity number (slot 0 unused).
-    private var lastPrimaryKey: [Int64]
+    @exclusivity(unchecked) private var lastPrimaryKey: [Int64]
     /// `Z_MAX` as the store holds it, by root entity number.
     private var storedMaximum: [Int64]
 

@@ -52,7 +52,7 @@ import Testing
         let name = (directory as NSString).lastPathComponent
         let run = ToolRun.run([
             "generate", TestPaths.models.appendingPathComponent(name + ".xcdatamodeld").path, "--output",
-            TestPaths.repoRoot.appendingPathComponent(directory).path, "--no-schema", "--check",
+            TestPaths.repoRoot.appendingPathComponent(directory).path, "--no-schema", "--include-manual", "--check",
         ])
         #expect(
             run.exitCode == .success,

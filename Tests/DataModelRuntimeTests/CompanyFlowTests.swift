@@ -142,4 +142,48 @@ struct CompanyFlowTests {
         // The same model opens it again.
         _ = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
     }
+
+    @Test("equality conditions: find-or-create without duplicates, saved and unsaved", arguments: StoreKind.allCases)
+    func matching(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        func business(named name: String) throws -> BusinessEntity {
+            if let found = try context.fetch(BusinessEntity.fetchRequest().matching(\.name, equals: name)).first {
+                return found
+            }
+            let created = BusinessEntity(context: context)
+            created.name = name
+            return created
+        }
+        let acme = try business(named: "Acme")
+        #expect(try business(named: "Acme") === acme)  // unsaved: found in memory
+        try context.save()
+        #expect(try business(named: "Acme") === acme)  // saved: found by SQL
+        _ = try business(named: "Globex")
+        #expect(try context.count(for: BusinessEntity.fetchRequest()) == 2)
+
+        let ada = EmployeeEntity(context: context)
+        ada.name = "Ada"
+        ada.age = 36
+        ada.business = acme
+        let bob = EmployeeEntity(context: context)
+        bob.name = "Bob"
+        bob.business = acme
+        try context.save()
+
+        let other = try store.reopened()
+        let readAcme = try #require(try other.fetch(BusinessEntity.fetchRequest().matching("name", equals: "Acme")).first)
+        #expect(try other.count(for: EmployeeEntity.fetchRequest().matching(\.business, equals: readAcme)) == 2)
+        #expect(try other.fetch(EmployeeEntity.fetchRequest().matching(\.age, equals: Int16(36))).map(\.name) == ["Ada"])
+        #expect(try other.count(for: EmployeeEntity.fetchRequest().matching(\.dateJoined, equals: nil)) == 2)
+        // An unsaved rename is seen by the next fetch and count.
+        let readBob = try #require(try other.fetch(EmployeeEntity.fetchRequest().matching(\.name, equals: "Bob")).first)
+        readBob.name = "Robert"
+        #expect(try other.fetch(EmployeeEntity.fetchRequest().matching(\.name, equals: "Bob")).isEmpty)
+        #expect(try other.count(for: EmployeeEntity.fetchRequest().matching(\.name, equals: "Robert")) == 1)
+        #expect(throws: StoreError.self) {
+            try other.fetch(EmployeeEntity.fetchRequest().matching("salary", equals: 1))
+        }
+    }
 }

@@ -108,4 +108,23 @@ struct InverseMaintenanceTests {
         #expect(thirdList.records[1].locations.map(\.latitude) == [12, 11])
         #expect(try third.count(for: RecordEntity.fetchRequest()) == 4)
     }
+
+    @Test("a to-many relationship loads its destinations' rows in one batch", arguments: StoreKind.allCases)
+    func batchLoading(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let acme = BusinessEntity(context: store.context)
+        for index in 0..<10 {
+            let employee = EmployeeEntity(context: store.context)
+            employee.name = "E\(index)"
+            acme.addToEmployees(employee)
+        }
+        try store.context.save()
+        let other = try store.reopened()
+        let read = try #require(try other.fetch(BusinessEntity.fetchRequest()).first)
+        let employees = read.employees
+        #expect(employees.count == 10)
+        #expect(employees.allSatisfy { !$0.isFault })
+        #expect(Set(employees.compactMap(\.name)) == Set((0..<10).map { "E\($0)" }))
+    }
 }

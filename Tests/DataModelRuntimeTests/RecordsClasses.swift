@@ -1,6 +1,6 @@
 import DataModelRuntime
 
-// Regenerate Generated/<Model> with `datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema`
+// Regenerate Generated/<Model> with `datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema --include-manual`
 // (Scripts/check-runtime-flavor.sh fails when it is stale).
 //
 // The Records model's entities use `category` code generation: the app owns the classes and

@@ -26,4 +26,13 @@ enum StoreInspection {
             .fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
             .map { row in row.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "" }.joined(separator: "|") }
     }
+
+    /// The values of `columns` in the rows of `table`, ordered by `Z_PK`, as SQLite stores them
+    /// (`typeof(column)` and a readable value).
+    static func rows(of container: PersistentContainer, table: String, columns: [String]) throws -> [[String]] {
+        let selection = columns.map { "typeof(\"\($0)\") || ':' || quote(\"\($0)\")" }.joined(separator: ", ")
+        return try container.coordinator.database
+            .fetchAll(sql: "SELECT \(selection) FROM \"\(table)\" ORDER BY \"Z_PK\"")
+            .map { row in row.map { $0.textValue ?? "" } }
+    }
 }

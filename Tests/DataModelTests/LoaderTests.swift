@@ -292,4 +292,36 @@ struct LoaderTests {
         #expect(Validator().validate(loaded.model).isEmpty)
         #expect(loaded.model.entities.map(\.name) == ["Author", "Book", "Chapter", "Ebook"])
     }
+
+    // MARK: Files that are not regular files (found by Scripts/fuzz-models.py)
+
+    @Test func contentsThatIsAFIFOIsAnIOErrorNotAHang() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let version = try directory.directory("Pipe.xcdatamodel")
+        #expect(mkfifo(version + "/contents", 0o644) == 0)
+        let error = try #require(loadError(version))
+        #expect(error.kind == .io)
+        #expect(error.diagnostics.map(\.ruleID) == ["io-error"])
+        #expect(error.diagnostics.first?.message.contains("FIFO") == true)
+    }
+
+    @Test func currentVersionFileThatIsAFIFOIsIgnoredWithAWarning() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let bundle = try makeBundle(in: directory)
+        #expect(mkfifo(bundle + "/.xccurrentversion", 0o644) == 0)
+        let loaded = try load(bundle)
+        #expect(loaded.model.versionName == "Model 10")
+        #expect(loaded.diagnostics.contains { $0.ruleID == "current-version" && $0.message.contains("FIFO") })
+    }
+
+    @Test func readingStopsAtTheLimit() throws {
+        #expect(FileReading.read("/dev/zero", limit: 10) == .failure(.notRegularFile(kind: "a character device")))
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let file = try directory.write("big", String(repeating: "x", count: 100))
+        #expect(FileReading.read(file, limit: 10) == .failure(.tooLarge(size: 100)))
+        #expect(FileReading.read(file, limit: 100) == .success(Data(repeating: 0x78, count: 100)))
+    }
 }

@@ -189,6 +189,15 @@ private let ruleCases: [RuleCase] = [
         ) + "\n" + book(),
         culprit: "<relationship name=\"favorite\""),
     RuleCase(
+        rule: "invalid-class-name", severity: .error,
+        body: author + "\n" + book().replacingOccurrences(of: "representedClassName=\"Book\"", with: "representedClassName=\"MyApp.Foo/*\""),
+        culprit: "<entity name=\"Book\""),
+    RuleCase(
+        rule: "invalid-custom-class-name", severity: .error,
+        body: author + "\n"
+            + attribute("<attribute name=\"tags\" optional=\"YES\" attributeType=\"Transformable\" customClassName=\"Foo\\nBar\"/>"),
+        culprit: "<attribute name=\"tags\""),
+    RuleCase(
         rule: "unknown-configuration-entity", severity: .error,
         body: author + "\n" + book()
             + "\n    <configuration name=\"Cloud\">\n        <memberEntity name=\"Author\"/>\n        <memberEntity name=\"Journal\"/>\n    </configuration>",
@@ -220,6 +229,22 @@ struct ValidatorTests {
             match != nil, "\(rule.rule) \(rule.severity) at \(expected.line):\(expected.column); got \(diagnostics)")
         #expect(match?.location.file == "test/contents")
         #expect(match.map { !$0.message.isEmpty && !$0.message.contains("\n") } == true)
+    }
+
+    @Test(arguments: [
+        "Foo", ".Foo", "MyKit.Tag", "[String: Any]", "[String]", "Array<Int>", "Module.Foo<Bar>", "Foo?",
+        "Dictionary<String, [Int]>", "NSArray", "Ünïcødé",
+    ])
+    func customClassNamesThatAreTypes(_ name: String) {
+        #expect(Validator.isTypeReference(name))
+    }
+
+    @Test(arguments: [
+        ".", "MyApp.", "Foo Bar.", "1Foo", "Foo/*", "Foo\nBar", "{{x}}", "Foo<", "Foo>", "[String: Any", "(Int)",
+        "() -> Void", "\"Foo\"", "Foo\\", "a..b", "<T>", ": X", "Foo Bar", "[String:]", "", " ", "Foo.[Int]", "Foo<Int>Bar", "Foo. Bar",
+    ])
+    func customClassNamesThatAreNotTypes(_ name: String) {
+        #expect(!Validator.isTypeReference(name))
     }
 
     @Test func everyValidatorRuleIsCovered() throws {
@@ -323,11 +348,14 @@ struct ValidatorTests {
         #expect(Validator.reservedPropertyNames.isSuperset(of: ["objectID", "description", "entity"]))
     }
 
-    @Test(arguments: ["first name", "1st", "a-b", "naïve", "_private", "camelCase", "x9"])
+    @Test(arguments: [
+        "first name", "1st", "a-b", "naïve", "_private", "camelCase", "x9", "\u{301}abc", "\u{345}x", "\u{20E1}x",
+        "a\u{301}", "日本", "🙂",
+    ])
     func identifiers(name: String) throws {
         let xml = modelXML(attribute("<attribute name=\"\(name)\" optional=\"YES\" attributeType=\"String\"/>"))
         let rules = try diagnose(xml).map(\.ruleID).filter { $0 != "missing-destination" }
-        let valid = ["_private", "camelCase", "x9", "naïve"].contains(name)
+        let valid = ["_private", "camelCase", "x9", "naïve", "a\u{301}", "日本"].contains(name)
         #expect(rules == (valid ? [] : ["invalid-identifier"]), "\(name)")
     }
 

@@ -9,122 +9,137 @@ public enum CompanyModel {
     public static let model = ManagedObjectModel(
         name: "Company",
         entities: [
-            EntityDescription(
-                name: "BusinessEntity",
-                parentName: nil,
-                isAbstract: false,
-                objectType: BusinessEntity.self,
-                attributes: [
-                    AttributeDescription(
-                        name: "name", type: .string, isOptional: true,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: nil, minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                ],
-                relationships: [
-                    RelationshipDescription(
-                        name: "departments", destinationEntityName: "DepartmentEntity",
-                        inverseName: "businesses", isToMany: true, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .nullify,
-                        minCount: 0, maxCount: 0),
-                    RelationshipDescription(
-                        name: "employees", destinationEntityName: "EmployeeEntity",
-                        inverseName: "business", isToMany: true, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .cascade,
-                        minCount: 0, maxCount: 0),
-                ],
-                uniquenessConstraints: [],
-                fetchIndexes: [
-                ],
-                propertyNameForKeyPath: { keyPath in
-                    switch keyPath {
-                    case \BusinessEntity.name: "name"
-                    case \BusinessEntity.departments: "departments"
-                    case \BusinessEntity.employees: "employees"
-                    default: nil
-                    }
-                }),
-            EntityDescription(
-                name: "DepartmentEntity",
-                parentName: nil,
-                isAbstract: false,
-                objectType: DepartmentEntity.self,
-                attributes: [
-                    AttributeDescription(
-                        name: "name", type: .string, isOptional: true,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: nil, minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                ],
-                relationships: [
-                    RelationshipDescription(
-                        name: "businesses", destinationEntityName: "BusinessEntity",
-                        inverseName: "departments", isToMany: true, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .nullify,
-                        minCount: 0, maxCount: 0),
-                    RelationshipDescription(
-                        name: "employees", destinationEntityName: "EmployeeEntity",
-                        inverseName: "department", isToMany: true, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .deny,
-                        minCount: 0, maxCount: 0),
-                ],
-                uniquenessConstraints: [],
-                fetchIndexes: [
-                ],
-                propertyNameForKeyPath: { keyPath in
-                    switch keyPath {
-                    case \DepartmentEntity.name: "name"
-                    case \DepartmentEntity.businesses: "businesses"
-                    case \DepartmentEntity.employees: "employees"
-                    default: nil
-                    }
-                }),
-            EntityDescription(
-                name: "EmployeeEntity",
-                parentName: nil,
-                isAbstract: false,
-                objectType: EmployeeEntity.self,
-                attributes: [
-                    AttributeDescription(
-                        name: "age", type: .integer16, isOptional: true,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: "0", minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                    AttributeDescription(
-                        name: "dateJoined", type: .date, isOptional: true,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: nil, minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                    AttributeDescription(
-                        name: "name", type: .string, isOptional: true,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: nil, minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                ],
-                relationships: [
-                    RelationshipDescription(
-                        name: "business", destinationEntityName: "BusinessEntity",
-                        inverseName: "employees", isToMany: false, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .nullify,
-                        minCount: 0, maxCount: 1),
-                    RelationshipDescription(
-                        name: "department", destinationEntityName: "DepartmentEntity",
-                        inverseName: "employees", isToMany: false, isOrdered: false,
-                        isOptional: true, isTransient: false, deleteRule: .nullify,
-                        minCount: 0, maxCount: 1),
-                ],
-                uniquenessConstraints: [],
-                fetchIndexes: [
-                ],
-                propertyNameForKeyPath: { keyPath in
-                    switch keyPath {
-                    case \EmployeeEntity.age: "age"
-                    case \EmployeeEntity.dateJoined: "dateJoined"
-                    case \EmployeeEntity.name: "name"
-                    case \EmployeeEntity.business: "business"
-                    case \EmployeeEntity.department: "department"
-                    default: nil
-                    }
-                }),
+            describeBusinessEntity(),
+            describeDepartmentEntity(),
+            describeEmployeeEntity(),
         ])
+
+    /// The `BusinessEntity` entity.
+    private static func describeBusinessEntity() -> EntityDescription {
+        EntityDescription(
+            name: "BusinessEntity",
+            parentName: nil,
+            isAbstract: false,
+            objectType: BusinessEntity.self,
+            attributes: [
+                AttributeDescription(
+                    name: "name", type: .string, isOptional: true,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: nil, minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+            ],
+            relationships: [
+                RelationshipDescription(
+                    name: "departments", destinationEntityName: "DepartmentEntity",
+                    inverseName: "businesses", isToMany: true, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .nullify,
+                    minCount: 0, maxCount: 0),
+                RelationshipDescription(
+                    name: "employees", destinationEntityName: "EmployeeEntity",
+                    inverseName: "business", isToMany: true, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .cascade,
+                    minCount: 0, maxCount: 0),
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \BusinessEntity.name: "name"
+                case \BusinessEntity.departments: "departments"
+                case \BusinessEntity.employees: "employees"
+                default: nil
+                }
+            })
+    }
+
+    /// The `DepartmentEntity` entity.
+    private static func describeDepartmentEntity() -> EntityDescription {
+        EntityDescription(
+            name: "DepartmentEntity",
+            parentName: nil,
+            isAbstract: false,
+            objectType: DepartmentEntity.self,
+            attributes: [
+                AttributeDescription(
+                    name: "name", type: .string, isOptional: true,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: nil, minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+            ],
+            relationships: [
+                RelationshipDescription(
+                    name: "businesses", destinationEntityName: "BusinessEntity",
+                    inverseName: "departments", isToMany: true, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .nullify,
+                    minCount: 0, maxCount: 0),
+                RelationshipDescription(
+                    name: "employees", destinationEntityName: "EmployeeEntity",
+                    inverseName: "department", isToMany: true, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .deny,
+                    minCount: 0, maxCount: 0),
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \DepartmentEntity.name: "name"
+                case \DepartmentEntity.businesses: "businesses"
+                case \DepartmentEntity.employees: "employees"
+                default: nil
+                }
+            })
+    }
+
+    /// The `EmployeeEntity` entity.
+    private static func describeEmployeeEntity() -> EntityDescription {
+        EntityDescription(
+            name: "EmployeeEntity",
+            parentName: nil,
+            isAbstract: false,
+            objectType: EmployeeEntity.self,
+            attributes: [
+                AttributeDescription(
+                    name: "age", type: .integer16, isOptional: true,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: "0", minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+                AttributeDescription(
+                    name: "dateJoined", type: .date, isOptional: true,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: nil, minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+                AttributeDescription(
+                    name: "name", type: .string, isOptional: true,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: nil, minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+            ],
+            relationships: [
+                RelationshipDescription(
+                    name: "business", destinationEntityName: "BusinessEntity",
+                    inverseName: "employees", isToMany: false, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .nullify,
+                    minCount: 0, maxCount: 1),
+                RelationshipDescription(
+                    name: "department", destinationEntityName: "DepartmentEntity",
+                    inverseName: "employees", isToMany: false, isOrdered: false,
+                    isOptional: true, isTransient: false, deleteRule: .nullify,
+                    minCount: 0, maxCount: 1),
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \EmployeeEntity.age: "age"
+                case \EmployeeEntity.dateJoined: "dateJoined"
+                case \EmployeeEntity.name: "name"
+                case \EmployeeEntity.business: "business"
+                case \EmployeeEntity.department: "department"
+                default: nil
+                }
+            })
+    }
 }

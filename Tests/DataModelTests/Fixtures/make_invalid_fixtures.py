@@ -193,6 +193,14 @@ rows.append(('NoCurrentVersion.xcdatamodeld', '--warnings-as-errors', 1, 'curren
 
 rows.append(('DoesNotExist.xcdatamodeld', '-', 3, 'io-error', 0))
 
+# `contents` that is not a regular file: reading /dev/zero never ends; a directory cannot be read (found by
+# Scripts/fuzz-models.py). A FIFO cannot be committed; LoaderTests covers it.
+os.makedirs(os.path.join(ROOT, 'ContentsIsDevice.xcdatamodel'))
+os.symlink('/dev/zero', os.path.join(ROOT, 'ContentsIsDevice.xcdatamodel/contents'))
+rows.append(('ContentsIsDevice.xcdatamodel', '-', 3, 'io-error', 0))
+write('ContentsIsDirectory.xcdatamodel/contents/README', 'contents is a directory here, on purpose.\n')
+rows.append(('ContentsIsDirectory.xcdatamodel', '-', 3, 'io-error', 0))
+
 # ---------------------------------------------------------------- Parser level
 
 fixture('UnknownAttributeType', model(AUTHOR + '\n' + BOOK.replace(
@@ -352,6 +360,32 @@ fixture('BadMaxValue', model(AUTHOR + '\n' + BOOK.replace('    </entity>',
 fixture('MaxCountOnToOne', model(AUTHOR + '\n' + BOOK.replace('        <relationship name="author" optional="YES" maxCount="1"',
     '§        <relationship name="author" optional="YES" maxCount="2"')),
     'max-count-on-to-one', args='--warnings-as-errors')
+
+# Class names that cannot be a Swift declaration or a file name (found by Scripts/fuzz-models.py: `Foo/*` made
+# generate write outside its output file names).
+fixture('InvalidClassName', model(AUTHOR + '\n' + BOOK.replace(
+    '    <entity name="Book" representedClassName="Book"', '§    <entity name="Book" representedClassName="../Foo/*"')),
+    'invalid-class-name')
+fixture('InvalidCustomClassName', model(AUTHOR + '\n' + BOOK.replace('    </entity>',
+    '§        <attribute name="tags" optional="YES" attributeType="Transformable" customClassName="Foo */ {"/>\n    </entity>')),
+    'invalid-custom-class-name')
+# An empty name is no name: it generated `@objc()` and files named `+CoreDataClass.swift` (found by
+# Scripts/fuzz-models.py).
+fixture('EmptyEntityName', model(AUTHOR + '\n' + BOOK.replace(
+    '    <entity name="Book" representedClassName="Book"', '§    <entity name="" representedClassName="Book"')),
+    'missing-name')
+# A newline in a name must not split the diagnostic over two lines (the test checks one line per diagnostic).
+fixture('NewlineInName', model(AUTHOR + '\n' + BOOK.replace('    </entity>',
+    '§        <attribute name="two&#10;lines" optional="YES" attributeType="String"/>\n    </entity>')),
+    'invalid-identifier')
+# Class (and file) names that differ only in case overwrite each other on a case-insensitive file system.
+fixture('ClassNamesDifferInCase', model(AUTHOR + '\n' + BOOK + '\n' + BOOK.replace(
+    '    <entity name="Book" representedClassName="Book"', '§    <entity name="book" representedClassName="book"')),
+    'duplicate-class-name')
+# A name may not start with a combining mark (Foundation counts U+0301 as a letter; swiftc does not).
+fixture('CombiningMarkFirst', model(AUTHOR + '\n' + BOOK.replace('    </entity>',
+    '§        <attribute name="\u0301accent" optional="YES" attributeType="String"/>\n    </entity>')),
+    'invalid-identifier')
 
 with open(os.path.join(ROOT, 'MANIFEST.tsv'), 'w') as f:
     f.write('# fixture\textra-args\texit-code\trule-id\tline\n')

@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension BusinessEntity {
-    /// A request for every `BusinessEntity` object (sub-entities included).
+    /// A request for every `BusinessEntity` object.
     public static func fetchRequest() -> FetchRequest<BusinessEntity> {
         FetchRequest<BusinessEntity>(entityName: "BusinessEntity")
     }

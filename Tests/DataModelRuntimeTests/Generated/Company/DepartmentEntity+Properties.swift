@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension DepartmentEntity {
-    /// A request for every `DepartmentEntity` object (sub-entities included).
+    /// A request for every `DepartmentEntity` object.
     public static func fetchRequest() -> FetchRequest<DepartmentEntity> {
         FetchRequest<DepartmentEntity>(entityName: "DepartmentEntity")
     }

@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension EmployeeEntity {
-    /// A request for every `EmployeeEntity` object (sub-entities included).
+    /// A request for every `EmployeeEntity` object.
     public static func fetchRequest() -> FetchRequest<EmployeeEntity> {
         FetchRequest<EmployeeEntity>(entityName: "EmployeeEntity")
     }

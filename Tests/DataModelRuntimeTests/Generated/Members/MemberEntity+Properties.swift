@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension MemberEntity {
-    /// A request for every `MemberEntity` object (sub-entities included).
+    /// A request for every `MemberEntity` object.
     public static func fetchRequest() -> FetchRequest<MemberEntity> {
         FetchRequest<MemberEntity>(entityName: "MemberEntity")
     }

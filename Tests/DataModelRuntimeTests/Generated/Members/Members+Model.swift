@@ -9,34 +9,39 @@ public enum MembersModel {
     public static let model = ManagedObjectModel(
         name: "Members",
         entities: [
-            EntityDescription(
-                name: "MemberEntity",
-                parentName: nil,
-                isAbstract: false,
-                objectType: MemberEntity.self,
-                attributes: [
-                    AttributeDescription(
-                        name: "age", type: .integer16, isOptional: false,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: "0", minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                    AttributeDescription(
-                        name: "name", type: .string, isOptional: false,
-                        isTransient: false, isDerived: false, isIndexed: false,
-                        defaultValue: nil, minValue: nil, maxValue: nil,
-                        regularExpression: nil),
-                ],
-                relationships: [
-                ],
-                uniquenessConstraints: [],
-                fetchIndexes: [
-                ],
-                propertyNameForKeyPath: { keyPath in
-                    switch keyPath {
-                    case \MemberEntity.age: "age"
-                    case \MemberEntity.name: "name"
-                    default: nil
-                    }
-                }),
+            describeMemberEntity(),
         ])
+
+    /// The `MemberEntity` entity.
+    private static func describeMemberEntity() -> EntityDescription {
+        EntityDescription(
+            name: "MemberEntity",
+            parentName: nil,
+            isAbstract: false,
+            objectType: MemberEntity.self,
+            attributes: [
+                AttributeDescription(
+                    name: "age", type: .integer16, isOptional: false,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: "0", minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+                AttributeDescription(
+                    name: "name", type: .string, isOptional: false,
+                    isTransient: false, isDerived: false, isIndexed: false,
+                    defaultValue: nil, minValue: nil, maxValue: nil,
+                    regularExpression: nil),
+            ],
+            relationships: [
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \MemberEntity.age: "age"
+                case \MemberEntity.name: "name"
+                default: nil
+                }
+            })
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension LocationEntity {
-    /// A request for every `LocationEntity` object (sub-entities included).
+    /// A request for every `LocationEntity` object.
     public static func fetchRequest() -> FetchRequest<LocationEntity> {
         FetchRequest<LocationEntity>(entityName: "LocationEntity")
     }

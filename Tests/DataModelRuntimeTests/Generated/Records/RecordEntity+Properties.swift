@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension RecordEntity {
-    /// A request for every `RecordEntity` object (sub-entities included).
+    /// A request for every `RecordEntity` object.
     public static func fetchRequest() -> FetchRequest<RecordEntity> {
         FetchRequest<RecordEntity>(entityName: "RecordEntity")
     }

@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension RecordsEntity {
-    /// A request for every `RecordsEntity` object (sub-entities included).
+    /// A request for every `RecordsEntity` object.
     public static func fetchRequest() -> FetchRequest<RecordsEntity> {
         FetchRequest<RecordsEntity>(entityName: "RecordsEntity")
     }

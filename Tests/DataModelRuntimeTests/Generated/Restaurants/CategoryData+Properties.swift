@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension CategoryData {
-    /// A request for every `CategoryData` object (sub-entities included).
+    /// A request for every `CategoryData` object.
     public static func fetchRequest() -> FetchRequest<CategoryData> {
         FetchRequest<CategoryData>(entityName: "CategoryData")
     }

@@ -3,7 +3,7 @@ import Foundation
 import DataModelRuntime
 
 extension RestaurantData {
-    /// A request for every `RestaurantData` object (sub-entities included).
+    /// A request for every `RestaurantData` object.
     public static func fetchRequest() -> FetchRequest<RestaurantData> {
         FetchRequest<RestaurantData>(entityName: "RestaurantData")
     }

@@ -1,0 +1,65 @@
+import DataModel
+import Foundation
+import Testing
+
+@testable import DataModelGenCLI
+
+/// Crashes found by `Scripts/fuzz-models.py` at the command-line level (model-level ones are rows of the
+/// invalid catalog).
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    private static let model = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <model>
+            <entity name="Item" codeGenerationType="class">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+        </model>
+
+        """
+
+    /// swift-corelibs-foundation traps in `deletingLastPathComponent` for `x`, `a/`, `.`.
+    @Test(arguments: ["", "/", "x", "x/", ".", "./", "a//", "/a", "a/b", "a/b/", "//a", "a//b", "/a/b"])
+    func parentPath(_ path: String) {
+        let expected: [String: String] = [
+            "": "", "/": "/", "x": "", "x/": "", ".": "", "./": "", "a//": "", "/a": "/", "a/b": "a", "a/b/": "a",
+            "//a": "/", "a//b": "a", "/a/b": "/a",
+        ]
+        #expect(PathName.deletingLastComponent(path) == expected[path])
+    }
+
+    /// One-character relative paths (a file `x`, a version directory `a`) crashed every command.
+    @Test func oneCharacterRelativePaths() throws {
+        guard let executable = Paths.executable else {
+            print("fuzz regressions: skipped, datamodelgen was not found next to the test bundle")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/a", withIntermediateDirectories: true)
+        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: directory + "/x"))
+        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: directory + "/a/contents"))
+        for arguments in [
+            ["validate", "x"], ["validate", "a/contents"], ["validate", "a"], ["schema", "a", "--output", "s"],
+            ["generate", "a", "--output", "o"], ["generate", "x", "--output", "p", "--flavor", "coredata"],
+        ] {
+            let run = try runExecutable(executable, arguments, in: directory)
+            #expect(run.exitedNormally, "\(arguments) crashed")
+            #expect(run.status == 0, "\(arguments): \(String(decoding: run.err, as: UTF8.self))")
+        }
+    }
+
+    /// `schema --output ""` trapped; empty paths are usage errors and `--output` must name a file.
+    @Test(arguments: [["validate", ""], ["schema", "M", "--output", ""], ["schema", "M", "--output=."],
+        ["schema", "M", "--output", "dir/"], ["generate", "M", "--output", ""], ["generate", "M", "--output", "o", "--templates="]])
+    func emptyAndDirectoryPathsAreUsageErrors(_ arguments: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/M.xcdatamodel", withIntermediateDirectories: true)
+        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: directory + "/M.xcdatamodel/contents"))
+        let absolute = arguments.map { $0 == "M" ? directory + "/M.xcdatamodel" : $0 }
+        let run = runTool(absolute)
+        #expect(run.code == .usageError, "\(arguments): \(run.err)")
+        #expect(run.err.hasPrefix("error: "))
+    }
+}

@@ -1,0 +1,45 @@
+import DataModelRuntime
+import Foundation
+import Testing
+
+@Suite("Person: add or update, count, keep the 10 newest")
+struct PersonScenarioTests {
+    /// Adds a person, or updates the date of the one with the same id.
+    private func upsert(id: String, name: String, at date: Date, in context: ManagedObjectContext) throws {
+        let existing = try context.fetch(Person.fetchRequest().matching(\.id_, equals: id)).first
+        let person = existing ?? Person(context: context)
+        person.id_ = id
+        person.name = name
+        person.updateDate = date
+    }
+
+    /// Deletes all but the `limit` most recently updated people.
+    private func keepNewest(_ limit: Int, in context: ManagedObjectContext) throws {
+        let oldestFirst = Person.fetchRequest().sorted(by: [SortDescriptor(\.updateDate)])
+        let count = try context.count(for: oldestFirst)
+        guard count > limit else { return }
+        for person in try context.fetch(oldestFirst.limited(to: count - limit)) { context.delete(person) }
+    }
+
+    @Test("the 10 newest remain, updates move a person to the front", arguments: StoreKind.allCases)
+    func keepTen(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: PersonModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for index in 0..<15 {
+            try upsert(id: "p\(index)", name: "Person \(index)", at: Date(timeIntervalSinceReferenceDate: Double(index)), in: context)
+        }
+        try context.save()
+        // p0 is updated: now the newest.
+        try upsert(id: "p0", name: "Person 0", at: Date(timeIntervalSinceReferenceDate: 100), in: context)
+        #expect(try context.count(for: Person.fetchRequest()) == 15)
+        try keepNewest(10, in: context)
+        try context.save()
+
+        let other = try store.reopened()
+        let remaining = try other.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.updateDate, order: .reverse)]))
+        #expect(remaining.count == 10)
+        #expect(remaining.first?.id_ == "p0")
+        #expect(remaining.compactMap(\.id_).sorted() == (["p0"] + (6..<15).map { "p\($0)" }).sorted())
+    }
+}
