@@ -138,15 +138,20 @@ final class RawCompanyBaseline {
         return total
     }
 
-    /// Sets `age` on the first `count` employees and bumps their `Z_OPT`, in one transaction.
+    /// Reads the first `count` employees by name, then sets `age` on each and bumps its `Z_OPT`, in one
+    /// transaction: the same SQL work as fetching the objects, changing them and saving.
     func update(count: Int, age: Int16) throws {
+        let select = try prepare(Self.employeeColumns + #" ORDER BY "ZNAME" LIMIT ?"#)
+        defer { sqlite3_finalize(select) }
+        sqlite3_bind_int64(select, 1, Int64(count))
+        let rows = read(select)
         try execute("BEGIN IMMEDIATE")
         let statement = try prepare(
             #"UPDATE "ZEMPLOYEEENTITY" SET "ZAGE" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ?"#)
         defer { sqlite3_finalize(statement) }
-        for pk in 1...count {
+        for row in rows {
             sqlite3_bind_int(statement, 1, Int32(age))
-            sqlite3_bind_int64(statement, 2, Int64(pk))
+            sqlite3_bind_int64(statement, 2, row.pk)
             try step(statement)
         }
         try execute("COMMIT")

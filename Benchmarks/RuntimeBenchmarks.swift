@@ -102,7 +102,7 @@ enum RuntimeBenchmarks {
             suite.record(
                 BenchmarkResult(
                     name: "update \(updates) objects + save", ours: times.ours, baseline: times.baseline,
-                    target: "<= 1.5x raw SQLite", note: "ours includes fetching the objects"))
+                    target: "<= 1.5x raw SQLite", note: "both read the rows by name first"))
         }
 
         if suite.wants("predicate") {
