@@ -4,9 +4,10 @@
 Usage: Scripts/fuzz-models.py [--seed N] [--iterations N] [--seconds S] [--binary PATH] [--out DIR]
 
 Seeds are Models/**/contents and /work/shared/corpus/models/**/contents. Each mutant is run with
-`validate`, `schema`, `generate --flavor coredata`, `generate` (runtime) and `dump`; failures are classified
-(crash, hang, error-exit-0, no-diagnostic, swift-parse) and one minimized reproducer per distinct
-failure is saved under --out. Build first: swift build -c release --product datamodelgen.
+`validate`, `schema`, `generate --flavor coredata`, `generate` (runtime) and `dump`, from inside its
+directory with a relative path; failures are classified (crash, hang, error-exit-0, no-diagnostic,
+swift-parse) and one minimized reproducer per distinct failure is saved under --out.
+Build first: swift build -c release --product datamodelgen.
 """
 import argparse, glob, os, random, re, shutil, subprocess, sys, tempfile, time
 import xml.etree.ElementTree as ET
@@ -26,7 +27,8 @@ NAMES = ['', ' ', 'a b', 'Z_PK', 'Z_ENT', 'Z_OPT', 'class', 'self', 'Type', 'Pro
          'a\u0301', '\u00e1', 'A' * 300]
 CLASSNAMES = ['.', 'MyApp.', '.Foo', '1Foo', 'Foo Bar', '[String: Any]', 'Array<Int>', 'Module.Foo<Bar>',
               'Foo?', 'Foo!', '', ' ', 'NSObject', 'Swift.String', 'a.b.c.d', 'Foo<', '(Int, Int)', '() -> Void',
-              'inout Foo', 'Foo/*', '"Foo"', 'Foo\\', 'Foo\nBar', '{{x}}', '}}{{', 'Int...', 'any P', 'some P']
+              'inout Foo', 'Foo/*', '"Foo"', 'Foo\\', 'Foo\nBar', '{{x}}', '}}{{', 'Int...', 'any P', 'some P',
+              'class', 'each', 'Self', 'x', 'a/b', '../X', '[Int : [String:Int]]', 'Foo<Bar<Baz>>']
 NUMBERS = ['', '-1', '0', '1', '-0', '2', '999999999999999999999999', '-9223372036854775808',
            '9223372036854775807', '9223372036854775808', '1e308', '-1e309', 'nan', 'inf', '-inf', 'abc', '0x10',
            '1.5', ' 3 ', '١٢', '1_000', '+5', '32767', '32768', '-32769', '2147483648', '1e-400', '0.1e1']
@@ -185,7 +187,7 @@ def m_inheritance(rng, root):
         e = rng.choice(es)
         e.set('parentEntity', e.get('name', ''))
     else:  # deep chain
-        depth = rng.choice([50, 200, 600])
+        depth = rng.choice([50, 200, 256, 300, 5000])
         parent = rng.choice(ent_names(root))
         for level in range(depth):
             name = f'Deep{level}'

@@ -5,6 +5,10 @@ import Foundation
 /// Errors are what momc refuses to compile; warnings are what it compiles but reports.
 /// Every lookup is hashed, so validation stays linear in the model's size.
 public struct Validator: Sendable {
+    /// The most ancestors an entity may have. Real models nest a handful deep; the limit keeps every
+    /// walk up a chain (and the generated code, which repeats inherited properties) small.
+    public static let maximumInheritanceDepth = 256
+
     /// Property names Core Data reserves (momc refuses them): a property "cannot be the same as any
     /// no-parameter method name of NSObject or NSManagedObject" (NSPropertyDescription's documentation).
     public static let reservedPropertyNames: Set<String> = [
@@ -34,6 +38,16 @@ public struct Validator: Sendable {
     }
 }
 
+/// The property names of an entity and its ancestors, checked without building their union.
+private struct KnownNames {
+    let own: Set<String>
+    let inherited: [(entity: String, names: Set<String>)]
+
+    func contains(_ name: String) -> Bool {
+        own.contains(name) || inherited.contains { $0.names.contains(name) }
+    }
+}
+
 /// The state of one validation pass.
 fileprivate struct ValidationRun {
     let model: ObjectModel
@@ -43,7 +57,9 @@ fileprivate struct ValidationRun {
     /// Entity name → relationships by name.
     private var relationships: [String: [String: Relationship]] = [:]
     /// Entity name → parent entity name.
-    private var parents: [String: String] = [:]
+    private var parents: [String: String?] = [:]
+    /// Entity name → number of ancestors, set by `checkInheritance` (no entry on or below a cycle).
+    private var depths: [String: Int] = [:]
 
     init(model: ObjectModel) {
         self.model = model
@@ -106,6 +122,8 @@ fileprivate struct ValidationRun {
     }
 
     mutating func checkInheritance() {
+        depths = inheritanceDepths()
+        let limit = Validator.maximumInheritanceDepth
         for entity in model.entities {
             guard let parentName = entity.parentEntity else { continue }
             guard model.entity(named: parentName) != nil else {
@@ -114,24 +132,61 @@ fileprivate struct ValidationRun {
                     "missing-parent", entity.location)
                 continue
             }
-            var seen: Set<String> = [entity.name]
-            var current = parentName
-            while let parent = model.entity(named: current) {
-                if !seen.insert(parent.name).inserted {
-                    error("entity '\(entity.name)' inherits from itself", "cyclic-inheritance", entity.location)
-                    break
-                }
-                guard let next = parent.parentEntity else { break }
-                current = next
+            guard let depth = depths[entity.name] else {
+                error("entity '\(entity.name)' inherits from itself", "cyclic-inheritance", entity.location)
+                continue
+            }
+            if depth == limit + 1 {
+                // Reported where a chain first passes the limit, not for every entity below it.
+                error(
+                    "entity '\(entity.name)' has more than \(limit) ancestor entities; inheritance this deep is not supported",
+                    "inheritance-too-deep", entity.location)
             }
         }
     }
 
-    /// The names of `name` and its ancestors, nearest first; stops at cycles and missing parents.
+    /// Entity name → number of ancestors (0 for a root or an entity whose parent is missing); no entry for an
+    /// entity on or below an inheritance cycle. Linear: each entity is walked over once.
+    private func inheritanceDepths() -> [String: Int] {
+        var depths: [String: Int] = [:]
+        var cyclic: Set<String> = []
+        for entity in model.entities where depths[entity.name] == nil && !cyclic.contains(entity.name) {
+            var path: [String] = []
+            var onPath: Set<String> = []
+            var current = entity.name
+            var depthAbove = -1  // the depth of the entity above the path's last entry
+            var reachesCycle = false
+            while true {
+                if let known = depths[current] {
+                    depthAbove = known
+                    break
+                }
+                if cyclic.contains(current) || !onPath.insert(current).inserted {
+                    reachesCycle = true
+                    break
+                }
+                path.append(current)
+                guard let parent = parents[current] ?? nil, propertyNames[parent] != nil else { break }
+                current = parent
+            }
+            if reachesCycle {
+                cyclic.formUnion(path)
+            } else {
+                for (offset, name) in path.reversed().enumerated() { depths[name] = depthAbove + 1 + offset }
+            }
+        }
+        return depths
+    }
+
+    /// The names of `name` and its ancestors, nearest first; stops at cycles, missing parents and
+    /// ``Validator/maximumInheritanceDepth``, so every walk is short.
     private func ancestorNames(of name: String) -> [String] {
         var chain = [name]
+        var seen: Set<String> = [name]
         var current = name
-        while let parent = parents[current], propertyNames[parent] != nil, !chain.contains(parent) {
+        while chain.count <= Validator.maximumInheritanceDepth, let parent = parents[current] ?? nil,
+            propertyNames[parent] != nil, seen.insert(parent).inserted
+        {
             chain.append(parent)
             current = parent
         }
@@ -140,7 +195,10 @@ fileprivate struct ValidationRun {
 
     /// The property names of `entity`'s ancestors (not its own), nearest first.
     private func inheritedProperties(of entity: Entity) -> [(entity: String, names: Set<String>)] {
-        guard entity.parentEntity != nil else { return [] }
+        // Entities on a cycle or past the depth limit are reported already; skipping them keeps a
+        // 100,000-level chain linear.
+        guard entity.parentEntity != nil, let depth = depths[entity.name], depth <= Validator.maximumInheritanceDepth
+        else { return [] }
         return ancestorNames(of: entity.name).dropFirst().map { ($0, propertyNames[$0] ?? []) }
     }
 
@@ -191,8 +249,11 @@ fileprivate struct ValidationRun {
     }
 
     private mutating func checkPropertyLists(_ entity: Entity) {
-        var known = propertyNames[entity.name] ?? []
-        for ancestor in inheritedProperties(of: entity) { known.formUnion(ancestor.names) }
+        guard !entity.uniquenessConstraints.isEmpty || !entity.fetchIndexes.isEmpty || !entity.compoundIndexes.isEmpty
+        else { return }
+        let own = propertyNames[entity.name] ?? []
+        let inherited = inheritedProperties(of: entity)
+        let known = KnownNames(own: own, inherited: inherited)
         for constraint in entity.uniquenessConstraints {
             for name in constraint.properties where !known.contains(name) {
                 error(
@@ -462,8 +523,14 @@ extension Validator {
         var word = ""
         var previous: Character = ","  // the last character that is not a space
         var spaced = false
+        func isWordCharacter(_ character: Character) -> Bool {
+            character.isLetter || character.isNumber || character == "_"
+        }
+        func wordIsName() -> Bool {
+            word.isEmpty || (ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word))
+        }
         for character in body {
-            if character.isLetter || character.isNumber || character == "_" {
+            if isWordCharacter(character) {
                 // A name starts a type or follows `.`, `<`, `[`, `,` or `:` (so `Foo Bar` and `Foo<A>B` are refused).
                 if word.isEmpty, !"<[,:.".contains(previous) || (spaced && previous == ".") { return false }
                 word.append(character)
@@ -471,15 +538,13 @@ extension Validator {
                 spaced = false
                 continue
             }
+            guard wordIsName() else { return false }
+            word = ""
             if character == " " {
-                guard word.isEmpty || ValidationRun.isIdentifier(word) else { return false }
-                word = ""
                 spaced = true
                 continue
             }
-            guard word.isEmpty || ValidationRun.isIdentifier(word) else { return false }
-            let endsType = !word.isEmpty || previous == ">" || previous == "]" || previous == "?"
-            word = ""
+            let endsType = isWordCharacter(previous) || previous == ">" || previous == "]" || previous == "?"
             switch character {
             case "<": guard endsType, !spaced else { return false }
             case "[": guard "<[,:".contains(previous) else { return false }
@@ -498,9 +563,20 @@ extension Validator {
             previous = character
             spaced = false
         }
-        let endsType = !word.isEmpty || previous == ">" || previous == "]" || previous == "?"
-        return (word.isEmpty || ValidationRun.isIdentifier(word)) && endsType && stack.isEmpty
+        let endsType = isWordCharacter(previous) || previous == ">" || previous == "]" || previous == "?"
+        return wordIsName() && endsType && stack.isEmpty
     }
+
+    /// Swift keywords that cannot name a type, even as one part of a qualified name (`Any`, `Self`, `Type`
+    /// and `Protocol` can).
+    static let nonTypeKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
+        "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where",
+        "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try", "_", "some", "any",
+        "each",
+    ]
 }
 
 /// Parses default, minimum and maximum value strings for an attribute type.

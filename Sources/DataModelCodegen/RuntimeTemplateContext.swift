@@ -68,6 +68,8 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     public var maxValueLiteral: String
     /// The regular expression as a Swift string literal, or `nil`.
     public var regularExpressionLiteral: String
+    /// The arguments of `AttributeDescription(…)`, leaving out those equal to the initializer's defaults.
+    public var descriptionArguments: String
 }
 
 /// A relationship's runtime keys.
@@ -90,6 +92,8 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     public var minCount: Int
     /// `maxCount`, 0 when absent (unbounded).
     public var maxCount: Int
+    /// The arguments of `RelationshipDescription(…)`, leaving out those equal to the initializer's defaults.
+    public var descriptionArguments: String
 }
 
 /// Fills the runtime keys of a ``ModelContext``'s entities from the IR.
@@ -181,6 +185,15 @@ struct RuntimeContextBuilder {
         let minimum = isDate ? attribute.minDateTimeInterval ?? attribute.minValueString : attribute.minValueString
         let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
         let defaultText = isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
+        var arguments = ["name: \(literal(attribute.name))", "type: .\(runtimeType(attribute.type))"]
+        if !attribute.isOptional { arguments.append("isOptional: false") }
+        if attribute.isTransient { arguments.append("isTransient: true") }
+        if attribute.isDerived { arguments.append("isDerived: true") }
+        if attribute.isIndexed { arguments.append("isIndexed: true") }
+        if let defaultText { arguments.append("defaultValue: \(literal(defaultText))") }
+        if minimum != nil { arguments.append("minValue: \(number(minimum))") }
+        if maximum != nil { arguments.append("maxValue: \(number(maximum))") }
+        if let pattern = attribute.regularExpressionString { arguments.append("regularExpression: \(literal(pattern))") }
         return RuntimeAttributeContext(
             nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
             runtimeGetter: !usesCodable ? "value" : swiftType.hasSuffix("?") ? "transformableValue" : "requiredTransformableValue",
@@ -188,7 +201,8 @@ struct RuntimeContextBuilder {
             isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
             defaultValueLiteral: defaultText.map(literal) ?? "nil",
             minValueLiteral: number(minimum), maxValueLiteral: number(maximum),
-            regularExpressionLiteral: attribute.regularExpressionString.map(literal) ?? "nil")
+            regularExpressionLiteral: attribute.regularExpressionString.map(literal) ?? "nil",
+            descriptionArguments: arguments.joined(separator: ", "))
     }
 
     static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
@@ -201,12 +215,23 @@ struct RuntimeContextBuilder {
         case .deny: deleteRule = "deny"
         case .noAction: deleteRule = "noAction"
         }
+        var arguments = [
+            "name: \(literal(relationship.name))", "destinationEntityName: \(literal(relationship.destinationEntity))",
+        ]
+        if let inverse = relationship.inverseName { arguments.append("inverseName: \(literal(inverse))") }
+        if relationship.isToMany { arguments.append("isToMany: true") }
+        if relationship.isToMany && relationship.isOrdered { arguments.append("isOrdered: true") }
+        if !relationship.isOptional { arguments.append("isOptional: false") }
+        if relationship.isTransient { arguments.append("isTransient: true") }
+        if deleteRule != "nullify" { arguments.append("deleteRule: .\(deleteRule)") }
+        if let minimum = relationship.minCount, minimum != 0 { arguments.append("minCount: \(minimum)") }
+        if let maximum = relationship.maxCount, maximum != 0 { arguments.append("maxCount: \(maximum)") }
         return RuntimeRelationshipContext(
             nameLiteral: literal(relationship.name), destinationNameLiteral: literal(relationship.destinationEntity),
             inverseNameLiteral: relationship.inverseName.map(literal) ?? "nil",
             runtimeGetter: SwiftNaming.lowercasedFirst(accessor), runtimeSetter: "set" + accessor,
             deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
-            maxCount: relationship.maxCount ?? 0)
+            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.joined(separator: ", "))
     }
 
     /// The runtime's `AttributeType` case for a model type.
@@ -330,6 +355,7 @@ extension RuntimeAttributeContext {
             "isDerived": .bool(isDerived), "isIndexed": .bool(isIndexed),
             "defaultValueLiteral": .string(defaultValueLiteral), "minValueLiteral": .string(minValueLiteral),
             "maxValueLiteral": .string(maxValueLiteral), "regularExpressionLiteral": .string(regularExpressionLiteral),
+            "descriptionArguments": .string(descriptionArguments),
         ]
     }
 }
@@ -341,6 +367,7 @@ extension RuntimeRelationshipContext {
             "inverseNameLiteral": .string(inverseNameLiteral), "runtimeGetter": .string(runtimeGetter),
             "runtimeSetter": .string(runtimeSetter), "deleteRule": .string(deleteRule),
             "isTransient": .bool(isTransient), "minCount": .int(minCount), "maxCount": .int(maxCount),
+            "descriptionArguments": .string(descriptionArguments),
         ]
     }
 }

@@ -25,7 +25,7 @@ public enum SwiftNaming {
         "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type",
         "Protocol",
         // Contextual words that break member declarations or access
-        "_", "some", "any",
+        "_", "some", "any", "each",
     ]
 
     /// Members of the runtime's `ManagedObject` that a generated property must not redeclare.

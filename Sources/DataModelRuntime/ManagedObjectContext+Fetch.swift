@@ -10,22 +10,25 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
+        let plan = predicatePlan(for: request, entity: entity)
         let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
-        let pending = hasPendingChanges(in: entity, request: request)
+        let pending = hasPendingChanges(in: entity, request: request, plan: plan)
         let offset = max(request.fetchOffset ?? 0, 0)
         let limit = request.fetchLimit.map { max($0, 0) }
 
-        if !pending && allSortable && request.predicate == nil {
+        if !pending && allSortable && (request.predicate == nil || plan.path == .sql) {
             let objects = try fetchRows(
-                entity: entity, request: request, conditions: conditions, orderBy: sortColumns.compactMap { $0 },
-                limit: limit, offset: offset)
+                entity: entity, request: request, conditions: conditions, predicate: plan.translated,
+                orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset)
             return objects.compactMap { $0 as? T }
         }
-        // Unsaved changes (or a sort SQLite cannot do): the store's rows, corrected in memory.
+        // Unsaved changes, a sort SQLite cannot do, or a predicate SQL cannot answer alone: the
+        // store's rows (narrowed by SQL where that is safe), corrected and filtered in memory.
+        let narrowing = pending && plan.translated?.usesRelationships == true ? nil : plan.translated
         var objects = try fetchRows(
-            entity: entity, request: request, conditions: conditions, orderBy: sortColumns.compactMap { $0 }, limit: nil,
-            offset: 0
+            entity: entity, request: request, conditions: conditions, predicate: narrowing,
+            orderBy: sortColumns.compactMap { $0 }, limit: nil, offset: 0
         ).filter { !$0.isDeleted }
         for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
             objects.append(object)
@@ -41,7 +44,7 @@ extension ManagedObjectContext {
             objects = objects.filter { object in conditions.allSatisfy { $0.matches(object) } }
         }
         var typed = objects.compactMap { $0 as? T }
-        if let predicate = request.predicate {
+        if let predicate = request.predicate, pending || plan.path != .sql {
             do {
                 typed = try typed.filter { try predicate.evaluate($0) }
             } catch {
@@ -57,7 +60,8 @@ extension ManagedObjectContext {
                     case .orderedSame: continue
                     }
                 }
-                return false
+                // Ties in primary key order, as SQL's `ORDER BY …, "Z_PK"`.
+                return lhs.objectID.primaryKey < rhs.objectID.primaryKey
             }
         }
         let start = min(offset, typed.count)
@@ -69,16 +73,19 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
-        if request.predicate != nil || (!conditions.isEmpty && hasPendingChanges(in: entity, request: request)) {
+        let plan = predicatePlan(for: request, entity: entity)
+        let pending = hasPendingChanges(in: entity, request: request, plan: plan)
+        if (request.predicate != nil && (plan.path != .sql || pending)) || (!conditions.isEmpty && pending) {
             return try fetch(request).count
         }
         var total: Int
         do {
             let statement = try database.cachedStatement(
-                "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " WHERE "
-                    + whereClause(for: entity, request: request, conditions: conditions))
+                "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " AS t0 WHERE "
+                    + whereClause(for: entity, request: request, conditions: conditions, predicate: plan.translated))
             defer { statement.resetIgnoringErrors() }
-            try bind(conditions, to: statement)
+            let next = try bind(conditions, to: statement)
+            try bind(plan.translated?.arguments ?? [], to: statement, from: next)
             total = try statement.step() == .row ? statement.int(at: 0) : 0
         } catch {
             throw StoreError(error)
@@ -93,6 +100,34 @@ extension ManagedObjectContext {
         total = max(total - offset, 0)
         if let limit = request.fetchLimit { total = min(total, max(limit, 0)) }
         return total
+    }
+
+    /// How `request`'s predicate is answered: by SQL, by SQL then in memory, or in memory, with
+    /// the `WHERE` clause the fetch runs.
+    ///
+    /// ```swift
+    /// let plan = try context.explain(EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.age ?? 0 > 30 }))
+    /// // plan.path == .sql, plan.predicateSQL == "(COALESCE(t0.\"ZAGE\", ?) > ?)"
+    /// ```
+    public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> FetchExplanation {
+        let entity = try self.entity(of: request)
+        let conditions = try resolve(request.conditions, in: entity)
+        let plan = predicatePlan(for: request, entity: entity)
+        var path = plan.path
+        var reason = plan.reason
+        if request.predicate != nil && path != .memory && hasPendingChanges(in: entity, request: request, plan: plan) {
+            path = .sqlThenMemory
+            reason = "unsaved changes are checked in memory"
+            if plan.translated?.usesRelationships == true {
+                path = .memory
+                reason = "unsaved changes and a predicate across relationships"
+            }
+        }
+        let predicate = path == .memory ? nil : plan.translated
+        return FetchExplanation(
+            path: path,
+            whereClause: whereClause(for: entity, request: request, conditions: conditions, predicate: predicate),
+            predicateSQL: plan.translated?.sql, arguments: plan.translated?.arguments ?? [], reason: reason)
     }
 
     // MARK: Helpers
@@ -116,11 +151,17 @@ extension ManagedObjectContext {
         return entity.layout.isRoot ? "1" : entity.entityCondition
     }
 
+    /// Whether unsaved changes could make the store's answer wrong: changes of the entity, or
+    /// of any object when the translated predicate reads relationships.
+    private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>, plan: PredicatePlan) -> Bool {
+        hasPendingChanges(in: entity, request: request) || (plan.translated?.usesRelationships == true && hasChanges)
+    }
+
     /// Whether unsaved changes could make the store's answer wrong for this entity.
     private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
         insertedList.contains { $0.isInserted && matches($0, entity: entity, request: request) }
             || deletedList.contains { $0.isDeleted && matches($0, entity: entity, request: request) }
-            || ((!request.sortDescriptors.isEmpty || !request.conditions.isEmpty)
+            || ((!request.sortDescriptors.isEmpty || !request.conditions.isEmpty || request.predicate != nil)
                 && updatedList.contains { $0.isUpdated && matches($0, entity: entity, request: request) })
     }
 
@@ -172,10 +213,51 @@ extension ManagedObjectContext {
         return resolved
     }
 
-    private func whereClause<T>(for entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition])
-        -> String
+    private func whereClause<T>(
+        for entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition],
+        predicate: TranslatedPredicate?
+    ) -> String {
+        ([condition(for: entity, request: request)] + conditions.map(\.sql) + [predicate?.sql].compactMap { $0 })
+            .joined(separator: " AND ")
+    }
+
+    /// How a request's predicate can be answered.
+    struct PredicatePlan {
+        let path: FetchExplanation.Path
+        let translated: TranslatedPredicate?
+        let reason: String?
+    }
+
+    private func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
+        guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
+        guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
+            return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
+        }
+        if !translated.isExact {
+            return PredicatePlan(
+                path: .sqlThenMemory, translated: translated,
+                reason: "string matching is narrowed in SQL and checked in memory")
+        }
+        return PredicatePlan(path: .sql, translated: translated, reason: nil)
+    }
+
+    /// Binds `values` from parameter `index` on; returns the next parameter index.
+    @discardableResult
+    private func bind(_ values: [PrimitiveValue], to statement: Statement, from index: Int32) throws(SQLiteError)
+        -> Int32
     {
-        ([condition(for: entity, request: request)] + conditions.map(\.sql)).joined(separator: " AND ")
+        var index = index
+        for binding in values {
+            switch binding {
+            case .null: try statement.bindNull(at: index)
+            case .integer(let value): try statement.bind(value, at: index)
+            case .real(let value): try statement.bind(value, at: index)
+            case .text(let value): try statement.bind(value, at: index)
+            case .blob(let value): try statement.bind(value, at: index)
+            }
+            index += 1
+        }
+        return index
     }
 
     /// Binds the conditions' values from parameter 1 on; returns the next parameter index.
@@ -195,9 +277,12 @@ extension ManagedObjectContext {
         return index
     }
 
-    /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`.
+    /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`. A descriptor with a
+    /// string comparator (`.localizedStandard`, `.lexical`, …) is sorted in memory: SQLite's
+    /// binary collation matches only `Comparable` (code point) order.
     private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) -> String? {
-        guard let keyPath = descriptor.keyPath, let name = entity.description.propertyNameForKeyPath(keyPath),
+        guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
+            let name = entity.description.propertyNameForKeyPath(keyPath),
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
         return SQLQuoting.identifier(column) + (descriptor.order == .forward ? " ASC" : " DESC")
@@ -205,17 +290,19 @@ extension ManagedObjectContext {
 
     /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).
     private func fetchRows<T>(
-        entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition], orderBy: [String],
-        limit: Int?, offset: Int
+        entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition],
+        predicate: TranslatedPredicate?, orderBy: [String], limit: Int?, offset: Int
     ) throws(StoreError) -> [ManagedObject] {
         let sql =
-            entity.selectColumnsSQL + " WHERE " + whereClause(for: entity, request: request, conditions: conditions)
+            entity.selectColumnsSQL + " AS t0 WHERE "
+            + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
             + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
         var objects: [ManagedObject] = []
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
-            let next = try bind(conditions, to: statement)
+            var next = try bind(conditions, to: statement)
+            next = try bind(predicate?.arguments ?? [], to: statement, from: next)
             try statement.bind(Int64(limit ?? -1), at: next)
             try statement.bind(Int64(offset), at: next + 1)
             while try statement.step() == .row {

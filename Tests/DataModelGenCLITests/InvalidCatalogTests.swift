@@ -75,7 +75,7 @@ struct InvalidCatalogTests {
         var run: ToolRun?
         let elapsed = clock.measure { run = runTool(["validate", row.path] + row.arguments) }
         let result = try #require(run)
-        #expect(elapsed < .seconds(3), "\(row.fixture) took \(elapsed)")
+        #expect(elapsed < .seconds(30), "\(row.fixture) took \(elapsed): a hang guard, not a speed target")
         #expect(result.out.isEmpty, "validate prints diagnostics on standard error only")
 
         let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -130,7 +130,7 @@ struct InvalidCatalogTests {
             var run: ToolRun?
             let elapsed = clock.measure { run = runTool(["validate", Paths.invalid + "/" + fixture]) }
             #expect(run?.code == .modelError)
-            #expect(elapsed < .milliseconds(500), "\(fixture) took \(elapsed)")
+            #expect(elapsed < .seconds(15), "\(fixture) took \(elapsed): a hang guard, not a speed target")
         }
         let deep = try FileManager.default.attributesOfItem(atPath: Paths.invalid + "/DeepNesting10000.xcdatamodel/contents")
         #expect(((deep[.size] as? NSNumber)?.intValue ?? .max) < 100_000, "the committed fixture stays small")

@@ -68,7 +68,7 @@ struct XMLSecurityTests {
         var error: ModelLoadingError?
         let elapsed = clock.measure { error = parseError(xml) }
         #expect(error?.diagnostics.map(\.ruleID) == ["xml-doctype"])
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(15), "a hang guard, not a speed target")
     }
 
     @Test func deepNestingIsRefusedQuickly() {
@@ -78,7 +78,7 @@ struct XMLSecurityTests {
         var error: ModelLoadingError?
         let elapsed = clock.measure { error = parseError(xml) }
         #expect(error?.diagnostics.map(\.ruleID) == ["xml-too-deep"])
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(15), "a hang guard, not a speed target")
     }
 
     @Test func parserDepthLimit() {

@@ -92,33 +92,18 @@ struct MustacheTemplateTests {
 
     /// Renders a few thousand entities and checks that four times the work takes well under
     /// sixteen times as long, which it would if rendering were quadratic.
-    @Test func renderingScalesLinearly() throws {
+    /// A large context renders completely (speed is measured by the benchmarks, never by a timed test).
+    @Test func rendersLargeContexts() throws {
         let library = try MustacheLibrary(
             sources: [
                 "file": "{{#entities}}\n{{>entity}}\n{{/entities}}\n",
                 "entity":
                     "final class {{name}} {\n    {{#attributes}}\n    var {{name}}: {{type}}\n    {{/attributes}}\n}\n",
             ], options: .codeGeneration)
-        func context(_ count: Int) -> MustacheValue {
-            let attributes: MustacheValue = [["name": "id", "type": "Int"], ["name": "title", "type": "String"]]
-            let entities = (0..<count).map { index -> MustacheValue in ["name": "E\(index)", "attributes": attributes] }
-            return ["entities": .array(entities)]
-        }
-        let small = context(2_000)
-        let large = context(8_000)
-        let clock = ContinuousClock()
-        var smallOutput = ""
-        var largeOutput = ""
-        let smallTime = try (0..<3).map { _ in
-            try clock.measure { smallOutput = try library.render("file", with: small) }
-        }.min()
-        let largeTime = try (0..<3).map { _ in
-            try clock.measure { largeOutput = try library.render("file", with: large) }
-        }.min()
-        #expect(smallOutput.split(separator: "\n").count == 2_000 * 4)
-        #expect(largeOutput.split(separator: "\n").count == 8_000 * 4)
-        #expect(largeOutput.hasSuffix("final class E7999 {\n    var id: Int\n    var title: String\n}\n"))
-        let ratio = (largeTime ?? .zero) / max(smallTime ?? .zero, .nanoseconds(1))
-        #expect(ratio < 10, "8000 entities took \(ratio)× as long as 2000")
+        let attributes: MustacheValue = [["name": "id", "type": "Int"], ["name": "title", "type": "String"]]
+        let entities = (0..<8_000).map { index -> MustacheValue in ["name": "E\(index)", "attributes": attributes] }
+        let output = try library.render("file", with: ["entities": .array(entities)])
+        #expect(output.split(separator: "\n").count == 8_000 * 4)
+        #expect(output.hasSuffix("final class E7999 {\n    var id: Int\n    var title: String\n}\n"))
     }
 }

@@ -22,23 +22,11 @@ public enum CompanyModel {
             isAbstract: false,
             objectType: BusinessEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "name", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "name", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "departments", destinationEntityName: "DepartmentEntity",
-                    inverseName: "businesses", isToMany: true, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 0),
-                RelationshipDescription(
-                    name: "employees", destinationEntityName: "EmployeeEntity",
-                    inverseName: "business", isToMany: true, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .cascade,
-                    minCount: 0, maxCount: 0),
+                RelationshipDescription(name: "departments", destinationEntityName: "DepartmentEntity", inverseName: "businesses", isToMany: true),
+                RelationshipDescription(name: "employees", destinationEntityName: "EmployeeEntity", inverseName: "business", isToMany: true, deleteRule: .cascade),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
@@ -61,23 +49,11 @@ public enum CompanyModel {
             isAbstract: false,
             objectType: DepartmentEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "name", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "name", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "businesses", destinationEntityName: "BusinessEntity",
-                    inverseName: "departments", isToMany: true, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 0),
-                RelationshipDescription(
-                    name: "employees", destinationEntityName: "EmployeeEntity",
-                    inverseName: "department", isToMany: true, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .deny,
-                    minCount: 0, maxCount: 0),
+                RelationshipDescription(name: "businesses", destinationEntityName: "BusinessEntity", inverseName: "departments", isToMany: true),
+                RelationshipDescription(name: "employees", destinationEntityName: "EmployeeEntity", inverseName: "department", isToMany: true, deleteRule: .deny),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
@@ -100,33 +76,13 @@ public enum CompanyModel {
             isAbstract: false,
             objectType: EmployeeEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "age", type: .integer16, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "dateJoined", type: .date, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "name", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "age", type: .integer16, defaultValue: "0"),
+                AttributeDescription(name: "dateJoined", type: .date),
+                AttributeDescription(name: "name", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "business", destinationEntityName: "BusinessEntity",
-                    inverseName: "employees", isToMany: false, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 1),
-                RelationshipDescription(
-                    name: "department", destinationEntityName: "DepartmentEntity",
-                    inverseName: "employees", isToMany: false, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 1),
+                RelationshipDescription(name: "business", destinationEntityName: "BusinessEntity", inverseName: "employees", maxCount: 1),
+                RelationshipDescription(name: "department", destinationEntityName: "DepartmentEntity", inverseName: "employees", maxCount: 1),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [

@@ -386,6 +386,12 @@ fixture('ClassNamesDifferInCase', model(AUTHOR + '\n' + BOOK + '\n' + BOOK.repla
 fixture('CombiningMarkFirst', model(AUTHOR + '\n' + BOOK.replace('    </entity>',
     '§        <attribute name="\u0301accent" optional="YES" attributeType="String"/>\n    </entity>')),
     'invalid-identifier')
+# 258 levels of inheritance: past the limit of 256 ancestors. Validation used to be cubic in the depth (a
+# 5,000-level chain hung; found by Scripts/fuzz-models.py).
+chain = ['    <entity name="Level0" codeGenerationType="class"/>']
+for level in range(1, 258):
+    chain.append(('§' if level == 257 else '') + f'    <entity name="Level{level}" parentEntity="Level{level - 1}" codeGenerationType="class"/>')
+fixture('InheritanceTooDeep', model('\n'.join(chain)), 'inheritance-too-deep')
 
 with open(os.path.join(ROOT, 'MANIFEST.tsv'), 'w') as f:
     f.write('# fixture\textra-args\texit-code\trule-id\tline\n')

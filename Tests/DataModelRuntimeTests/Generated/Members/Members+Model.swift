@@ -20,16 +20,8 @@ public enum MembersModel {
             isAbstract: false,
             objectType: MemberEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "age", type: .integer16, isOptional: false,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "name", type: .string, isOptional: false,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "age", type: .integer16, isOptional: false, defaultValue: "0"),
+                AttributeDescription(name: "name", type: .string, isOptional: false),
             ],
             relationships: [
             ],

@@ -20,26 +20,10 @@ public enum PersonModel {
             isAbstract: false,
             objectType: Person.self,
             attributes: [
-                AttributeDescription(
-                    name: "email", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "id", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "name", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "updateDate", type: .date, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "email", type: .string),
+                AttributeDescription(name: "id", type: .string),
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "updateDate", type: .date),
             ],
             relationships: [
             ],

@@ -22,28 +22,12 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: LocationEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "altitude", type: .double, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0.0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "latitude", type: .double, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0.0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "longitude", type: .double, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0.0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "altitude", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "latitude", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "longitude", type: .double, defaultValue: "0.0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "record", destinationEntityName: "RecordEntity",
-                    inverseName: "locations", isToMany: false, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 1),
+                RelationshipDescription(name: "record", destinationEntityName: "RecordEntity", inverseName: "locations", maxCount: 1),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
@@ -67,38 +51,14 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: RecordEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "distance", type: .double, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0.0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "endTime", type: .date, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "startTime", type: .date, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "step", type: .integer16, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "distance", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "endTime", type: .date),
+                AttributeDescription(name: "startTime", type: .date),
+                AttributeDescription(name: "step", type: .integer16, defaultValue: "0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "locations", destinationEntityName: "LocationEntity",
-                    inverseName: "record", isToMany: true, isOrdered: true,
-                    isOptional: true, isTransient: false, deleteRule: .cascade,
-                    minCount: 0, maxCount: 0),
-                RelationshipDescription(
-                    name: "recordsEntity", destinationEntityName: "RecordsEntity",
-                    inverseName: "records", isToMany: false, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 1),
+                RelationshipDescription(name: "locations", destinationEntityName: "LocationEntity", inverseName: "record", isToMany: true, isOrdered: true, deleteRule: .cascade),
+                RelationshipDescription(name: "recordsEntity", destinationEntityName: "RecordsEntity", inverseName: "records", maxCount: 1),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
@@ -124,18 +84,10 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: RecordsEntity.self,
             attributes: [
-                AttributeDescription(
-                    name: "title", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "title", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "records", destinationEntityName: "RecordEntity",
-                    inverseName: "recordsEntity", isToMany: true, isOrdered: true,
-                    isOptional: true, isTransient: false, deleteRule: .cascade,
-                    minCount: 0, maxCount: 0),
+                RelationshipDescription(name: "records", destinationEntityName: "RecordEntity", inverseName: "recordsEntity", isToMany: true, isOrdered: true, deleteRule: .cascade),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [

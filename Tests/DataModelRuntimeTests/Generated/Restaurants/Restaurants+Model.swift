@@ -21,28 +21,12 @@ public enum RestaurantsModel {
             isAbstract: false,
             objectType: CategoryData.self,
             attributes: [
-                AttributeDescription(
-                    name: "categoryName", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "categoryText", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "order", type: .integer32, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: "0", minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "categoryName", type: .string),
+                AttributeDescription(name: "categoryText", type: .string),
+                AttributeDescription(name: "order", type: .integer32, defaultValue: "0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "restaurant", destinationEntityName: "RestaurantData",
-                    inverseName: "category", isToMany: false, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .nullify,
-                    minCount: 0, maxCount: 1),
+                RelationshipDescription(name: "restaurant", destinationEntityName: "RestaurantData", inverseName: "category", maxCount: 1),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
@@ -66,53 +50,17 @@ public enum RestaurantsModel {
             isAbstract: false,
             objectType: RestaurantData.self,
             attributes: [
-                AttributeDescription(
-                    name: "address", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "date", type: .date, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "group", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "imagePath", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "phone", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "placeName", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "placeURL", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
-                AttributeDescription(
-                    name: "roadAddress", type: .string, isOptional: true,
-                    isTransient: false, isDerived: false, isIndexed: false,
-                    defaultValue: nil, minValue: nil, maxValue: nil,
-                    regularExpression: nil),
+                AttributeDescription(name: "address", type: .string),
+                AttributeDescription(name: "date", type: .date),
+                AttributeDescription(name: "group", type: .string),
+                AttributeDescription(name: "imagePath", type: .string),
+                AttributeDescription(name: "phone", type: .string),
+                AttributeDescription(name: "placeName", type: .string),
+                AttributeDescription(name: "placeURL", type: .string),
+                AttributeDescription(name: "roadAddress", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "category", destinationEntityName: "CategoryData",
-                    inverseName: "restaurant", isToMany: true, isOrdered: false,
-                    isOptional: true, isTransient: false, deleteRule: .cascade,
-                    minCount: 0, maxCount: 0),
+                RelationshipDescription(name: "category", destinationEntityName: "CategoryData", inverseName: "restaurant", isToMany: true, deleteRule: .cascade),
             ],
             uniquenessConstraints: [],
             fetchIndexes: [

@@ -1,0 +1,732 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+// Translation of Foundation `#Predicate`s to SQL `WHERE` fragments with bound parameters.
+//
+// Every `PredicateExpressions` type the runtime understands conforms to `SQLTranslatable`; the
+// translator walks `predicate.expression` and asks each node for an `SQLTerm`, or `nil` when the
+// node (or one of its children) has no exact SQL equivalent — the request then falls back to
+// evaluating the predicate in memory. The rules (see `Docs/Runtime.md`):
+//
+// - Conditions are built so they are never SQL `NULL` (`IS` / `IS NOT` for equality, `COALESCE`
+//   and `CASE` around optionals), so `AND` / `OR` / `NOT` have Swift's two-valued meaning.
+// - Values are bound exactly as the store writes them (``StorableValue/primitiveValue``).
+// - String `contains` / `starts(with:)` compare characters in Swift (canonical equivalence)
+//   but bytes in SQL: they are translated as a narrowing condition (`instr`), and the request
+//   evaluates the predicate again in memory on the rows SQL returned. A narrowing condition
+//   under `!` (or turned into a value) cannot narrow, so such predicates fall back.
+
+/// How a fetch request's predicate is answered, as ``ManagedObjectContext/explain(_:)`` reports it.
+public struct FetchExplanation: Sendable, CustomStringConvertible {
+    /// Where the predicate is evaluated.
+    public enum Path: String, Sendable {
+        /// SQLite answers the whole predicate.
+        case sql
+        /// SQLite narrows the rows, then the predicate is evaluated in memory on them.
+        case sqlThenMemory
+        /// Every row of the entity is loaded and the predicate is evaluated in memory.
+        case memory
+    }
+
+    /// The path the request takes.
+    public let path: Path
+    /// The SQL `WHERE` clause the fetch runs (entity range, conditions and the translated
+    /// predicate), with `?` for bound values.
+    public let whereClause: String
+    /// The predicate's part of ``whereClause`` alone; `nil` when it is not translated.
+    public let predicateSQL: String?
+    /// The values bound to the predicate's `?`s, in order.
+    public let arguments: [PrimitiveValue]
+    /// Why part of the work is done in memory, when it is.
+    public let reason: String?
+
+    public var description: String {
+        "\(path.rawValue): WHERE \(whereClause)" + (reason.map { " (\($0))" } ?? "")
+    }
+}
+
+/// A predicate translated to SQL.
+struct TranslatedPredicate {
+    let sql: String
+    let arguments: [PrimitiveValue]
+    /// `false`: the SQL selects a superset; the predicate must still be evaluated in memory.
+    let isExact: Bool
+    /// Whether the SQL reads other rows than the object's own (relationships): unsaved changes of
+    /// any object can then change the answer.
+    let usesRelationships: Bool
+}
+
+/// A piece of SQL with its bound values, in the order of its `?`s.
+struct SQLFragment {
+    var sql: String
+    var arguments: [PrimitiveValue]
+
+    init(_ sql: String, _ arguments: [PrimitiveValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+/// What a value expression computes, for choosing encodings and operators.
+enum SQLScalarType {
+    case attribute(AttributeType)
+    /// A condition's value (0 or 1).
+    case boolean
+    /// A count.
+    case integer
+
+    /// Whether SQLite orders these values as Swift does (`<` and friends).
+    var isOrderable: Bool {
+        switch self {
+        case .boolean, .integer: return true
+        case .attribute(let type):
+            switch type {
+            case .integer16, .integer32, .integer64, .double, .float, .date, .string: return true
+            default: return false
+            }
+        }
+    }
+}
+
+/// A row of an entity reachable from the predicate's object.
+struct SQLObjectReference {
+    let entity: EntityRuntime
+    /// Evaluates to the object's `Z_PK`, or `NULL` when there is none.
+    let primaryKey: SQLFragment
+    /// The alias of the object's row when the query reads it (`t0`, or a `contains(where:)`
+    /// row): its columns are then read directly, else through a scalar subquery.
+    let alias: String?
+}
+
+/// A to-many relationship of an object.
+struct SQLToManyReference {
+    let relationship: RelationshipRuntime
+    let owner: SQLFragment
+}
+
+/// The translation of one expression.
+enum SQLTerm {
+    /// A condition: never `NULL`. `exact: false` means it selects a superset.
+    case condition(SQLFragment, exact: Bool)
+    /// A value (possibly `NULL` when `nullable`).
+    case scalar(SQLFragment, SQLScalarType, nullable: Bool)
+    /// A Swift value known before the query runs (a captured value or a literal).
+    case constant(Any)
+    /// An object (the predicate's input, or a to-one destination).
+    case object(SQLObjectReference)
+    /// A to-many relationship.
+    case toMany(SQLToManyReference)
+    /// An optional Bool whose `true` rows are a subset of the condition's rows
+    /// (`$0.s?.contains(t)`): usable only as `== true` or `?? false`.
+    case optionalNarrowing(SQLFragment)
+}
+
+/// Something the translator turns into SQL.
+protocol SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm?
+}
+
+/// Walks one predicate (single use).
+final class PredicateSQLTranslator {
+    let runtime: ModelRuntime
+    var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
+    private var aliasCounter = 0
+    private(set) var usesRelationships = false
+
+    init(runtime: ModelRuntime) {
+        self.runtime = runtime
+    }
+
+    /// The predicate as SQL over the root entity's table aliased `t0`, or `nil`.
+    static func translate<T>(_ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime)
+        -> TranslatedPredicate?
+    {
+        let translator = PredicateSQLTranslator(runtime: runtime)
+        translator.variables[predicate.variable.key] = .object(
+            SQLObjectReference(entity: entity, primaryKey: SQLFragment(#"t0."Z_PK""#), alias: "t0"))
+        guard let term = translator.term(predicate.expression),
+            case .condition(let fragment, let exact)? = translator.condition(term)
+        else { return nil }
+        return TranslatedPredicate(
+            sql: fragment.sql, arguments: fragment.arguments, isExact: exact,
+            usesRelationships: translator.usesRelationships)
+    }
+
+    func term(_ expression: Any) -> SQLTerm? {
+        (expression as? any SQLTranslatable)?.sqlTerm(self)
+    }
+
+    func nextAlias() -> String {
+        aliasCounter += 1
+        return "s\(aliasCounter)"
+    }
+
+    /// A term as a condition (Bool attributes and constants included).
+    func condition(_ term: SQLTerm) -> SQLTerm? {
+        switch term {
+        case .condition: return term
+        case .scalar(let fragment, let type, let nullable):
+            guard !nullable else { return nil }
+            switch type {
+            case .boolean, .attribute(.boolean):
+                return .condition(SQLFragment("(" + fragment.sql + " IS 1)", fragment.arguments), exact: true)
+            default: return nil
+            }
+        case .constant(let value):
+            guard let bool = unwrapped(value) as? Bool else { return nil }
+            return .condition(SQLFragment(bool ? "1" : "0"), exact: true)
+        case .object, .toMany, .optionalNarrowing: return nil
+        }
+    }
+
+    /// A term as a value: a condition becomes its 0/1 (only when exact).
+    func scalar(_ term: SQLTerm) -> (SQLFragment, SQLScalarType, nullable: Bool)? {
+        switch term {
+        case .scalar(let fragment, let type, let nullable): return (fragment, type, nullable)
+        case .condition(let fragment, let exact):
+            guard exact else { return nil }
+            return (fragment, .boolean, false)
+        default: return nil
+        }
+    }
+
+    /// The stored form of a Swift value compared with a value of `type`; `.null` for `nil`.
+    func encode(_ value: Any, as type: SQLScalarType) -> PrimitiveValue? {
+        guard let value = unwrapped(value) else { return .null }
+        switch type {
+        case .boolean:
+            return (value as? Bool).map { .integer($0 ? 1 : 0) }
+        case .integer:
+            return (value as? Int).map { .integer(Int64($0)) }
+        case .attribute:
+            return (value as? any StorableValue)?.primitiveValue
+        }
+    }
+
+    /// The object reached by to-one `relationship` from `source`.
+    func toOne(_ relationship: RelationshipRuntime, of source: SQLObjectReference) -> SQLObjectReference? {
+        guard case .foreignKey(let columns)? = relationship.storage,
+            let foreignKey = column(columns.column, of: source)
+        else { return nil }
+        usesRelationships = true
+        return SQLObjectReference(entity: relationship.destination, primaryKey: foreignKey, alias: nil)
+    }
+
+    /// A column of `object`'s row: direct for rows in the query, a scalar subquery otherwise.
+    func column(_ name: String, of object: SQLObjectReference) -> SQLFragment? {
+        if let alias = object.alias { return SQLFragment(alias + "." + SQLQuoting.identifier(name)) }
+        let alias = nextAlias()
+        return SQLFragment(
+            "(SELECT " + alias + "." + SQLQuoting.identifier(name) + " FROM "
+                + SQLQuoting.identifier(object.entity.tableName)
+                + " AS " + alias + " WHERE " + alias + #"."Z_PK" = "# + object.primaryKey.sql + ")",
+            object.primaryKey.arguments)
+    }
+
+    /// `FROM … WHERE …` selecting the destinations of a to-many (the destination row aliased
+    /// by the returned name when `needsDestination`).
+    func toManySource(_ reference: SQLToManyReference, needsDestination: Bool) -> (sql: String, alias: String)? {
+        usesRelationships = true
+        let relationship = reference.relationship
+        switch relationship.storage {
+        case .inverseForeignKey(let table, let columns)?:
+            let alias = nextAlias()
+            return (
+                "FROM " + SQLQuoting.identifier(table) + " AS " + alias + " WHERE " + alias + "."
+                    + SQLQuoting.identifier(columns.column) + " = " + reference.owner.sql, alias
+            )
+        case .joinTable(let join)?:
+            let joinAlias = nextAlias()
+            let condition =
+                " WHERE " + joinAlias + "." + SQLQuoting.identifier(join.sourceColumn) + " = " + reference.owner.sql
+            guard needsDestination else {
+                return ("FROM " + SQLQuoting.identifier(join.table) + " AS " + joinAlias + condition, joinAlias)
+            }
+            let alias = nextAlias()
+            return (
+                "FROM " + SQLQuoting.identifier(join.table) + " AS " + joinAlias + " JOIN "
+                    + SQLQuoting.identifier(relationship.destination.tableName) + " AS " + alias + " ON " + alias
+                    + #"."Z_PK" = "# + joinAlias + "." + SQLQuoting.identifier(join.destinationColumn) + condition,
+                alias
+            )
+        case .foreignKey?, nil:
+            return nil
+        }
+    }
+
+    /// `a IS b` / `a IS NOT b` for two terms, or `nil`.
+    func equality(_ lhs: SQLTerm, _ rhs: SQLTerm, negated: Bool) -> SQLTerm? {
+        let op = negated ? " IS NOT " : " IS "
+        switch (lhs, rhs) {
+        case (.optionalNarrowing(let fragment), .constant(let value)),
+            (.constant(let value), .optionalNarrowing(let fragment)):
+            guard !negated, unwrapped(value) as? Bool == true else { return nil }
+            return .condition(fragment, exact: false)
+        case (.object(let object), .constant(let value)), (.constant(let value), .object(let object)):
+            guard let target = unwrapped(value) else {
+                return .condition(
+                    SQLFragment(object.primaryKey.sql + op + "NULL", object.primaryKey.arguments), exact: true)
+            }
+            guard let other = target as? ManagedObject else { return nil }
+            return .condition(
+                SQLFragment(
+                    object.primaryKey.sql + op + "?",
+                    object.primaryKey.arguments + [.integer(other.objectID.primaryKey)]),
+                exact: true)
+        case (.object(let left), .object(let right)):
+            return .condition(
+                SQLFragment(
+                    left.primaryKey.sql + op + right.primaryKey.sql,
+                    left.primaryKey.arguments + right.primaryKey.arguments),
+                exact: true)
+        case (.constant, .constant):
+            return nil
+        case (.constant(let value), _):
+            return equality(rhs, .constant(value), negated: negated)
+        case (_, .constant(let value)):
+            guard let (fragment, type, _) = scalar(lhs), let encoded = encode(value, as: type) else { return nil }
+            if encoded.isNull {
+                return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true)
+            }
+            return .condition(SQLFragment(fragment.sql + op + "?", fragment.arguments + [encoded]), exact: true)
+        default:
+            guard let (left, _, _) = scalar(lhs), let (right, _, _) = scalar(rhs) else { return nil }
+            return .condition(SQLFragment(left.sql + op + right.sql, left.arguments + right.arguments), exact: true)
+        }
+    }
+
+    /// Two terms as values of one orderable type, for `<` and friends.
+    func ordered(_ lhs: SQLTerm, _ rhs: SQLTerm) -> (SQLFragment, SQLFragment)? {
+        switch (lhs, rhs) {
+        case (.constant, .constant): return nil
+        case (.constant(let value), _):
+            guard let (fragment, type, nullable) = scalar(rhs), !nullable, type.isOrderable,
+                let encoded = encode(value, as: type), !encoded.isNull
+            else { return nil }
+            return (SQLFragment("?", [encoded]), fragment)
+        case (_, .constant(let value)):
+            guard let (fragment, type, nullable) = scalar(lhs), !nullable, type.isOrderable,
+                let encoded = encode(value, as: type), !encoded.isNull
+            else { return nil }
+            return (fragment, SQLFragment("?", [encoded]))
+        default:
+            guard let (left, leftType, leftNullable) = scalar(lhs), let (right, rightType, rightNullable) = scalar(rhs),
+                !leftNullable, !rightNullable, leftType.isOrderable, rightType.isOrderable
+            else { return nil }
+            return (left, right)
+        }
+    }
+}
+
+/// `Optional` seen through `Any`.
+protocol OptionalValue {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let value): return unwrapped(value)
+        case .none: return nil
+        }
+    }
+}
+
+/// `value` without any levels of `Optional`; `nil` for none.
+func unwrapped(_ value: Any) -> Any? {
+    if let optional = value as? any OptionalValue { return optional.wrappedAny }
+    return value
+}
+
+/// The key paths of a to-many collection type that SQL answers.
+protocol ToManyCollection {
+    static var countKeyPath: AnyKeyPath { get }
+    static var isEmptyKeyPath: AnyKeyPath { get }
+}
+
+extension Set: ToManyCollection {
+    static var countKeyPath: AnyKeyPath { \Set<Element>.count }
+    static var isEmptyKeyPath: AnyKeyPath { \Set<Element>.isEmpty }
+}
+
+extension Array: ToManyCollection {
+    static var countKeyPath: AnyKeyPath { \[Element].count }
+    static var isEmptyKeyPath: AnyKeyPath { \[Element].isEmpty }
+}
+
+// MARK: - Expressions
+
+extension PredicateExpressions.Variable: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        translator.variables[key]
+    }
+}
+
+extension PredicateExpressions.Value: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        .constant(value)
+    }
+}
+
+extension PredicateExpressions.NilLiteral: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        .constant(Optional<Wrapped>.none as Any)
+    }
+}
+
+extension PredicateExpressions.KeyPath: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let base = translator.term(root) else { return nil }
+        let path = keyPath as AnyKeyPath
+        switch base {
+        case .object(let object):
+            let entity = object.entity
+            guard let name = entity.lineage.reversed().lazy.compactMap({ $0.propertyNameForKeyPath(path) }).first
+            else { return nil }
+            if let index = entity.attributeIndex(name) {
+                guard let columnName = entity.attributeColumns[index],
+                    let column = translator.column(columnName, of: object)
+                else { return nil }
+                if object.alias == nil { translator.noteRelationship() }
+                // A required attribute is never NULL in a saved row (save validates it).
+                let attribute = entity.attributes[index]
+                return .scalar(
+                    column, .attribute(attribute.type), nullable: attribute.isOptional || object.alias == nil)
+            }
+            guard let index = entity.relationshipIndex[name] else { return nil }
+            let relationship = entity.relationships[index]
+            if relationship.isToMany {
+                return .toMany(SQLToManyReference(relationship: relationship, owner: object.primaryKey))
+            }
+            return translator.toOne(relationship, of: object).map(SQLTerm.object)
+        case .toMany(let reference):
+            guard let collection = Root.Output.self as? any ToManyCollection.Type,
+                let (source, _) = translator.toManySource(reference, needsDestination: false)
+            else { return nil }
+            if path == collection.countKeyPath {
+                return .scalar(
+                    SQLFragment("(SELECT COUNT(*) " + source + ")", reference.owner.arguments), .integer,
+                    nullable: false)
+            }
+            if path == collection.isEmptyKeyPath {
+                return .condition(
+                    SQLFragment("NOT EXISTS (SELECT 1 " + source + ")", reference.owner.arguments), exact: true)
+            }
+            return nil
+        case .scalar(let fragment, .attribute(let type), let nullable):
+            guard type == .string || type == .uri, path == \String.isEmpty as AnyKeyPath else { return nil }
+            // A NULL string (a required attribute across a missing to-one) is not empty.
+            let test = nullable ? "COALESCE(" + fragment.sql + " = '', 0)" : "(" + fragment.sql + " = '')"
+            return .condition(SQLFragment(test, fragment.arguments), exact: true)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateSQLTranslator {
+    /// Records that the SQL reads rows other than the object's own.
+    func noteRelationship() {
+        usesRelationships = true
+    }
+}
+
+extension PredicateExpressions.Equal: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs), let right = translator.term(rhs) else { return nil }
+        return translator.equality(left, right, negated: false)
+    }
+}
+
+extension PredicateExpressions.NotEqual: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs), let right = translator.term(rhs) else { return nil }
+        return translator.equality(left, right, negated: true)
+    }
+}
+
+extension PredicateExpressions.Comparison: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs), let right = translator.term(rhs),
+            let (a, b) = translator.ordered(left, right)
+        else { return nil }
+        let symbol: String
+        switch op {
+        case .lessThan: symbol = " < "
+        case .lessThanOrEqual: symbol = " <= "
+        case .greaterThan: symbol = " > "
+        case .greaterThanOrEqual: symbol = " >= "
+        @unknown default: return nil
+        }
+        return .condition(SQLFragment("(" + a.sql + symbol + b.sql + ")", a.arguments + b.arguments), exact: true)
+    }
+}
+
+extension PredicateExpressions.Conjunction: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs).flatMap(translator.condition),
+            let right = translator.term(rhs).flatMap(translator.condition),
+            case .condition(let a, let aExact) = left, case .condition(let b, let bExact) = right
+        else { return nil }
+        return .condition(
+            SQLFragment("(" + a.sql + " AND " + b.sql + ")", a.arguments + b.arguments), exact: aExact && bExact)
+    }
+}
+
+extension PredicateExpressions.Disjunction: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs).flatMap(translator.condition),
+            let right = translator.term(rhs).flatMap(translator.condition),
+            case .condition(let a, let aExact) = left, case .condition(let b, let bExact) = right
+        else { return nil }
+        return .condition(
+            SQLFragment("(" + a.sql + " OR " + b.sql + ")", a.arguments + b.arguments), exact: aExact && bExact)
+    }
+}
+
+extension PredicateExpressions.Negation: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        // A narrowing (superset) condition cannot be negated.
+        guard case .condition(let inner, true)? = translator.term(wrapped).flatMap(translator.condition) else {
+            return nil
+        }
+        return .condition(SQLFragment("NOT " + inner.sql, inner.arguments), exact: true)
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs), let right = translator.term(rhs) else { return nil }
+        if case .optionalNarrowing(let fragment) = left {
+            guard case .constant(let constant) = right, unwrapped(constant) as? Bool == false else { return nil }
+            return .condition(fragment, exact: false)
+        }
+        guard let (value, type, _) = translator.scalar(left) else { return nil }
+        switch right {
+        case .constant(let constant):
+            guard let encoded = translator.encode(constant, as: type) else { return nil }
+            if encoded.isNull { return .scalar(value, type, nullable: true) }
+            return .scalar(
+                SQLFragment("COALESCE(" + value.sql + ", ?)", value.arguments + [encoded]), type, nullable: false)
+        default:
+            guard let (other, _, nullable) = translator.scalar(right) else { return nil }
+            return .scalar(
+                SQLFragment("COALESCE(" + value.sql + ", " + other.sql + ")", value.arguments + other.arguments), type,
+                nullable: nullable)
+        }
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let base = translator.term(wrapped) else { return nil }
+        let test: SQLFragment
+        switch base {
+        case .object(let object):
+            translator.variables[variable.key] = .object(object)
+            test = object.primaryKey
+        case .scalar(let fragment, let type, _):
+            translator.variables[variable.key] = .scalar(fragment, type, nullable: false)
+            test = fragment
+        default:
+            return nil
+        }
+        guard let result = translator.term(transform) else { return nil }
+        switch result {
+        case .object:
+            // The destination's key is `NULL` when the source is.
+            guard case .object = base else { return nil }
+            return result
+        case .scalar(let fragment, let type, _):
+            if case .object = base { return .scalar(fragment, type, nullable: true) }
+            return .scalar(
+                SQLFragment(
+                    "CASE WHEN " + test.sql + " IS NULL THEN NULL ELSE " + fragment.sql + " END",
+                    test.arguments + fragment.arguments), type, nullable: true)
+        case .condition(let fragment, true):
+            return .scalar(
+                SQLFragment(
+                    "CASE WHEN " + test.sql + " IS NULL THEN NULL ELSE " + fragment.sql + " END",
+                    test.arguments + fragment.arguments), .boolean, nullable: true)
+        case .condition(let fragment, false):
+            // `nil` and `false` both leave the row out: the condition alone narrows `== true`.
+            return .optionalNarrowing(fragment)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceContains: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let base = translator.term(sequence), let item = translator.term(element) else { return nil }
+        switch (base, item) {
+        case (.constant(let values), _):
+            guard let collection = unwrapped(values) as? any Sequence,
+                let (fragment, type, nullable) = translator.scalar(item)
+            else { return nil }
+            var encoded: [PrimitiveValue] = []
+            var includesNil = false
+            for value in collection {
+                guard let primitive = translator.encode(value, as: type) else { return nil }
+                if primitive.isNull { includesNil = true } else { encoded.append(primitive) }
+            }
+            var parts: [SQLFragment] = []
+            if !encoded.isEmpty {
+                let list =
+                    fragment.sql + " IN (" + Array(repeating: "?", count: encoded.count).joined(separator: ", ") + ")"
+                parts.append(
+                    SQLFragment(
+                        nullable ? "COALESCE(" + list + ", 0)" : list, fragment.arguments + encoded))
+            }
+            if includesNil { parts.append(SQLFragment(fragment.sql + " IS NULL", fragment.arguments)) }
+            if parts.isEmpty { return .condition(SQLFragment("0"), exact: true) }
+            if parts.count == 1 { return .condition(parts[0], exact: true) }
+            return .condition(
+                SQLFragment("(" + parts.map(\.sql).joined(separator: " OR ") + ")", parts.flatMap(\.arguments)),
+                exact: true)
+        case (.toMany(let reference), .constant(let value)):
+            guard let object = unwrapped(value) as? ManagedObject,
+                let (source, alias) = translator.toManySource(reference, needsDestination: true)
+            else { return nil }
+            return .condition(
+                SQLFragment(
+                    "EXISTS (SELECT 1 " + source + " AND " + alias + #"."Z_PK" = ?)"#,
+                    reference.owner.arguments + [.integer(object.objectID.primaryKey)]), exact: true)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard case .toMany(let reference)? = translator.term(sequence),
+            let (source, alias) = translator.toManySource(reference, needsDestination: true)
+        else { return nil }
+        translator.variables[variable.key] = .object(
+            SQLObjectReference(
+                entity: reference.relationship.destination, primaryKey: SQLFragment(alias + #"."Z_PK""#), alias: alias))
+        guard case .condition(let inner, let exact)? = translator.term(test).flatMap(translator.condition) else {
+            return nil
+        }
+        return .condition(
+            SQLFragment(
+                "EXISTS (SELECT 1 " + source + " AND " + inner.sql + ")", reference.owner.arguments + inner.arguments),
+            exact: exact)
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let text = translator.term(base).flatMap(translator.stringOperand),
+            let needle = translator.term(other).flatMap(translator.stringOperand)
+        else { return nil }
+        // Bytes in SQL, characters in Swift: a narrowing condition, checked again in memory.
+        return .condition(
+            SQLFragment(
+                "COALESCE(instr(" + text.sql + ", " + needle.sql + ") > 0, 0)", text.arguments + needle.arguments),
+            exact: false)
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let text = translator.term(base).flatMap(translator.stringOperand),
+            let prefix = translator.term(self.prefix).flatMap(translator.stringOperand)
+        else { return nil }
+        return .condition(
+            SQLFragment(
+                "COALESCE(instr(" + text.sql + ", " + prefix.sql + ") = 1, 0)", text.arguments + prefix.arguments),
+            exact: false)
+    }
+}
+
+extension PredicateSQLTranslator {
+    /// A string value or constant as SQL text.
+    func stringOperand(_ term: SQLTerm) -> SQLFragment? {
+        switch term {
+        case .constant(let value):
+            guard let text = unwrapped(value) as? String else { return nil }
+            return SQLFragment("?", [.text(text)])
+        case .scalar(let fragment, .attribute(let type), _):
+            guard type == .string || type == .uri else { return nil }
+            return fragment
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.Arithmetic: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard let left = translator.term(lhs), let right = translator.term(rhs) else { return nil }
+        // Integers and Double only: SQLite computes in Int64 or Double (Float would round
+        // differently). Swift traps on integer overflow where SQLite turns to REAL.
+        func isNumeric(_ type: SQLScalarType) -> Bool {
+            switch type {
+            case .integer: return true
+            case .attribute(let type): return [.integer16, .integer32, .integer64, .double].contains(type)
+            case .boolean: return false
+            }
+        }
+        let operands: (SQLFragment, SQLFragment, SQLScalarType)
+        switch (left, right) {
+        case (.constant, .constant): return nil
+        case (.constant(let value), _):
+            guard let (fragment, type, nullable) = translator.scalar(right), !nullable, isNumeric(type),
+                let encoded = translator.encode(value, as: type), !encoded.isNull
+            else { return nil }
+            operands = (SQLFragment("?", [encoded]), fragment, type)
+        case (_, .constant(let value)):
+            guard let (fragment, type, nullable) = translator.scalar(left), !nullable, isNumeric(type),
+                let encoded = translator.encode(value, as: type), !encoded.isNull
+            else { return nil }
+            operands = (fragment, SQLFragment("?", [encoded]), type)
+        default:
+            guard let (a, type, aNullable) = translator.scalar(left), let (b, _, bNullable) = translator.scalar(right),
+                !aNullable, !bNullable, isNumeric(type)
+            else { return nil }
+            operands = (a, b, type)
+        }
+        let symbol: String
+        switch op {
+        case .add: symbol = " + "
+        case .subtract: symbol = " - "
+        case .multiply: symbol = " * "
+        @unknown default: return nil
+        }
+        return .scalar(
+            SQLFragment(
+                "(" + operands.0.sql + symbol + operands.1.sql + ")", operands.0.arguments + operands.1.arguments),
+            operands.2, nullable: false)
+    }
+}
+
+extension PredicateExpressions.Conditional: SQLTranslatable {
+    func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
+        guard case .condition(let condition, true)? = translator.term(test).flatMap(translator.condition),
+            let whenTrue = translator.term(trueBranch), let whenFalse = translator.term(falseBranch)
+        else { return nil }
+        func branch(_ term: SQLTerm, like other: SQLTerm) -> (SQLFragment, SQLScalarType, Bool)? {
+            if case .constant(let value) = term {
+                guard let (_, type, _) = translator.scalar(other), let encoded = translator.encode(value, as: type)
+                else {
+                    return nil
+                }
+                return encoded.isNull ? (SQLFragment("NULL"), type, true) : (SQLFragment("?", [encoded]), type, false)
+            }
+            return translator.scalar(term).map { ($0.0, $0.1, $0.nullable) }
+        }
+        if case .constant = whenTrue, case .constant = whenFalse { return nil }
+        guard let (a, type, aNullable) = branch(whenTrue, like: whenFalse),
+            let (b, _, bNullable) = branch(whenFalse, like: whenTrue)
+        else { return nil }
+        let sql = SQLFragment(
+            "CASE WHEN " + condition.sql + " THEN " + a.sql + " ELSE " + b.sql + " END",
+            condition.arguments + a.arguments + b.arguments)
+        if case .boolean = type, !aNullable, !bNullable { return .condition(sql, exact: true) }
+        return .scalar(sql, type, nullable: aNullable || bNullable)
+    }
+}

@@ -1,0 +1,160 @@
+import DataModelRuntime
+import Foundation
+import Testing
+
+/// The SQL generated for representative predicates, as text: a change that silently falls back to
+/// memory (or changes the SQL) fails here.
+@Suite("Predicate translation: generated SQL")
+struct PredicateSQLTests {
+    private func explain(_ predicate: Predicate<Gadget>) throws -> FetchExplanation {
+        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+        return try store.context.explain(FetchRequest<Gadget>().filtered(by: predicate))
+    }
+
+    private func explainEmployees(_ predicate: Predicate<EmployeeEntity>) throws -> FetchExplanation {
+        let store = try TestStore(.inMemory, model: CompanyModel.model)
+        return try store.context.explain(EmployeeEntity.fetchRequest().filtered(by: predicate))
+    }
+
+    @Test func equalityOnOptionalIsNullSafe() throws {
+        let plan = try explain(#Predicate { $0.text != "x" })
+        #expect(plan.path == .sql)
+        #expect(plan.predicateSQL == #"t0."ZTEXT" IS NOT ?"#)
+        #expect(plan.arguments == [.text("x")])
+    }
+
+    @Test func nilChecks() throws {
+        let plan = try explain(#Predicate { $0.text == nil || $0.uuid != nil })
+        #expect(plan.predicateSQL == #"(t0."ZTEXT" IS NULL OR t0."ZUUID" IS NOT NULL)"#)
+        #expect(plan.arguments.isEmpty)
+    }
+
+    @Test func comparisonsAndCoalescing() throws {
+        let limit: Int16 = 30
+        let start = Date(timeIntervalSinceReferenceDate: 100)
+        let plan = try explain(#Predicate { ($0.i16 ?? 0) > limit && !(($0.date ?? start) < start) })
+        #expect(plan.path == .sql)
+        #expect(
+            plan.predicateSQL
+                == #"((COALESCE(t0."ZI16", ?) > ?) AND NOT (COALESCE(t0."ZDATE", ?) < ?))"#)
+        #expect(plan.arguments == [.integer(0), .integer(30), .real(100), .real(100)])
+    }
+
+    @Test func capturedArrayIsIn() throws {
+        let titles = ["a", "b", "c"]
+        let plan = try explain(#Predicate { titles.contains($0.title) })
+        #expect(plan.predicateSQL == #"t0."ZTITLE" IN (?, ?, ?)"#)
+        #expect(plan.arguments == [.text("a"), .text("b"), .text("c")])
+    }
+
+    @Test func uuidDataAndBoolAreEncodedAsStored() throws {
+        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000FF") ?? UUID()
+        let bytes = Data([1, 2])
+        let plan = try explain(#Predicate { $0.uuid == id && $0.data == bytes && $0.flag == true })
+        #expect(plan.path == .sql)
+        #expect(plan.predicateSQL == #"((t0."ZUUID" IS ? AND t0."ZDATA" IS ?) AND t0."ZFLAG" IS ?)"#)
+        #expect(plan.arguments == [id.primitiveValue, .blob(bytes), .integer(1)])
+    }
+
+    @Test func toOneKeyPathIsASubquery() throws {
+        let plan = try explainEmployees(#Predicate { $0.department?.name == "R&D" })
+        #expect(plan.path == .sql)
+        #expect(
+            plan.predicateSQL
+                == #"(SELECT s1."ZNAME" FROM "ZDEPARTMENTENTITY" AS s1 WHERE s1."Z_PK" = t0."ZDEPARTMENT") IS ?"#)
+        #expect(plan.arguments == [.text("R&D")])
+    }
+
+    @Test func toManyCountAndIsEmpty() throws {
+        let plan = try explain(#Predicate { $0.tags.count >= 2 || !$0.tags.isEmpty })
+        #expect(plan.path == .sql)
+        #expect(plan.predicateSQL?.contains("(SELECT COUNT(*) FROM") == true)
+        #expect(plan.predicateSQL?.contains("NOT NOT EXISTS (SELECT 1 FROM") == true)
+    }
+
+    @Test func containsWhereIsExists() throws {
+        let plan = try explainEmployees(
+            #Predicate { employee in
+                employee.business.flatMap { business in business.employees.contains(where: { $0.name == "Ada" }) }
+                    == true
+            })
+        #expect(plan.path == .sql)
+        let makers = try explain(#Predicate { gadget in gadget.tags.contains(where: { $0.label == "red" }) })
+        #expect(makers.path == .sql)
+        #expect(makers.predicateSQL?.hasPrefix("EXISTS (SELECT 1 FROM") == true)
+    }
+
+    @Test func stringMatchingNarrowsThenChecksInMemory() throws {
+        let plan = try explain(#Predicate { $0.title.contains("a%_") && $0.title.starts(with: "x") })
+        #expect(plan.path == .sqlThenMemory)
+        #expect(
+            plan.predicateSQL
+                == #"(COALESCE(instr(t0."ZTITLE", ?) > 0, 0) AND COALESCE(instr(t0."ZTITLE", ?) = 1, 0))"#)
+        let optional = try explain(
+            #Predicate { $0.text?.contains("b") == true || ($0.text?.starts(with: "c") ?? false) })
+        #expect(optional.path == .sqlThenMemory)
+        #expect(
+            optional.predicateSQL
+                == #"(COALESCE(instr(t0."ZTEXT", ?) > 0, 0) OR COALESCE(instr(t0."ZTEXT", ?) = 1, 0))"#)
+        #expect(try explain(#Predicate { $0.text?.contains("b") == false }).path == .memory)
+        // Negated, narrowing is impossible: memory.
+        let negated = try explain(#Predicate { !$0.title.contains("a") })
+        #expect(negated.path == .memory)
+    }
+
+    @Test func arithmeticAndConditionals() throws {
+        let plan = try explain(
+            #Predicate { (($0.i64 ?? 0) * 2) > 10 && (($0.flag ?? false) ? $0.title : "none") == "x" })
+        #expect(plan.path == .sql)
+        #expect(
+            plan.predicateSQL
+                == #"(((COALESCE(t0."ZI64", ?) * ?) > ?) AND CASE WHEN (COALESCE(t0."ZFLAG", ?) IS 1) THEN t0."ZTITLE" ELSE ? END IS ?)"#
+        )
+        #expect(plan.arguments == [.integer(0), .integer(2), .integer(10), .integer(0), .text("none"), .text("x")])
+        // Float arithmetic rounds differently in SQLite (Double): memory.
+        #expect(try explain(#Predicate { (($0.flt ?? 0) + 1) > 2 }).path == .memory)
+    }
+
+    @Test func untranslatableFallsBackToMemory() throws {
+        let plan = try explain(#Predicate { $0.title.count > 3 })
+        #expect(plan.path == .memory)
+        #expect(plan.predicateSQL == nil)
+        #expect(plan.whereClause == "1")
+    }
+
+    @Test func decimalOrderingFallsBack() throws {
+        let limit = Decimal(2)
+        #expect(try explain(#Predicate { ($0.dec ?? 0) < limit }).path == .memory)
+        #expect(try explain(#Predicate { $0.dec == limit }).path == .sql)
+    }
+}
+
+@Suite("Predicate translation: the Person scenario")
+struct PersonPredicateTests {
+    @Test("remove by id or name runs in SQL", arguments: StoreKind.allCases)
+    func removeByIdOrName(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: PersonModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for (id, name) in [("a", "Ada"), ("", "Bob"), ("c", "Cy"), (nil, "Ada")] as [(String?, String)] {
+            let person = Person(context: context)
+            person.id_ = id
+            person.name = name
+        }
+        try context.save()
+        let id = "c"
+        let name = "Bob"
+        let request = Person.fetchRequest().filtered(
+            by: #Predicate {
+                !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name
+            })
+        let plan = try context.explain(request)
+        #expect(plan.path == .sql)
+        #expect(plan.predicateSQL == #"((NOT (COALESCE(t0."ZID", ?) = '') AND t0."ZID" IS ?) OR t0."ZNAME" IS ?)"#)
+        #expect(plan.arguments == [.text(""), .text("c"), .text("Bob")])
+        #expect(try context.count(for: request) == 2)
+        for person in try context.fetch(request) { context.delete(person) }
+        try context.save()
+        #expect(try context.fetch(Person.fetchRequest()).compactMap(\.name).sorted() == ["Ada", "Ada"])
+    }
+}
