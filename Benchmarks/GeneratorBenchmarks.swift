@@ -48,16 +48,19 @@ enum GeneratorBenchmarks {
                 perEntity.append((size, times.ours / Double(size)))
             }
             if suite.wants("generate") {
-                let output = work.appendingPathComponent("out\(size)").path
+                // Every full run writes into a fresh directory (never timing a deletion) and skips the cache.
+                var runNumber = 0
+                var output = ""
                 let generate = { () throws in
-                    try? FileManager.default.removeItem(atPath: output)
+                    runNumber += 1
+                    output = work.appendingPathComponent("out\(size)-\(runNumber)").path
                     for flavor in ["coredata", "runtime"] {
                         guard
                             try runProcess(
                                 me,
                                 [
                                     "--tool", "generate", bundle.path, "--output", output + "/" + flavor, "--flavor",
-                                    flavor,
+                                    flavor, "--no-cache",
                                 ])
                                 == 0
                         else { throw SetupError(description: "generate failed on \(bundle.path)") }
