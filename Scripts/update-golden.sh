@@ -8,7 +8,7 @@ tool=".build/debug/datamodelgen"
 golden="Tests/DataModelCodegenTests/Golden"
 for model in Models/*.xcdatamodeld; do
     name=$(basename "$model" .xcdatamodeld)
-    for flavor in coredata; do
+    for flavor in coredata runtime; do
         "$tool" generate "$model" --output "$golden/$name/$flavor" --flavor "$flavor" --include-manual --no-schema
     done
     "$tool" schema "$model" --output "$golden/$name/$name.sql"

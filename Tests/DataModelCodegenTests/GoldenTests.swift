@@ -10,7 +10,7 @@ import Testing
 
     static let models = TestPaths.exampleModels.map(\.lastPathComponent)
 
-    @Test(arguments: models, ["coredata"])
+    @Test(arguments: models, ["coredata", "runtime"])
     func swiftOutputMatchesGolden(model: String, flavor: String) throws {
         let name = String(model.dropLast(".xcdatamodeld".count))
         let golden = TestPaths.golden.appendingPathComponent("\(name)/\(flavor)").path

@@ -1,0 +1,39 @@
+// Members+Model.swift — generated from Members.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+/// The `Members` data model (Members): entities, properties, inverses, delete rules,
+/// defaults, validation bounds and uniqueness constraints, for `DataModelRuntime`.
+public enum MembersModel {
+    /// The model, with every entity's class registered.
+    public static let model = ManagedObjectModel(
+        name: "Members",
+        entities: [
+            describeMemberEntity(),
+        ])
+
+    /// The `MemberEntity` entity.
+    private static func describeMemberEntity() -> EntityDescription {
+        EntityDescription(
+            name: "MemberEntity",
+            parentName: nil,
+            isAbstract: false,
+            objectType: MemberEntity.self,
+            attributes: [
+                AttributeDescription(name: "age", type: .integer16, isOptional: false, defaultValue: "0"),
+                AttributeDescription(name: "name", type: .string, isOptional: false),
+            ],
+            relationships: [
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \MemberEntity.age: "age"
+                case \MemberEntity.name: "name"
+                default: nil
+                }
+            })
+    }
+}
