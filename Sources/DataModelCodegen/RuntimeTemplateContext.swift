@@ -52,7 +52,7 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     public var nameLiteral: String
     /// The `AttributeType` case (`integer16`, `string` …).
     public var runtimeAttributeType: String
-    /// `value`, `transformableValue` (optional `Codable`) or `requiredTransformableValue`: the getter the property calls.
+    /// `value`, or `transformableValue` for `Codable` values: the getter the property calls.
     public var runtimeGetter: String
     /// `setValue` or `setTransformableValue`.
     public var runtimeSetter: String
@@ -196,7 +196,7 @@ struct RuntimeContextBuilder {
         if let pattern = attribute.regularExpressionString { arguments.append("regularExpression: \(literal(pattern))") }
         return RuntimeAttributeContext(
             nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
-            runtimeGetter: !usesCodable ? "value" : swiftType.hasSuffix("?") ? "transformableValue" : "requiredTransformableValue",
+            runtimeGetter: usesCodable ? "transformableValue" : "value",
             runtimeSetter: usesCodable ? "setTransformableValue" : "setValue",
             isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
             defaultValueLiteral: defaultText.map(literal) ?? "nil",

@@ -75,7 +75,12 @@ struct SwiftTypeMapper: Sendable {
         case .composite: base = q("Data")
         case .undefined: base = q("Data")
         }
-        let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined
+        // A `Codable` transformable or an object ID has no empty value to stand in for a missing or
+        // undecodable one, so its property is optional whatever the model says (a save still requires it).
+        let hasNoEmptyValue =
+            attribute.type == .objectID
+            || (attribute.type == .transformable && Self.runtimeTransformableType(attribute) != nil)
+        let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
         return .init(name: optional ? base + "?" : base, isScalar: attribute.type.isNumeric || attribute.type == .boolean)
     }
 

@@ -188,17 +188,6 @@ extension ManagedObject {
         return try? JSONDecoder().decode(T.self, from: data)
     }
 
-    /// The `Codable` value of the non-optional transformable attribute `key`.
-    ///
-    /// Reading it before it was set (or when the stored bytes do not decode) is a programming
-    /// error: non-optional transformables have no empty value.
-    public final func requiredTransformableValue<T: Codable>(for key: String) -> T {
-        guard let value = decodedValue(T.self, for: key) else {
-            preconditionFailure("\(entityRuntime.name).\(key) has no \(T.self) value")
-        }
-        return value
-    }
-
     /// Sets the transformable attribute `key` to `value` encoded as JSON; `nil` clears it.
     public final func setTransformableValue<T: Codable>(_ value: T?, for key: String) {
         guard let value else {
