@@ -86,7 +86,7 @@ public struct EntityDescription: Sendable {
             name: name, parentName: parentName, isAbstract: isAbstract,
             attributes: attributes.map {
                 LayoutAttribute(
-                    name: $0.name, type: $0.type.layoutType, isTransient: $0.isTransient, isDerived: $0.isDerived,
+                    name: $0.name, type: $0.type, isTransient: $0.isTransient, isDerived: $0.isDerived,
                     isIndexed: $0.isIndexed)
             },
             relationships: relationships.map {
@@ -103,62 +103,8 @@ public struct EntityDescription: Sendable {
     }
 }
 
-/// An attribute's type, as Core Data names them.
-public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    /// `Integer 16`.
-    case integer16
-    /// `Integer 32`.
-    case integer32
-    /// `Integer 64`.
-    case integer64
-    /// `Decimal`: stored as its decimal text in a `DECIMAL` column (see ``PrimitiveValue``).
-    case decimal
-    /// `Double`.
-    case double
-    /// `Float`.
-    case float
-    /// `String`.
-    case string
-    /// `Boolean`: stored as 0 or 1.
-    case boolean
-    /// `Date`: seconds since 2001-01-01 00:00:00 UTC.
-    case date
-    /// `Binary`.
-    case binary
-    /// `UUID`: 16 bytes.
-    case uuid
-    /// `URI`: its absolute string.
-    case uri
-    /// `Transformable`: a `Codable` value as JSON bytes, or raw `Data`.
-    case transformable
-    /// `Object ID`: never stored.
-    case objectID
-    /// `Composite`: one blob.
-    case composite
-    /// `Undefined`: transient only.
-    case undefined
-
-    var layoutType: LayoutAttributeType {
-        switch self {
-        case .integer16: .integer16
-        case .integer32: .integer32
-        case .integer64: .integer64
-        case .decimal: .decimal
-        case .double: .double
-        case .float: .float
-        case .string: .string
-        case .boolean: .boolean
-        case .date: .date
-        case .binary: .binary
-        case .uuid: .uuid
-        case .uri: .uri
-        case .transformable: .transformable
-        case .objectID: .objectID
-        case .composite: .composite
-        case .undefined: .undefined
-        }
-    }
-}
+/// An attribute's type, as Core Data names them: the store layout's type, shared so the two never drift.
+public typealias AttributeType = LayoutAttributeType
 
 /// An attribute an entity declares.
 public struct AttributeDescription: Sendable, Hashable {
