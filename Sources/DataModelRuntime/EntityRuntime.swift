@@ -372,7 +372,7 @@ final class ModelRuntime {
                     // The pair writes once: from the side whose source column is the table's first key.
                     if case .joinTable(let inverseColumns)? = inverse.storage, inverseColumns.table == columns.table {
                         relationship.writesJoinRows =
-                            layout.joinTables.first { $0.name == columns.table }.map { $0.sourceColumn == columns.sourceColumn }
+                            layout.joinTable(named: columns.table).map { $0.sourceColumn == columns.sourceColumn }
                             ?? true
                         if relationship === inverse { relationship.writesJoinRows = true }
                         continue
