@@ -105,6 +105,10 @@ enum RuntimeBenchmarks {
                     target: "<= 1.5x raw SQLite", note: "both read the rows by name first"))
         }
 
+        if suite.wants("memory") {
+            try MemoryProbe.measure(&suite, path: sharedPath, expected: employees)
+        }
+
         if suite.wants("predicate") {
             var counts = (0, 0)
             let request = EmployeeEntity.fetchRequest()

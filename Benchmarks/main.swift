@@ -16,6 +16,17 @@ if let first = arguments.first, first == "--tool" {
     exit(code.rawValue)
 }
 
+// Memory probe: fetch every employee of a store in a fresh process and print the peak growth per object.
+if let first = arguments.first, first == "--memory-probe", arguments.count == 3 {
+    do {
+        try MemoryProbe.run(side: arguments[1], path: arguments[2])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("memory probe failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let quick = arguments.contains("--quick")
 let filter = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 var suite = BenchmarkSuite(quick: quick, filter: filter)

@@ -1,0 +1,67 @@
+import DataModelRuntime
+import Foundation
+
+/// Peak resident memory per fetched object, measured in a fresh child process per side.
+enum MemoryProbe {
+    /// The process's peak resident set size in bytes (`VmHWM`), or 0 where /proc is unavailable.
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let digits = line.split(separator: " ").compactMap { Int($0) }
+            return (digits.first ?? 0) * 1024
+        }
+        return 0
+    }
+
+    /// Prints `objects bytesPerObject` for fetching every employee on `side` ("ours" or "raw").
+    static func run(side: String, path: String) throws {
+        let before = peakResidentBytes()
+        let count: Int
+        var keepAlive: [AnyObject] = []
+        if side == "ours" {
+            let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+            let employees = try container.viewContext.fetch(EmployeeEntity.fetchRequest())
+            // Touch an attribute so objects are not left as faults.
+            count = employees.reduce(0) { $0 + ($1.name?.isEmpty == false ? 1 : 0) }
+            keepAlive = [container, employees as AnyObject]
+        } else {
+            let raw = try RawCompanyBaseline(path: path, schema: [])
+            let rows = try raw.fetchAll()
+            count = rows.count
+            keepAlive = [raw, rows as AnyObject]
+        }
+        let after = peakResidentBytes()
+        print("\(count) \((after - before) / max(count, 1))")
+        withExtendedLifetime(keepAlive) {}
+    }
+
+    /// Runs both sides on the store at `path` and records the bytes per object.
+    static func measure(_ suite: inout BenchmarkSuite, path: String, expected: Int) throws {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        func probe(_ side: String) throws -> (count: Int, bytes: Int) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: me)
+            process.arguments = ["--memory-probe", side, path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            guard process.terminationStatus == 0, fields.count == 2 else {
+                throw BenchmarkError("memory probe (\(side)) failed: \(output)")
+            }
+            return (fields[0], fields[1])
+        }
+        let ours = try probe("ours")
+        let raw = try probe("raw")
+        if ours.count != expected || raw.count != expected {
+            suite.fail("memory probe: expected \(expected) objects, ours \(ours.count), raw \(raw.count)")
+        }
+        suite.record(
+            BenchmarkResult(
+                name: "peak bytes per fetched object", ours: Double(ours.bytes) / 1000, baseline: Double(raw.bytes) / 1000,
+                target: "< 1 KiB per EmployeeEntity",
+                note: "bytes, not ms, in this row: \(ours.bytes) B per object, \(raw.bytes) B per raw row"))
+    }
+}
