@@ -19,7 +19,8 @@ enum MemoryProbe {
         let count: Int
         var keepAlive: [AnyObject] = []
         if side == "ours" {
-            let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+            let container = try PersistentContainer(
+                model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
             let employees = try container.viewContext.fetch(EmployeeEntity.fetchRequest())
             // Touch an attribute so objects are not left as faults.
             count = employees.reduce(0) { $0 + ($1.name?.isEmpty == false ? 1 : 0) }
@@ -60,7 +61,8 @@ enum MemoryProbe {
         }
         suite.record(
             BenchmarkResult(
-                name: "peak bytes per fetched object", ours: Double(ours.bytes) / 1000, baseline: Double(raw.bytes) / 1000,
+                name: "peak bytes per fetched object", ours: Double(ours.bytes) / 1000,
+                baseline: Double(raw.bytes) / 1000,
                 target: "< 1 KiB per EmployeeEntity",
                 note: "bytes, not ms, in this row: \(ours.bytes) B per object, \(raw.bytes) B per raw row"))
     }

@@ -27,12 +27,15 @@ enum RuntimeBenchmarks {
             let times = try suite.compare(
                 baseline: {
                     let raw = try RawCompanyBaseline(path: freshPath(), schema: schema)
-                    try raw.insert(employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
+                    try raw.insert(
+                        employees: employees, departments: departments,
+                        dateJoined: dateJoined.timeIntervalSinceReferenceDate)
                     rawCount = try raw.fetchAll().count
                 },
                 ours: {
                     let path = freshPath()
-                    try insertWithRuntime(path: path, employees: employees, departments: departments, dateJoined: dateJoined)
+                    try insertWithRuntime(
+                        path: path, employees: employees, departments: departments, dateJoined: dateJoined)
                     oursCount = try RawCompanyBaseline(path: path, schema: []).fetchAll().count
                 })
             if rawCount != employees || oursCount != employees {
@@ -47,9 +50,11 @@ enum RuntimeBenchmarks {
         // One populated store shared by the read cases (written once by the raw side).
         let sharedPath = freshPath()
         let raw = try RawCompanyBaseline(path: sharedPath, schema: schema)
-        try raw.insert(employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
+        try raw.insert(
+            employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
         // Opened once, like the raw side's connection; every repetition starts from a new, empty context.
-        let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: sharedPath)))
+        let container = try PersistentContainer(
+            model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: sharedPath)))
 
         if suite.wants("fetch") {
             var counts = (0, 0)
@@ -112,7 +117,9 @@ enum RuntimeBenchmarks {
         if suite.wants("predicate") {
             var counts = (0, 0)
             let request = EmployeeEntity.fetchRequest()
-                .filtered(by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) })
+                .filtered(
+                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
+                )
                 .sorted(by: [SortDescriptor(\.name)])
             let path = try container.newBackgroundContext().explain(request).path
             let times = try suite.compare(
@@ -129,7 +136,8 @@ enum RuntimeBenchmarks {
     }
 
     static func insertWithRuntime(path: String, employees: Int, departments: Int, dateJoined: Date) throws {
-        let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+        let container = try PersistentContainer(
+            model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
         let context = container.viewContext
         let business = BusinessEntity(context: context)
         business.name = "Acme"

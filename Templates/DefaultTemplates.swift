@@ -53,7 +53,9 @@ public enum DefaultTemplates {
             guard let rank = suffixes.firstIndex(where: { entry.hasSuffix($0) }) else { continue }
             found.append((entry.hasPrefix("DataModelGen_") ? rank : rank + suffixes.count, entry))
         }
-        return found.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { directory.appendingPathComponent($0.name) }
+        return found.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map {
+            directory.appendingPathComponent($0.name)
+        }
     }
 
     /// The text of the default template `name`, or nil when it does not exist.

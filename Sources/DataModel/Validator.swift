@@ -113,7 +113,9 @@ fileprivate struct ValidationRun {
                         other.className == entity.className
                         ? "both generate class '\(entity.className)'"
                         : "generate classes '\(other.className)' and '\(entity.className)', whose file names differ only in case"
-                    error("entities '\(other.entity)' and '\(entity.name)' \(what)", "duplicate-class-name", entity.location)
+                    error(
+                        "entities '\(other.entity)' and '\(entity.name)' \(what)", "duplicate-class-name",
+                        entity.location)
                 } else {
                     classNames[key] = (entity.name, entity.className)
                 }

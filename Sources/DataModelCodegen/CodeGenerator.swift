@@ -45,7 +45,8 @@ public struct CodeGenerator: Sendable {
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
                 files.append(
                     OutputFile(
-                        path: entity.classFileName, contents: try library.render(classTemplate, withContexts: contexts)))
+                        path: entity.classFileName, contents: try library.render(classTemplate, withContexts: contexts))
+                )
             }
             if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
                 files.append(

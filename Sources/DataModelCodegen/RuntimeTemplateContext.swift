@@ -103,7 +103,9 @@ struct RuntimeContextBuilder {
     /// `entities` (in `model.entities` order) with their runtime keys.
     func enrich(_ entities: [EntityContext]) -> [EntityContext] {
         var contextByName: [String: EntityContext] = [:]
-        for context in entities where contextByName[context.entityName] == nil { contextByName[context.entityName] = context }
+        for context in entities where contextByName[context.entityName] == nil {
+            contextByName[context.entityName] = context
+        }
         // Classes generated code refers to: those it writes, their superclasses, and relationship destinations.
         var referenced: Set<String> = []
         for context in entities {
@@ -144,13 +146,18 @@ struct RuntimeContextBuilder {
         var keyPaths: [RuntimeKeyPathContext] = []
         if hasClass {
             for ancestor in model.ancestry(of: entity).reversed() {
-                guard let ancestorContext = contexts[ancestor.name], ancestorContext.generatesProperties else { continue }
+                guard let ancestorContext = contexts[ancestor.name], ancestorContext.generatesProperties else {
+                    continue
+                }
                 for attribute in ancestorContext.attributes {
-                    keyPaths.append(RuntimeKeyPathContext(swiftName: attribute.swiftName, nameLiteral: Self.literal(attribute.name)))
+                    keyPaths.append(
+                        RuntimeKeyPathContext(swiftName: attribute.swiftName, nameLiteral: Self.literal(attribute.name))
+                    )
                 }
                 for relationship in ancestorContext.relationships {
                     keyPaths.append(
-                        RuntimeKeyPathContext(swiftName: relationship.swiftName, nameLiteral: Self.literal(relationship.name)))
+                        RuntimeKeyPathContext(
+                            swiftName: relationship.swiftName, nameLiteral: Self.literal(relationship.name)))
                 }
             }
         }
@@ -161,7 +168,9 @@ struct RuntimeContextBuilder {
             RuntimeFetchIndexContext(
                 nameLiteral: Self.literal(index.name),
                 elementsLiteral: "["
-                    + index.elements.map { ".init(property: \(Self.literal($0.property)), isAscending: \($0.isAscending))" }
+                    + index.elements.map {
+                        ".init(property: \(Self.literal($0.property)), isAscending: \($0.isAscending))"
+                    }
                     .joined(separator: ", ") + "]")
         }
         return RuntimeEntityContext(
@@ -171,7 +180,8 @@ struct RuntimeContextBuilder {
             uniquenessConstraintsLiteral: "[" + constraints.joined(separator: ", ") + "]",
             fetchIndexes: fetchIndexes, keyPathProperties: keyPaths,
             declaresFetchRequest: !context.hasParent && !context.hasSubentities,
-            describeFunctionName: "describe" + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
+            describeFunctionName: "describe"
+                + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
     }
 
     static func attributeContext(_ attribute: Attribute, swiftType: String) -> RuntimeAttributeContext {
@@ -184,7 +194,8 @@ struct RuntimeContextBuilder {
         let isDate = attribute.type == .date
         let minimum = isDate ? attribute.minDateTimeInterval ?? attribute.minValueString : attribute.minValueString
         let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
-        let defaultText = isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
+        let defaultText =
+            isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
         var arguments = ["name: \(literal(attribute.name))", "type: .\(runtimeType(attribute.type))"]
         if !attribute.isOptional { arguments.append("isOptional: false") }
         if attribute.isTransient { arguments.append("isTransient: true") }
@@ -193,7 +204,9 @@ struct RuntimeContextBuilder {
         if let defaultText { arguments.append("defaultValue: \(literal(defaultText))") }
         if minimum != nil { arguments.append("minValue: \(number(minimum))") }
         if maximum != nil { arguments.append("maxValue: \(number(maximum))") }
-        if let pattern = attribute.regularExpressionString { arguments.append("regularExpression: \(literal(pattern))") }
+        if let pattern = attribute.regularExpressionString {
+            arguments.append("regularExpression: \(literal(pattern))")
+        }
         return RuntimeAttributeContext(
             nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
             runtimeGetter: usesCodable ? "transformableValue" : "value",
@@ -333,10 +346,13 @@ extension RuntimeEntityContext {
     var mustacheEntries: [String: MustacheValue] {
         [
             "entityNameLiteral": .string(entityNameLiteral), "parentNameLiteral": .string(parentNameLiteral),
-            "objectTypeName": .string(objectTypeName), "uniquenessConstraintsLiteral": .string(uniquenessConstraintsLiteral),
+            "objectTypeName": .string(objectTypeName),
+            "uniquenessConstraintsLiteral": .string(uniquenessConstraintsLiteral),
             "fetchIndexes": .array(
                 fetchIndexes.map {
-                    .dictionary(["nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral)])
+                    .dictionary([
+                        "nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral),
+                    ])
                 }),
             "declaresFetchRequest": .bool(declaresFetchRequest), "describeFunctionName": .string(describeFunctionName),
             "keyPathProperties": .array(

@@ -28,7 +28,9 @@ public struct SchemaRenderer: Sendable {
 
     /// The schema file's text for `model` laid out as `layout`.
     public func render(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> String {
-        try library.render(CodeGenerator.TemplateName.schema, with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
+        try library.render(
+            CodeGenerator.TemplateName.schema,
+            with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
     }
 }
 
@@ -66,20 +68,23 @@ struct SchemaContext: MustacheRepresentable {
                 SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
             }
             return .dictionary([
-                "name": .string(SQLQuoting.identifier(index.name)), "table": .string(SQLQuoting.identifier(index.tableName)),
+                "name": .string(SQLQuoting.identifier(index.name)),
+                "table": .string(SQLQuoting.identifier(index.tableName)),
                 "unique": .string(index.isUnique ? "UNIQUE " : ""), "columns": .string(columns.joined(separator: ", ")),
             ])
         }
         let rows = layout.primaryKeyRows.map { row -> MustacheValue in
             .dictionary([
                 "entityNumber": .int(row.entityNumber), "name": .string(SQLQuoting.literal(row.name)),
-                "superentityNumber": .int(row.superentityNumber), "maximumPrimaryKey": .string(String(row.maximumPrimaryKey)),
+                "superentityNumber": .int(row.superentityNumber),
+                "maximumPrimaryKey": .string(String(row.maximumPrimaryKey)),
             ])
         }
         return .dictionary([
             "modelName": .string(model.name), "versionName": .string(model.versionName),
             "sourceFileName": .string(model.name + ".xcdatamodeld"), "ifNotExists": .string(existence),
-            "tables": .array(tables), "indexes": .array(indexes), "hasIndexes": .bool(!indexes.isEmpty), "primaryKeyRows": .array(rows),
+            "tables": .array(tables), "indexes": .array(indexes), "hasIndexes": .bool(!indexes.isEmpty),
+            "primaryKeyRows": .array(rows),
         ])
     }
 

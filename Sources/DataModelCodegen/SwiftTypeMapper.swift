@@ -32,12 +32,18 @@ struct SwiftTypeMapper: Sendable {
     private func coreDataType(of attribute: Attribute) -> AttributeType {
         let scalar = attribute.isScalar
         switch attribute.type {
-        case .integer16: return scalar ? .init(name: q("Int16"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .integer32: return scalar ? .init(name: q("Int32"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .integer64: return scalar ? .init(name: q("Int64"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .double: return scalar ? .init(name: q("Double"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .float: return scalar ? .init(name: q("Float"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .boolean: return scalar ? .init(name: q("Bool"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .integer16:
+            return scalar ? .init(name: q("Int16"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .integer32:
+            return scalar ? .init(name: q("Int32"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .integer64:
+            return scalar ? .init(name: q("Int64"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .double:
+            return scalar ? .init(name: q("Double"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .float:
+            return scalar ? .init(name: q("Float"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
+        case .boolean:
+            return scalar ? .init(name: q("Bool"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
         case .decimal: return .init(name: q("NSDecimalNumber") + "?", isScalar: false)
         case .string: return .init(name: q("String") + "?", isScalar: false)
         case .date: return .init(name: q("Date") + "?", isScalar: false)
@@ -81,7 +87,8 @@ struct SwiftTypeMapper: Sendable {
             attribute.type == .objectID
             || (attribute.type == .transformable && Self.runtimeTransformableType(attribute) != nil)
         let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
-        return .init(name: optional ? base + "?" : base, isScalar: attribute.type.isNumeric || attribute.type == .boolean)
+        return .init(
+            name: optional ? base + "?" : base, isScalar: attribute.type.isNumeric || attribute.type == .boolean)
     }
 
     /// The property, bulk-collection and index-set types of a relationship.
@@ -100,7 +107,8 @@ struct SwiftTypeMapper: Sendable {
                 return .init(property: destination + "?", collection: "", indexSet: "")
             }
             let property = relationship.isOrdered ? "[\(destination)]" : "\(q("Set"))<\(destination)>"
-            return .init(property: property, collection: "some \(q("Sequence"))<\(destination)>", indexSet: q("IndexSet"))
+            return .init(
+                property: property, collection: "some \(q("Sequence"))<\(destination)>", indexSet: q("IndexSet"))
         }
     }
 }

@@ -72,7 +72,9 @@ final class EntityObject: MustacheObject {
     }
 
     private enum Key: Int, CaseIterable {
-        case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities, classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName, attributes, relationships, toManyRelationships, fetchedProperties
+        case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
+            classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
+            attributes, relationships, toManyRelationships, fetchedProperties
     }
 
     private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
@@ -142,7 +144,11 @@ final class RelationshipObject: MustacheObject {
     }
 
     private enum Key: Int, CaseIterable {
-        case `name`, swiftName, capitalizedName, destinationEntityName, destinationClassName, inverseName, isToMany, isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName, insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector, insertObjectSelector, removeObjectAtIndexSelector, insertAtIndexesSelector, removeAtIndexesSelector, replaceObjectSelector, replaceAtIndexesSelector
+        case `name`, swiftName, capitalizedName, destinationEntityName, destinationClassName, inverseName, isToMany,
+            isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName,
+            insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector,
+            insertObjectSelector, removeObjectAtIndexSelector, insertAtIndexesSelector, removeAtIndexesSelector,
+            replaceObjectSelector, replaceAtIndexesSelector
     }
 
     private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })

@@ -223,7 +223,9 @@ public struct TemplateContextBuilder: Sendable {
     /// `items` in the order of their names (Unicode scalar order), moving indices rather than large values.
     static func sortedByName<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
         let names = items.map(name)
-        let order = names.indices.sorted { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }
+        let order = names.indices.sorted {
+            names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars)
+        }
         return order.map { items[$0] }
     }
 

@@ -1,3 +1,6 @@
+import DataModel
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DataModel
-import Foundation
 
 /// Writes a file atomically: the bytes go to a temporary file in the same directory, which is then
 /// renamed over the destination, so readers (and a build interrupted mid-way) never see a partial file.
@@ -18,7 +19,9 @@ enum AtomicFileWriter {
     static func store(_ contents: String, at path: String) throws(IOFailure) {
         let directory = PathName.deletingLastComponent(path)
         let name = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary =
+            (directory.isEmpty ? "." : directory)
+            + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path, "cannot create a temporary file") }
         var bytes = Array(contents.utf8)

@@ -43,9 +43,12 @@ enum Command: String, CaseIterable, Sendable {
             [
                 .value("output", "DIR", "Directory for the generated files (created when missing)."),
                 .value(
-                    "flavor", "FLAVOR", "runtime (default: classes for DataModelRuntime) or coredata (Xcode's codegen).",
+                    "flavor", "FLAVOR",
+                    "runtime (default: classes for DataModelRuntime) or coredata (Xcode's codegen).",
                     allowed: ["runtime", "coredata"]),
-                .value("access", "LEVEL", "Access level of declarations: public (default) or internal.", allowed: ["public", "internal"]),
+                .value(
+                    "access", "LEVEL", "Access level of declarations: public (default) or internal.",
+                    allowed: ["public", "internal"]),
                 .value("templates", "DIR", "Directory of .mustache files overriding default templates by file name."),
                 .flag("include-manual", "Also generate entities whose codegen is Manual/None."),
                 .flag("no-schema", "Do not write <ModelName>.sql next to the Swift files."),
@@ -55,7 +58,8 @@ enum Command: String, CaseIterable, Sendable {
                 .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
                 .value(
                     "expect-output", "FILE",
-                    "Fail unless exactly these files are generated (repeatable; the build plugin declares its outputs so)."),
+                    "Fail unless exactly these files are generated (repeatable; the build plugin declares its outputs so)."
+                ),
                 Self.modelVersionOption,
             ] + Self.diagnosticOptions
         case .schema:

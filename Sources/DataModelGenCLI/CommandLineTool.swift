@@ -54,7 +54,9 @@ public struct CommandLineTool: Sendable {
             let parsed = try ArgumentParser(options: command.options).parse(rest)
             return try command.run(parsed, console: console)
         } catch let error as UsageError {
-            console.err("error: \(error.description)\n\(command.usageLine)\nRun 'datamodelgen \(command.rawValue) --help' for details.\n")
+            console.err(
+                "error: \(error.description)\n\(command.usageLine)\nRun 'datamodelgen \(command.rawValue) --help' for details.\n"
+            )
             return .usageError
         } catch let error as IOFailure {
             console.err("\(error.description)\n")

@@ -1,3 +1,7 @@
+import DataModel
+import DataModelTemplates
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DataModel
-import DataModelTemplates
-import Foundation
 
 /// Remembers the last `generate` into an output directory, so an unchanged re-run returns at once.
 ///
@@ -86,7 +87,8 @@ struct GenerationCache {
         while let relative = enumerator?.nextObject() as? String {
             let full = path + "/" + relative
             var entryIsDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: full, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue
+            {
                 files.append(full)
             }
         }

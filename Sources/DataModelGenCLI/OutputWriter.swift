@@ -55,7 +55,8 @@ enum OutputWriter {
         do {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {
-            throw IOFailure(path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
+            throw IOFailure(
+                path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
         }
         for change in plan.changes {
             let path = (plan.directory as NSString).appendingPathComponent(change.file.path)

@@ -6,7 +6,8 @@ import Mustache
 enum SchemaOutput {
     /// The schema file for `model`; throws a located diagnostic when the model cannot be laid out.
     static func file(for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool = false) throws -> OutputFile {
-        OutputFile(path: model.name + ".sql", contents: try text(for: model, library: library, ifNotExists: ifNotExists))
+        OutputFile(
+            path: model.name + ".sql", contents: try text(for: model, library: library, ifNotExists: ifNotExists))
     }
 
     /// The schema text for `model`.

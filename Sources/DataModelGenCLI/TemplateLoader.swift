@@ -13,7 +13,8 @@ enum TemplateLoader {
             guard let source = DefaultTemplates.source(named: name) else {
                 throw IOFailure(
                     path: DefaultTemplates.path(named: name),
-                    message: "default template '\(name)' is missing from this installation; reinstall or pass --templates")
+                    message:
+                        "default template '\(name)' is missing from this installation; reinstall or pass --templates")
             }
             let path = "Templates/\(name).mustache"
             try library.add(source: source, name: name, path: path)
@@ -30,7 +31,8 @@ enum TemplateLoader {
             for entry in entries.sorted() where entry.hasSuffix("." + DefaultTemplates.fileExtension) {
                 let path = (directory as NSString).appendingPathComponent(entry)
                 guard case .success(let data) = FileReading.read(path, limit: 16 << 20) else {
-                    throw IOFailure(path: path, message: "cannot read the template (not a readable regular file under 16 MiB)")
+                    throw IOFailure(
+                        path: path, message: "cannot read the template (not a readable regular file under 16 MiB)")
                 }
                 let name = String(entry.dropLast(DefaultTemplates.fileExtension.count + 1))
                 try library.add(source: String(decoding: data, as: UTF8.self), name: name, path: path)

@@ -76,27 +76,34 @@ final class RelationshipRuntime {
     /// `UPDATE <destination table> SET "Z_FOK_…" = ? WHERE "Z_PK" = ?` for an ordered to-many
     /// stored through its inverse's foreign key.
     lazy var positionUpdateSQL: String? = {
-        guard case .inverseForeignKey(let table, let columns)? = storage, let order = columns.orderColumn else { return nil }
-        return "UPDATE " + SQLQuoting.identifier(table) + " SET " + SQLQuoting.identifier(order) + #" = ? WHERE "Z_PK" = ?"#
+        guard case .inverseForeignKey(let table, let columns)? = storage, let order = columns.orderColumn else {
+            return nil
+        }
+        return "UPDATE " + SQLQuoting.identifier(table) + " SET " + SQLQuoting.identifier(order)
+            + #" = ? WHERE "Z_PK" = ?"#
     }()
 
     /// Join table statements: delete every row of a source, delete one row, insert one row.
     lazy var joinDeleteAllSQL: String? = {
         guard case .joinTable(let columns)? = storage else { return nil }
-        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE " + SQLQuoting.identifier(columns.sourceColumn)
+        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE "
+            + SQLQuoting.identifier(columns.sourceColumn)
             + " = ?"
     }()
 
     lazy var joinDeleteOneSQL: String? = {
         guard case .joinTable(let columns)? = storage else { return nil }
-        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE " + SQLQuoting.identifier(columns.sourceColumn)
+        return "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE "
+            + SQLQuoting.identifier(columns.sourceColumn)
             + " = ? AND " + SQLQuoting.identifier(columns.destinationColumn) + " = ?"
     }()
 
     /// Binds source, destination, then the order columns present.
     lazy var joinInsertSQL: String? = {
         guard case .joinTable(let columns)? = storage else { return nil }
-        let names = [columns.sourceColumn, columns.destinationColumn] + [columns.orderColumn, columns.inverseOrderColumn].compactMap { $0 }
+        let names =
+            [columns.sourceColumn, columns.destinationColumn]
+            + [columns.orderColumn, columns.inverseOrderColumn].compactMap { $0 }
         return "INSERT OR REPLACE INTO " + SQLQuoting.identifier(columns.table) + " ("
             + names.map(SQLQuoting.identifier).joined(separator: ", ") + ") VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
@@ -179,7 +186,10 @@ final class EntityRuntime {
     let selectColumnsSQL: String
     let tableName: String
 
-    init(description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout, tableColumns: [ColumnLayout], storeNumber: Int) {
+    init(
+        description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout,
+        tableColumns: [ColumnLayout], storeNumber: Int
+    ) {
         self.description = description
         self.layout = layout
         self.lineage = lineage
@@ -202,11 +212,14 @@ final class EntityRuntime {
         self.attributeColumns = attributes.map { layout.attribute(named: $0.name)?.column }
 
         var relationshipIndex: [String: Int] = [:]
-        for (offset, relationship) in relationshipDescriptions.enumerated() { relationshipIndex[relationship.name] = offset }
+        for (offset, relationship) in relationshipDescriptions.enumerated() {
+            relationshipIndex[relationship.name] = offset
+        }
         let ownColumns = Set(layout.columns.map(\.name))
         var rowColumns: [RowColumn] = []
         var names: [String] = []
-        for column in tableColumns where column.role != .primaryKey && column.role != .entity && column.role != .optimisticLock {
+        for column in tableColumns
+        where column.role != .primaryKey && column.role != .entity && column.role != .optimisticLock {
             names.append(column.name)
             guard ownColumns.contains(column.name), let property = column.propertyName else {
                 rowColumns.append(.unused)
@@ -254,7 +267,9 @@ final class EntityRuntime {
         self.insertColumns = insertColumns
         self.updateColumns = updateColumns
         self.faultRelationships = relationshipDescriptions.map { $0.isToMany ? .toManyFault : .toOne(nil) }
-        self.insertedRelationships = relationshipDescriptions.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+        self.insertedRelationships = relationshipDescriptions.map {
+            $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
+        }
         let insertAll = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + insertNames
         insertSQL =
             "INSERT INTO \(table) (" + insertAll.joined(separator: ", ") + ") VALUES ("
@@ -336,7 +351,9 @@ final class ModelRuntime {
         var byClass: [ObjectIdentifier: EntityRuntime] = [:]
         for entity in entities {
             byName[entity.name] = entity
-            if byClass[ObjectIdentifier(entity.objectType)] == nil { byClass[ObjectIdentifier(entity.objectType)] = entity }
+            if byClass[ObjectIdentifier(entity.objectType)] == nil {
+                byClass[ObjectIdentifier(entity.objectType)] = entity
+            }
         }
         self.entityByName = byName
         self.entityByClass = byClass
@@ -345,11 +362,14 @@ final class ModelRuntime {
             var runtimes: [RelationshipRuntime] = []
             for (index, relationship) in entity.relationshipDescriptions.enumerated() {
                 guard let destination = byName[relationship.destinationEntityName] else {
-                    throw .invalidModel("unknown destination '\(relationship.destinationEntityName)' of \(entity.name).\(relationship.name)")
+                    throw .invalidModel(
+                        "unknown destination '\(relationship.destinationEntityName)' of \(entity.name).\(relationship.name)"
+                    )
                 }
                 let storage = entity.layout.relationship(named: relationship.name)?.storage
                 runtimes.append(
-                    RelationshipRuntime(description: relationship, index: index, storage: storage, destination: destination))
+                    RelationshipRuntime(
+                        description: relationship, index: index, storage: storage, destination: destination))
             }
             entity.relationships = runtimes
             for runtime in runtimes { entity.relationshipIndex[runtime.name] = runtime.index }
@@ -388,7 +408,9 @@ final class ModelRuntime {
     /// The ID of row `primaryKey` of entity `entityNumber`, or `nil` for an unknown entity.
     func objectID(entityNumber: Int, primaryKey: Int64) -> ObjectID? {
         guard let entity = entity(number: entityNumber) else { return nil }
-        return ObjectID(storeNumber: entity.storeNumber, entityNumber: entityNumber, primaryKey: primaryKey, entityName: entity.name)
+        return ObjectID(
+            storeNumber: entity.storeNumber, entityNumber: entityNumber, primaryKey: primaryKey, entityName: entity.name
+        )
     }
 
     func entity(number: Int) -> EntityRuntime? {

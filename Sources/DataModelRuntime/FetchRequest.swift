@@ -91,7 +91,8 @@ public struct FetchRequest<Result: ManagedObject> {
 
     /// The request keeping only objects whose optional property at `keyPath` equals `value`
     /// (`nil`: has none).
-    public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, equals value: Value?) -> FetchRequest {
+    public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, equals value: Value?) -> FetchRequest
+    {
         var copy = self
         copy.conditions.append(
             EqualityCondition(property: .keyPath(keyPath), value: value?.primitiveValue ?? .null))

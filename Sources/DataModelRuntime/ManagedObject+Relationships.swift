@@ -165,7 +165,9 @@ extension ManagedObject {
     }
 
     private func replaceDestinations(_ key: String, with values: [ManagedObject]) {
-        guard let relationship = relationship(key), relationship.isToMany, let current = list(relationship) else { return }
+        guard let relationship = relationship(key), relationship.isToMany, let current = list(relationship) else {
+            return
+        }
         for value in values { _ = accepts(value) }
         let newIDs = Set(values.map(\.objectID))
         for id in current.ids where !newIDs.contains(id) {
@@ -190,14 +192,18 @@ extension ManagedObject {
         if relationship.isToMany {
             guard list(relationship)?.contains(value.objectID) == false else { return }
             willChange()
-            mutateList(relationship) { if let index { $0.insert(value.objectID, at: index) } else { $0.append(value.objectID) } }
+            mutateList(relationship) {
+                if let index { $0.insert(value.objectID, at: index) } else { $0.append(value.objectID) }
+            }
         } else {
             guard case .toOne(let oldID)? = relationshipValue(relationship), oldID != value.objectID else { return }
             if let oldID, let old = context?.object(for: oldID) { unlink(old, via: relationship) }
             willChange()
             relationshipValues[relationship.index] = .toOne(value.objectID)
         }
-        if let inverseIndex = relationship.inverseIndex, value.entityRuntime.relationships.indices.contains(inverseIndex) {
+        if let inverseIndex = relationship.inverseIndex,
+            value.entityRuntime.relationships.indices.contains(inverseIndex)
+        {
             value.attachInverse(self, via: value.entityRuntime.relationships[inverseIndex])
         }
     }
@@ -213,7 +219,9 @@ extension ManagedObject {
             willChange()
             relationshipValues[relationship.index] = .toOne(nil)
         }
-        if let inverseIndex = relationship.inverseIndex, value.entityRuntime.relationships.indices.contains(inverseIndex) {
+        if let inverseIndex = relationship.inverseIndex,
+            value.entityRuntime.relationships.indices.contains(inverseIndex)
+        {
             value.detachInverse(self, via: value.entityRuntime.relationships[inverseIndex])
         }
     }

@@ -184,7 +184,9 @@ extension ManagedObjectContext {
             case .keyPath(let keyPath): name = entity.description.propertyNameForKeyPath(keyPath)
             }
             guard let name else { throw .unknownProperty(entity: entity.name, property: "\(condition.property)") }
-            if !condition.isRelationship, let index = entity.attributeIndex(name), let column = entity.attributeColumns[index] {
+            if !condition.isRelationship, let index = entity.attributeIndex(name),
+                let column = entity.attributeColumns[index]
+            {
                 let value = condition.value
                 let quoted = SQLQuoting.identifier(column)
                 resolved.append(
@@ -316,7 +318,8 @@ extension ManagedObjectContext {
                     objects.append(object)
                     continue
                 }
-                let object = rowEntity.objectType.init(ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+                let object = rowEntity.objectType.init(
+                    ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
                 decodeRow(statement, entity: rowEntity, into: object)
                 registered.insert(object)
                 objects.append(object)

@@ -201,7 +201,9 @@ extension ManagedObjectContext {
                 let committed: ObjectIDList
                 if object.isInserted {
                     committed = ObjectIDList()
-                } else if let snapshot = object.snapshot, case .toMany(let list) = snapshot.relationships[relationship.index] {
+                } else if let snapshot = object.snapshot,
+                    case .toMany(let list) = snapshot.relationships[relationship.index]
+                {
                     committed = list
                 } else {
                     continue
@@ -232,7 +234,8 @@ extension ManagedObjectContext {
                         index += 1
                     }
                     if columns.inverseOrderColumn != nil {
-                        try insert.bind(Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
+                        try insert.bind(
+                            Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
                     }
                     try insert.run()
                 }
@@ -240,7 +243,9 @@ extension ManagedObjectContext {
         }
     }
 
-    private func inversePosition(of object: ManagedObject, in destinationID: ObjectID, relationship: RelationshipRuntime) -> Int {
+    private func inversePosition(
+        of object: ManagedObject, in destinationID: ObjectID, relationship: RelationshipRuntime
+    ) -> Int {
         guard let destination = registered[destinationID], let inverse = relationship.inverseIndex,
             destination.relationshipValues.indices.contains(inverse),
             case .toMany(let list) = destination.relationshipValues[inverse],

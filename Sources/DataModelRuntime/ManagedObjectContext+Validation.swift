@@ -74,12 +74,14 @@ extension ManagedObjectContext {
                 measure = Double(text.count)
                 isLength = true
                 if let pattern = attribute.regularExpression, !Self.matches(text, pattern: pattern) {
-                    failures.append(failure(object, attribute.name, .patternMismatch, "'\(text)' does not match \(pattern)"))
+                    failures.append(
+                        failure(object, attribute.name, .patternMismatch, "'\(text)' does not match \(pattern)"))
                 }
             case (.binary, .blob(let data)):
                 measure = Double(data.count)
                 isLength = true
-            case (.integer16, _), (.integer32, _), (.integer64, _), (.double, _), (.float, _), (.date, _), (.decimal, _):
+            case (.integer16, _), (.integer32, _), (.integer64, _), (.double, _), (.float, _), (.date, _),
+                (.decimal, _):
                 measure = value.real
                 isLength = false
             default:
@@ -91,13 +93,17 @@ extension ManagedObjectContext {
                 failures.append(
                     failure(
                         object, attribute.name, isLength ? .tooShort : .valueTooSmall,
-                        isLength ? "length \(Int(measure)) is below the minimum \(minimum)" : "\(measure) is below the minimum \(minimum)"))
+                        isLength
+                            ? "length \(Int(measure)) is below the minimum \(minimum)"
+                            : "\(measure) is below the minimum \(minimum)"))
             }
             if let maximum = attribute.maxValue, measure > maximum {
                 failures.append(
                     failure(
                         object, attribute.name, isLength ? .tooLong : .valueTooLarge,
-                        isLength ? "length \(Int(measure)) is above the maximum \(maximum)" : "\(measure) is above the maximum \(maximum)"))
+                        isLength
+                            ? "length \(Int(measure)) is above the maximum \(maximum)"
+                            : "\(measure) is above the maximum \(maximum)"))
             }
         }
     }
@@ -114,7 +120,8 @@ extension ManagedObjectContext {
             let description = relationship.description
             if !relationship.isToMany {
                 if !description.isOptional, case .toOne(nil) = object.relationshipValues[relationship.index] {
-                    failures.append(failure(object, description.name, .missingValue, "a destination object is required"))
+                    failures.append(
+                        failure(object, description.name, .missingValue, "a destination object is required"))
                 }
                 continue
             }
@@ -123,17 +130,22 @@ extension ManagedObjectContext {
             let count = object.list(relationship)?.count ?? 0
             if count < minimum && !(description.isOptional && count == 0) {
                 failures.append(
-                    failure(object, description.name, .tooFewObjects, "\(count) object\(count == 1 ? "" : "s"), at least \(minimum) required"))
+                    failure(
+                        object, description.name, .tooFewObjects,
+                        "\(count) object\(count == 1 ? "" : "s"), at least \(minimum) required"))
             }
             if description.maxCount > 0 && count > description.maxCount {
                 failures.append(
-                    failure(object, description.name, .tooManyObjects, "\(count) objects, at most \(description.maxCount) allowed"))
+                    failure(
+                        object, description.name, .tooManyObjects,
+                        "\(count) objects, at most \(description.maxCount) allowed"))
             }
         }
     }
 
     /// Uniqueness constraints: among the objects being saved, and against the store's other rows.
-    private func validateUniqueness(of objects: [ManagedObject], into failures: inout [ValidationError.Failure]) throws {
+    private func validateUniqueness(of objects: [ManagedObject], into failures: inout [ValidationError.Failure]) throws
+    {
         var seen: [String: [[PrimitiveValue]: ManagedObject]] = [:]
         for object in objects {
             let entity = object.entityRuntime
@@ -156,7 +168,8 @@ extension ManagedObjectContext {
                 let scope = entity.tableName + "|" + constraint.joined(separator: ",")
                 let property = constraint.joined(separator: ",")
                 if let other = seen[scope]?[key], other !== object {
-                    failures.append(failure(object, property, .uniquenessViolation, "the same values as \(other.objectID)"))
+                    failures.append(
+                        failure(object, property, .uniquenessViolation, "the same values as \(other.objectID)"))
                     continue
                 }
                 seen[scope, default: [:]][key] = object
@@ -168,7 +181,8 @@ extension ManagedObjectContext {
     }
 
     /// A saved row with the same constrained values whose object is not changing them.
-    private func storedConflict(for object: ManagedObject, columns: [String], key: [PrimitiveValue]) throws -> ObjectID? {
+    private func storedConflict(for object: ManagedObject, columns: [String], key: [PrimitiveValue]) throws -> ObjectID?
+    {
         let entity = object.entityRuntime
         let sql =
             #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " WHERE "

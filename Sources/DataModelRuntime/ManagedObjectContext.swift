@@ -101,7 +101,8 @@ public final class ManagedObjectContext {
     func makeInsertionSeed(for entity: EntityRuntime) -> ObjectSeed {
         let primaryKey = coordinator.allocatePrimaryKey(for: entity)
         let id = ObjectID(
-            storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey, entityName: entity.name)
+            storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey,
+            entityName: entity.name)
         return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false)
     }
 
@@ -155,7 +156,9 @@ public final class ManagedObjectContext {
         let found = (try? loadRow(into: object)) ?? false
         if !found {
             object.values = object.entityRuntime.attributes.map { _ in .null }
-            object.relationshipValues = object.entityRuntime.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) }
+            object.relationshipValues = object.entityRuntime.relationships.map {
+                $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
+            }
             object.isFault = false
         }
     }
@@ -231,13 +234,15 @@ public final class ManagedObjectContext {
             while try statement.step() == .row {
                 guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                 let id = ObjectID(
-                    storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0),
+                    storeNumber: coordinator.storeNumber, entityNumber: entity.number,
+                    primaryKey: statement.int64(at: 0),
                     entityName: entity.name)
                 if let existing = registered[id] {
                     if existing.isDeleted { continue }
                     if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
                 } else {
-                    let loaded = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                    let loaded = entity.objectType.init(
+                        ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
                     decodeRow(statement, entity: entity, into: loaded)
                     registered.insert(loaded)
                 }

@@ -98,7 +98,9 @@ public struct EntityDescription: Sendable {
             fetchIndexes: fetchIndexes.map { index in
                 LayoutFetchIndex(
                     name: index.name,
-                    elements: index.elements.map { LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending) })
+                    elements: index.elements.map {
+                        LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending)
+                    })
             })
     }
 }

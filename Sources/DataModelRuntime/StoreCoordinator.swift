@@ -91,7 +91,8 @@ final class StoreCoordinator {
                 "NSStoreType": "SQLite", "NSStoreUUID": uuid, "NSPersistenceFrameworkVersion": "DataModelRuntime",
                 "DataModelRuntimeModelName": runtime.model.name,
             ]
-            let plist = (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
+            let plist =
+                (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
             try database.execute(
                 sql: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
                 arguments: [.text(uuid), .blob(plist)])
@@ -108,7 +109,9 @@ final class StoreCoordinator {
                 differences.append("table \(table.name) is missing")
                 continue
             }
-            let found = rows.map { ($0.count > 2 ? $0[1].textValue ?? "" : "", $0.count > 2 ? $0[2].textValue ?? "" : "") }
+            let found = rows.map {
+                ($0.count > 2 ? $0[1].textValue ?? "" : "", $0.count > 2 ? $0[2].textValue ?? "" : "")
+            }
             let expected = table.columns.map { ($0.name, $0.type.rawValue) }
             if found.map(\.0) != expected.map(\.0) || found.map({ $0.1.uppercased() }) != expected.map(\.1) {
                 differences.append(
@@ -117,7 +120,8 @@ final class StoreCoordinator {
             }
         }
         if differences.isEmpty {
-            let rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
+            let rows = try database.fetchAll(
+                sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
             let found = rows.map { row in
                 "\(row[0].integerValue ?? 0)|\(row[1].textValue ?? "")|\(row[2].integerValue ?? 0)"
             }

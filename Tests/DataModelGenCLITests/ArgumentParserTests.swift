@@ -73,7 +73,7 @@ struct ArgumentParserTests {
             usageError(validate, ["--warnings-as-error"])
                 == "unknown option '--warnings-as-error'; did you mean '--warnings-as-errors'?")
         #expect(usageError(validate, ["--diag"]) == "unknown option '--diag'; did you mean '--diagnostics-format'?")
-        
+
         let generate = ArgumentParser(options: Command.generate.options)
         #expect(usageError(generate, ["--outptu", "x"]) == "unknown option '--outptu'; did you mean '--output'?")
     }
@@ -94,7 +94,9 @@ struct ArgumentParserTests {
     }
 
     @Test func disallowedValue() {
-        #expect(usageError(dump, ["--format", "yaml"]) == "invalid value 'yaml' for '--format'; expected one of: json, text")
+        #expect(
+            usageError(dump, ["--format", "yaml"]) == "invalid value 'yaml' for '--format'; expected one of: json, text"
+        )
         #expect(
             usageError(validate, ["--diagnostics-format=xml"])
                 == "invalid value 'xml' for '--diagnostics-format'; expected one of: text, json")

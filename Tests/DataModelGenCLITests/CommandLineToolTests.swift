@@ -10,9 +10,10 @@ struct CommandLineToolTests {
 
     @Test(arguments: Command.allCases)
     func subcommandHelp(_ command: Command) {
-        for arguments in [[command.rawValue, "--help"], [command.rawValue, "-h"], ["help", command.rawValue],
-            [command.rawValue, "some.xcdatamodeld", "--help"]]
-        {
+        for arguments in [
+            [command.rawValue, "--help"], [command.rawValue, "-h"], ["help", command.rawValue],
+            [command.rawValue, "some.xcdatamodeld", "--help"],
+        ] {
             let run = runTool(arguments)
             #expect(run.code == .success, "\(arguments)")
             #expect(run.err.isEmpty)
@@ -157,7 +158,10 @@ struct CommandLineToolTests {
             #expect(["error", "warning", "note"].contains(row["severity"] as? String ?? ""))
             #expect(!(row["message"] as? String ?? "").isEmpty)
         }
-        #expect(rows.contains { $0["rule"] as? String == "missing-destination" && $0["line"] as? Int == 6 && $0["column"] as? Int == 9 })
+        #expect(
+            rows.contains {
+                $0["rule"] as? String == "missing-destination" && $0["line"] as? Int == 6 && $0["column"] as? Int == 9
+            })
         #expect(run.out.isEmpty)
     }
 
@@ -172,7 +176,7 @@ struct CommandLineToolTests {
         let run = runTool(["validate", Paths.withError, Paths.warningsOnly, "--diagnostics-format", "json"])
         let rows = try JSONSerialization.jsonObject(with: Data(run.err.utf8)) as? [[String: Any]]
         #expect(rows?.count ?? 0 >= 2)
-        
+
     }
 
     @Test func jsonErrorForUnloadableModel() throws {
@@ -201,7 +205,10 @@ struct CommandLineToolTests {
         #expect(runTool(["validate", Paths.library, "--model-version", "Library"]).code == .success)
         let missing = runTool(["validate", Paths.library, "--model-version", "Library 7"])
         #expect(missing.code == .modelError)
-        #expect(missing.err == "\(Paths.library): error: model version 'Library 7' not found; the bundle has: Library, Library 2 [unknown-model-version]\n")
+        #expect(
+            missing.err
+                == "\(Paths.library): error: model version 'Library 7' not found; the bundle has: Library, Library 2 [unknown-model-version]\n"
+        )
     }
 
     @Test func diagnosticsAreSortedAcrossLoaderAndValidator() throws {
@@ -225,7 +232,11 @@ struct CommandLineToolTests {
         let run = runTool(["validate", directory + "/Shop.xcdatamodeld"])
         #expect(run.code == .modelError)
         let printed = run.err.split(separator: "\n").compactMap { PrintedDiagnostic(String($0)) }
-        #expect(printed.map(\.rule) == ["current-version", "missing-destination", "reserved-name", "invalid-default-value", "unknown-fetch-entity"])
+        #expect(
+            printed.map(\.rule) == [
+                "current-version", "missing-destination", "reserved-name", "invalid-default-value",
+                "unknown-fetch-entity",
+            ])
         #expect(printed.map(\.line) == [0, 4, 5, 6, 8])
     }
 }

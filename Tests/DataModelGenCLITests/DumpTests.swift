@@ -89,9 +89,12 @@ struct DumpTests {
         let elsewhere = FileManager.default.temporaryDirectory.path
         for format in ["json", "text"] {
             let runs = [
-                try runExecutable(executable, ["dump", "Valid/Library.xcdatamodeld", "--format", format], in: Paths.fixtures),
-                try runExecutable(executable, ["dump", "./Valid/Library.xcdatamodeld/", "--format", format], in: Paths.fixtures),
-                try runExecutable(executable, ["dump", "Library.xcdatamodeld", "--format", format], in: Paths.fixtures + "/Valid"),
+                try runExecutable(
+                    executable, ["dump", "Valid/Library.xcdatamodeld", "--format", format], in: Paths.fixtures),
+                try runExecutable(
+                    executable, ["dump", "./Valid/Library.xcdatamodeld/", "--format", format], in: Paths.fixtures),
+                try runExecutable(
+                    executable, ["dump", "Library.xcdatamodeld", "--format", format], in: Paths.fixtures + "/Valid"),
                 try runExecutable(executable, ["dump", Paths.library, "--format", format], in: elsewhere),
                 try runExecutable(executable, ["dump", Paths.library, "--format", format], in: "/"),
             ]
@@ -107,7 +110,8 @@ struct DumpTests {
     }
 
     @Test func dumpOfACorpusModelIsStable() throws {
-        let corpus = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models/3lvis__Sync").standardizedFileURL.path
+        let corpus = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models/3lvis__Sync")
+            .standardizedFileURL.path
         let bundle = corpus + "/Tests/PropertyMapper/Models/Model.xcdatamodeld"
         guard FileManager.default.fileExists(atPath: bundle) else {
             print("dump: skipped corpus model, \(bundle) does not exist")

@@ -34,7 +34,8 @@ struct FuzzRegressionTests {
             print("fuzz regressions: skipped, datamodelgen was not found next to the test bundle")
             return
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/a", withIntermediateDirectories: true)
         try Data(Self.model.utf8).write(to: URL(fileURLWithPath: directory + "/x"))
@@ -50,10 +51,14 @@ struct FuzzRegressionTests {
     }
 
     /// `schema --output ""` trapped; empty paths are usage errors and `--output` must name a file.
-    @Test(arguments: [["validate", ""], ["schema", "M", "--output", ""], ["schema", "M", "--output=."],
-        ["schema", "M", "--output", "dir/"], ["generate", "M", "--output", ""], ["generate", "M", "--output", "o", "--templates="]])
+    @Test(arguments: [
+        ["validate", ""], ["schema", "M", "--output", ""], ["schema", "M", "--output=."],
+        ["schema", "M", "--output", "dir/"], ["generate", "M", "--output", ""],
+        ["generate", "M", "--output", "o", "--templates="],
+    ])
     func emptyAndDirectoryPathsAreUsageErrors(_ arguments: [String]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/M.xcdatamodel", withIntermediateDirectories: true)
         try Data(Self.model.utf8).write(to: URL(fileURLWithPath: directory + "/M.xcdatamodel/contents"))

@@ -16,7 +16,9 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
     var testDescription: String { fixture + (arguments.isEmpty ? "" : " " + arguments.joined(separator: " ")) }
 
     static func load() -> [ManifestRow] {
-        guard let text = try? String(contentsOfFile: Paths.invalid + "/MANIFEST.tsv", encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOfFile: Paths.invalid + "/MANIFEST.tsv", encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").compactMap { line -> ManifestRow? in
             if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -24,7 +26,8 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
                 return ManifestRow(fixture: "MALFORMED ROW: \(line)", arguments: [], exitCode: -1, rule: "", line: -1)
             }
             let arguments = columns[1] == "-" ? [] : columns[1].split(separator: " ").map(String.init)
-            return ManifestRow(fixture: columns[0], arguments: arguments, exitCode: code, rule: columns[3], line: number)
+            return ManifestRow(
+                fixture: columns[0], arguments: arguments, exitCode: code, rule: columns[3], line: number)
         }
     }
 }
@@ -40,8 +43,12 @@ struct InvalidCatalogTests {
         #expect(manifest.count >= 35)
         #expect(manifest.allSatisfy { !$0.fixture.hasPrefix("MALFORMED ROW") }, "rows need 5 tab-separated columns")
         let listed = Set(manifest.map { $0.fixture.split(separator: "/").first.map(String.init) ?? $0.fixture })
-        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: Paths.invalid)).subtracting(["MANIFEST.tsv"])
-        #expect(onDisk.subtracting(listed).isEmpty, "fixtures missing from MANIFEST.tsv: \(onDisk.subtracting(listed).sorted())")
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: Paths.invalid)).subtracting([
+            "MANIFEST.tsv"
+        ])
+        #expect(
+            onDisk.subtracting(listed).isEmpty,
+            "fixtures missing from MANIFEST.tsv: \(onDisk.subtracting(listed).sorted())")
         let missing = manifest.filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.fixture)
         #expect(missing == ["DoesNotExist.xcdatamodeld"], "only the non-existent-path row names a missing path")
         #expect(Set(knownIssues.keys).isSubset(of: listed))
@@ -50,7 +57,8 @@ struct InvalidCatalogTests {
     @Test func everyRuleTheSourcesEmitIsCatalogued() throws {
         var rules = Set<String>()
         let files = ["Validator.swift", "XMLTree.swift", "ModelLoader.swift", "ModelParser.swift"]
-        let pattern = try NSRegularExpression(pattern: #"rule(?::| =) "([a-z]+(?:-[a-z]+)+)"|"([a-z]+(?:-[a-z]+)+)",\s"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"rule(?::| =) "([a-z]+(?:-[a-z]+)+)"|"([a-z]+(?:-[a-z]+)+)",\s"#)
         for file in files {
             let url = Paths.repositoryRoot.appendingPathComponent("Sources/DataModel/" + file)
             let source = try String(contentsOf: url, encoding: .utf8)
@@ -64,9 +72,12 @@ struct InvalidCatalogTests {
         let unreachable: Set<String> = ["file-too-large"]
         let catalogued = Set(manifest.map(\.rule))
         #expect(rules.count >= 30)
-        #expect(rules.subtracting(catalogued).subtracting(unreachable).isEmpty,
+        #expect(
+            rules.subtracting(catalogued).subtracting(unreachable).isEmpty,
             "rule ids without a fixture: \(rules.subtracting(catalogued).subtracting(unreachable).sorted())")
-        #expect(catalogued.subtracting(rules).isEmpty, "manifest rules the Sources never emit: \(catalogued.subtracting(rules).sorted())")
+        #expect(
+            catalogued.subtracting(rules).isEmpty,
+            "manifest rules the Sources never emit: \(catalogued.subtracting(rules).sorted())")
     }
 
     @Test(arguments: manifest)
@@ -81,12 +92,15 @@ struct InvalidCatalogTests {
         let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         #expect(result.err.isEmpty || result.err.hasSuffix("\n"))
         let printed = lines.compactMap(PrintedDiagnostic.init)
-        #expect(printed.count == lines.count, "every line is one diagnostic: \(lines.filter { PrintedDiagnostic($0) == nil })")
+        #expect(
+            printed.count == lines.count,
+            "every line is one diagnostic: \(lines.filter { PrintedDiagnostic($0) == nil })")
         #expect(printed.allSatisfy { $0.file.hasPrefix(row.path) }, "diagnostics name the path as given")
 
         // Sorted by location.
         let keys = printed.map { ($0.file, $0.line, $0.column) }
-        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 }, "diagnostics are sorted by location:\n\(result.err)")
+        #expect(
+            zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 }, "diagnostics are sorted by location:\n\(result.err)")
 
         let check = { () throws -> Void in
             #expect(result.code.rawValue == row.exitCode, "exit code; stderr:\n\(result.err)")
@@ -125,14 +139,18 @@ struct InvalidCatalogTests {
     }
 
     @Test func hostileInputsCompleteQuickly() throws {
-        for fixture in ["BillionLaughs.xcdatamodel", "DeepNesting10000.xcdatamodel", "DeepNesting100.xcdatamodel", "XXE.xcdatamodel"] {
+        for fixture in [
+            "BillionLaughs.xcdatamodel", "DeepNesting10000.xcdatamodel", "DeepNesting100.xcdatamodel",
+            "XXE.xcdatamodel",
+        ] {
             let clock = ContinuousClock()
             var run: ToolRun?
             let elapsed = clock.measure { run = runTool(["validate", Paths.invalid + "/" + fixture]) }
             #expect(run?.code == .modelError)
             #expect(elapsed < .seconds(15), "\(fixture) took \(elapsed): a hang guard, not a speed target")
         }
-        let deep = try FileManager.default.attributesOfItem(atPath: Paths.invalid + "/DeepNesting10000.xcdatamodel/contents")
+        let deep = try FileManager.default.attributesOfItem(
+            atPath: Paths.invalid + "/DeepNesting10000.xcdatamodel/contents")
         #expect(((deep[.size] as? NSNumber)?.intValue ?? .max) < 100_000, "the committed fixture stays small")
     }
 

@@ -38,7 +38,8 @@ enum Paths {
     /// `Tests/DataModelGenCLITests`.
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     /// `Tests/DataModelTests/Fixtures`.
-    static let fixtures = testsDirectory.deletingLastPathComponent().appendingPathComponent("DataModelTests/Fixtures").path
+    static let fixtures = testsDirectory.deletingLastPathComponent().appendingPathComponent("DataModelTests/Fixtures")
+        .path
     /// `Tests/DataModelTests/Fixtures/Invalid`.
     static let invalid = fixtures + "/Invalid"
     /// The repository root.

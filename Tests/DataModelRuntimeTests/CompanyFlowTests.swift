@@ -128,11 +128,15 @@ struct CompanyFlowTests {
         defer { store.cleanUp() }
         _ = BusinessEntity(context: store.context)
         try store.context.save()
-        let other = ManagedObjectModel(name: "Other", entities: [
-            EntityDescription(name: "BusinessEntity", objectType: BusinessEntity.self, attributes: [
-                AttributeDescription(name: "title", type: .string)
+        let other = ManagedObjectModel(
+            name: "Other",
+            entities: [
+                EntityDescription(
+                    name: "BusinessEntity", objectType: BusinessEntity.self,
+                    attributes: [
+                        AttributeDescription(name: "title", type: .string)
+                    ])
             ])
-        ])
         #expect {
             _ = try PersistentContainer(model: other, store: .sqlite(at: store.url))
         } throws: { error in
@@ -173,9 +177,11 @@ struct CompanyFlowTests {
         try context.save()
 
         let other = try store.reopened()
-        let readAcme = try #require(try other.fetch(BusinessEntity.fetchRequest().matching("name", equals: "Acme")).first)
+        let readAcme = try #require(
+            try other.fetch(BusinessEntity.fetchRequest().matching("name", equals: "Acme")).first)
         #expect(try other.count(for: EmployeeEntity.fetchRequest().matching(\.business, equals: readAcme)) == 2)
-        #expect(try other.fetch(EmployeeEntity.fetchRequest().matching(\.age, equals: Int16(36))).map(\.name) == ["Ada"])
+        #expect(
+            try other.fetch(EmployeeEntity.fetchRequest().matching(\.age, equals: Int16(36))).map(\.name) == ["Ada"])
         #expect(try other.count(for: EmployeeEntity.fetchRequest().matching(\.dateJoined, equals: nil)) == 2)
         // An unsaved rename is seen by the next fetch and count.
         let readBob = try #require(try other.fetch(EmployeeEntity.fetchRequest().matching(\.name, equals: "Bob")).first)

@@ -30,7 +30,8 @@ struct DeleteRuleTests {
         #expect(readRnd.businesses.isEmpty)
     }
 
-    @Test("Deny fails the save, naming the relationship, until the destinations are gone", arguments: StoreKind.allCases)
+    @Test(
+        "Deny fails the save, naming the relationship, until the destinations are gone", arguments: StoreKind.allCases)
     func deny(kind: StoreKind) throws {
         let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
@@ -56,15 +57,22 @@ struct DeleteRuleTests {
 
     @Test("No Action leaves the inverse pointing at the deleted object")
     func noAction() throws {
-        let model = ManagedObjectModel(name: "Tags", entities: [
-            EntityDescription(name: "Note", objectType: ManagedObject.self, relationships: [
-                RelationshipDescription(name: "tag", destinationEntityName: "Tag", inverseName: "notes")
-            ]),
-            EntityDescription(name: "Tag", objectType: ManagedObject.self, relationships: [
-                RelationshipDescription(
-                    name: "notes", destinationEntityName: "Note", inverseName: "tag", isToMany: true, deleteRule: .noAction)
-            ]),
-        ])
+        let model = ManagedObjectModel(
+            name: "Tags",
+            entities: [
+                EntityDescription(
+                    name: "Note", objectType: ManagedObject.self,
+                    relationships: [
+                        RelationshipDescription(name: "tag", destinationEntityName: "Tag", inverseName: "notes")
+                    ]),
+                EntityDescription(
+                    name: "Tag", objectType: ManagedObject.self,
+                    relationships: [
+                        RelationshipDescription(
+                            name: "notes", destinationEntityName: "Note", inverseName: "tag", isToMany: true,
+                            deleteRule: .noAction)
+                    ]),
+            ])
         let container = try PersistentContainer(model: model, store: .inMemory)
         let context = container.viewContext
         let note = try context.insertNewObject(forEntityName: "Note")

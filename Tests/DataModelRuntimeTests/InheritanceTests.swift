@@ -36,33 +36,39 @@ final class Garage: ManagedObject {
 }
 
 enum VehiclesModel {
-    static let model = ManagedObjectModel(name: "Vehicles", entities: [
-        EntityDescription(
-            name: "Vehicle", isAbstract: true, objectType: Vehicle.self,
-            attributes: [AttributeDescription(name: "make", type: .string)],
-            relationships: [RelationshipDescription(name: "garage", destinationEntityName: "Garage", inverseName: "vehicles")],
-            propertyNameForKeyPath: { keyPath in keyPath == \Vehicle.make ? "make" : nil }),
-        EntityDescription(
-            name: "Car", parentName: "Vehicle", objectType: Car.self,
-            attributes: [AttributeDescription(name: "seats", type: .integer16, isOptional: false, defaultValue: "4")],
-            propertyNameForKeyPath: { keyPath in
-                switch keyPath {
-                case \Car.make: "make"
-                case \Car.seats: "seats"
-                default: nil
-                }
-            }),
-        EntityDescription(
-            name: "SportsCar", parentName: "Car", objectType: SportsCar.self,
-            attributes: [AttributeDescription(name: "topSpeed", type: .double)]),
-        EntityDescription(
-            name: "Garage", objectType: Garage.self,
-            relationships: [
-                RelationshipDescription(
-                    name: "vehicles", destinationEntityName: "Vehicle", inverseName: "garage", isToMany: true,
-                    deleteRule: .cascade)
-            ]),
-    ])
+    static let model = ManagedObjectModel(
+        name: "Vehicles",
+        entities: [
+            EntityDescription(
+                name: "Vehicle", isAbstract: true, objectType: Vehicle.self,
+                attributes: [AttributeDescription(name: "make", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "garage", destinationEntityName: "Garage", inverseName: "vehicles")
+                ],
+                propertyNameForKeyPath: { keyPath in keyPath == \Vehicle.make ? "make" : nil }),
+            EntityDescription(
+                name: "Car", parentName: "Vehicle", objectType: Car.self,
+                attributes: [
+                    AttributeDescription(name: "seats", type: .integer16, isOptional: false, defaultValue: "4")
+                ],
+                propertyNameForKeyPath: { keyPath in
+                    switch keyPath {
+                    case \Car.make: "make"
+                    case \Car.seats: "seats"
+                    default: nil
+                    }
+                }),
+            EntityDescription(
+                name: "SportsCar", parentName: "Car", objectType: SportsCar.self,
+                attributes: [AttributeDescription(name: "topSpeed", type: .double)]),
+            EntityDescription(
+                name: "Garage", objectType: Garage.self,
+                relationships: [
+                    RelationshipDescription(
+                        name: "vehicles", destinationEntityName: "Vehicle", inverseName: "garage", isToMany: true,
+                        deleteRule: .cascade)
+                ]),
+        ])
 }
 
 @Suite("Inheritance: one table per hierarchy")

@@ -5,24 +5,30 @@ import Testing
 /// People following each other (a self-referencing many-to-many), with favourites stored
 /// without an inverse (a join table with a synthesized inverse) and an ordered many-to-many.
 enum SocialModel {
-    static let model = ManagedObjectModel(name: "Social", entities: [
-        EntityDescription(
-            name: "Person", objectType: ManagedObject.self,
-            attributes: [AttributeDescription(name: "name", type: .string)],
-            relationships: [
-                RelationshipDescription(name: "followers", destinationEntityName: "Person", inverseName: "following", isToMany: true),
-                RelationshipDescription(name: "following", destinationEntityName: "Person", inverseName: "followers", isToMany: true),
-                RelationshipDescription(name: "favorites", destinationEntityName: "Tag", isToMany: true),
-                RelationshipDescription(
-                    name: "playlists", destinationEntityName: "Tag", inverseName: "people", isToMany: true, isOrdered: true),
-            ]),
-        EntityDescription(
-            name: "Tag", objectType: ManagedObject.self,
-            attributes: [AttributeDescription(name: "label", type: .string)],
-            relationships: [
-                RelationshipDescription(name: "people", destinationEntityName: "Person", inverseName: "playlists", isToMany: true)
-            ]),
-    ])
+    static let model = ManagedObjectModel(
+        name: "Social",
+        entities: [
+            EntityDescription(
+                name: "Person", objectType: ManagedObject.self,
+                attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "followers", destinationEntityName: "Person", inverseName: "following", isToMany: true),
+                    RelationshipDescription(
+                        name: "following", destinationEntityName: "Person", inverseName: "followers", isToMany: true),
+                    RelationshipDescription(name: "favorites", destinationEntityName: "Tag", isToMany: true),
+                    RelationshipDescription(
+                        name: "playlists", destinationEntityName: "Tag", inverseName: "people", isToMany: true,
+                        isOrdered: true),
+                ]),
+            EntityDescription(
+                name: "Tag", objectType: ManagedObject.self,
+                attributes: [AttributeDescription(name: "label", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "people", destinationEntityName: "Person", inverseName: "playlists", isToMany: true)
+                ]),
+        ])
 }
 
 @Suite("Join tables")

@@ -27,7 +27,9 @@ struct PersonScenarioTests {
         defer { store.cleanUp() }
         let context = store.context
         for index in 0..<15 {
-            try upsert(id: "p\(index)", name: "Person \(index)", at: Date(timeIntervalSinceReferenceDate: Double(index)), in: context)
+            try upsert(
+                id: "p\(index)", name: "Person \(index)", at: Date(timeIntervalSinceReferenceDate: Double(index)),
+                in: context)
         }
         try context.save()
         // p0 is updated: now the newest.
@@ -37,7 +39,8 @@ struct PersonScenarioTests {
         try context.save()
 
         let other = try store.reopened()
-        let remaining = try other.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.updateDate, order: .reverse)]))
+        let remaining = try other.fetch(
+            Person.fetchRequest().sorted(by: [SortDescriptor(\.updateDate, order: .reverse)]))
         #expect(remaining.count == 10)
         #expect(remaining.first?.id_ == "p0")
         #expect(remaining.compactMap(\.id_).sorted() == (["p0"] + (6..<15).map { "p\($0)" }).sorted())

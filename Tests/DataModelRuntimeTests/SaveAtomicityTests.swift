@@ -4,16 +4,19 @@ import Testing
 
 @Suite("A failed save changes nothing")
 struct SaveAtomicityTests {
-    static let strictModel = ManagedObjectModel(name: "Strict", entities: [
-        EntityDescription(
-            name: "Account", objectType: ManagedObject.self,
-            attributes: [
-                AttributeDescription(name: "name", type: .string, isOptional: false, minValue: 2, maxValue: 10),
-                AttributeDescription(name: "balance", type: .integer64, isOptional: false, defaultValue: "0", minValue: 0),
-                AttributeDescription(name: "opened", type: .date),
-            ],
-            uniquenessConstraints: [["name"]])
-    ])
+    static let strictModel = ManagedObjectModel(
+        name: "Strict",
+        entities: [
+            EntityDescription(
+                name: "Account", objectType: ManagedObject.self,
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: false, minValue: 2, maxValue: 10),
+                    AttributeDescription(
+                        name: "balance", type: .integer64, isOptional: false, defaultValue: "0", minValue: 0),
+                    AttributeDescription(name: "opened", type: .date),
+                ],
+                uniquenessConstraints: [["name"]])
+        ])
 
     @Test("validation failures are all reported; store and context are untouched", arguments: StoreKind.allCases)
     func failedSave(kind: StoreKind) throws {
@@ -39,7 +42,9 @@ struct SaveAtomicityTests {
         } throws: { error in
             guard let error = error as? ValidationError else { return false }
             let rules = error.failures.map { "\($0.property):\($0.rule.rawValue)" }
-            return Set(rules) == ["name:tooShort", "balance:valueTooSmall", "name:uniquenessViolation", "name:missingValue"]
+            return Set(rules) == [
+                "name:tooShort", "balance:valueTooSmall", "name:uniquenessViolation", "name:missingValue",
+            ]
         }
         #expect(store.fileBytes() == before)
         #expect(context.hasChanges)

@@ -8,16 +8,18 @@ struct StoreSchemaTests {
     func schema(kind: StoreKind) throws {
         let store = try TestStore(kind, model: RecordsModel.model)
         defer { store.cleanUp() }
-        #expect(try StoreInspection.schema(of: store.container) == StoreInspection.layoutStatements(of: store.container))
+        #expect(
+            try StoreInspection.schema(of: store.container) == StoreInspection.layoutStatements(of: store.container))
     }
 
     @Test("Z_PRIMARYKEY numbers entities and keeps Z_MAX across reopening")
     func primaryKeys() throws {
         let store = try TestStore(.sqlite, model: CompanyModel.model)
         defer { store.cleanUp() }
-        #expect(try StoreInspection.primaryKeyRows(of: store.container) == [
-            "1|BusinessEntity|0|0", "2|DepartmentEntity|0|0", "3|EmployeeEntity|0|0",
-        ])
+        #expect(
+            try StoreInspection.primaryKeyRows(of: store.container) == [
+                "1|BusinessEntity|0|0", "2|DepartmentEntity|0|0", "3|EmployeeEntity|0|0",
+            ])
         for _ in 0..<3 { _ = BusinessEntity(context: store.context) }
         try store.context.save()
         #expect(try StoreInspection.primaryKeyRows(of: store.container)[0] == "1|BusinessEntity|0|3")

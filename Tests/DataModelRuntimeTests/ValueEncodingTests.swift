@@ -10,21 +10,23 @@ struct Coordinates: Codable, Hashable {
 
 @Suite("Core Data value encodings")
 struct ValueEncodingTests {
-    static let model = ManagedObjectModel(name: "Kinds", entities: [
-        EntityDescription(
-            name: "Sample", objectType: ManagedObject.self,
-            attributes: [
-                AttributeDescription(name: "flag", type: .boolean),
-                AttributeDescription(name: "when", type: .date),
-                AttributeDescription(name: "id", type: .uuid),
-                AttributeDescription(name: "link", type: .uri),
-                AttributeDescription(name: "price", type: .decimal),
-                AttributeDescription(name: "ratio", type: .float),
-                AttributeDescription(name: "bytes", type: .binary),
-                AttributeDescription(name: "place", type: .transformable),
-                AttributeDescription(name: "small", type: .integer16),
-            ])
-    ])
+    static let model = ManagedObjectModel(
+        name: "Kinds",
+        entities: [
+            EntityDescription(
+                name: "Sample", objectType: ManagedObject.self,
+                attributes: [
+                    AttributeDescription(name: "flag", type: .boolean),
+                    AttributeDescription(name: "when", type: .date),
+                    AttributeDescription(name: "id", type: .uuid),
+                    AttributeDescription(name: "link", type: .uri),
+                    AttributeDescription(name: "price", type: .decimal),
+                    AttributeDescription(name: "ratio", type: .float),
+                    AttributeDescription(name: "bytes", type: .binary),
+                    AttributeDescription(name: "place", type: .transformable),
+                    AttributeDescription(name: "small", type: .integer16),
+                ])
+        ])
 
     @Test("values round-trip and are stored as Core Data stores them", arguments: StoreKind.allCases)
     func roundTrip(kind: StoreKind) throws {
@@ -32,7 +34,8 @@ struct ValueEncodingTests {
         defer { store.cleanUp() }
         let sample = try store.context.insertNewObject(forEntityName: "Sample")
         let id = try #require(UUID(uuidString: "7CE9EE7F-CD67-4D3C-855A-3613A7815E23"))
-        let price = try #require(Decimal(string: "12345678901234567890.123456789", locale: Locale(identifier: "en_US_POSIX")))
+        let price = try #require(
+            Decimal(string: "12345678901234567890.123456789", locale: Locale(identifier: "en_US_POSIX")))
         sample.setValue(true, for: "flag")
         sample.setValue(Date(timeIntervalSinceReferenceDate: 1.5), for: "when")
         sample.setValue(id, for: "id")
@@ -46,10 +49,14 @@ struct ValueEncodingTests {
 
         let rows = try StoreInspection.rows(
             of: store.container, table: "ZSAMPLE", columns: ["ZFLAG", "ZWHEN", "ZID", "ZLINK", "ZRATIO", "ZSMALL"])
-        #expect(rows == [[
-            "integer:1", "real:1.5", "blob:X'7CE9EE7FCD674D3C855A3613A7815E23'", "text:'https://example.com/a?b=c'",
-            "real:0.25", "integer:32767",
-        ]])
+        #expect(
+            rows == [
+                [
+                    "integer:1", "real:1.5", "blob:X'7CE9EE7FCD674D3C855A3613A7815E23'",
+                    "text:'https://example.com/a?b=c'",
+                    "real:0.25", "integer:32767",
+                ]
+            ])
 
         let other = try store.reopened()
         let read = try #require(try other.fetch(FetchRequest<ManagedObject>(entityName: "Sample")).first)

@@ -197,12 +197,16 @@ private let ruleCases: [RuleCase] = [
         culprit: "<entity name=\"E\(Validator.maximumInheritanceDepth + 1)\""),
     RuleCase(
         rule: "invalid-class-name", severity: .error,
-        body: author + "\n" + book().replacingOccurrences(of: "representedClassName=\"Book\"", with: "representedClassName=\"MyApp.Foo/*\""),
+        body: author + "\n"
+            + book().replacingOccurrences(
+                of: "representedClassName=\"Book\"", with: "representedClassName=\"MyApp.Foo/*\""),
         culprit: "<entity name=\"Book\""),
     RuleCase(
         rule: "invalid-custom-class-name", severity: .error,
         body: author + "\n"
-            + attribute("<attribute name=\"tags\" optional=\"YES\" attributeType=\"Transformable\" customClassName=\"Foo\\nBar\"/>"),
+            + attribute(
+                "<attribute name=\"tags\" optional=\"YES\" attributeType=\"Transformable\" customClassName=\"Foo\\nBar\"/>"
+            ),
         culprit: "<attribute name=\"tags\""),
     RuleCase(
         rule: "unknown-configuration-entity", severity: .error,
@@ -249,7 +253,8 @@ struct ValidatorTests {
 
     @Test(arguments: [
         ".", "MyApp.", "Foo Bar.", "1Foo", "Foo/*", "Foo\nBar", "{{x}}", "Foo<", "Foo>", "[String: Any", "(Int)",
-        "() -> Void", "\"Foo\"", "Foo\\", "a..b", "<T>", ": X", "Foo Bar", "[String:]", "", " ", "Foo.[Int]", "Foo<Int>Bar", "Foo. Bar", "class", "each", "Foo.init",
+        "() -> Void", "\"Foo\"", "Foo\\", "a..b", "<T>", ": X", "Foo Bar", "[String:]", "", " ", "Foo.[Int]",
+        "Foo<Int>Bar", "Foo. Bar", "class", "each", "Foo.init",
         "[some P]",
     ])
     func customClassNamesThatAreNotTypes(_ name: String) {
