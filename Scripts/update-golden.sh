@@ -8,9 +8,11 @@ tool=".build/debug/datamodelgen"
 golden="Tests/DataModelCodegenTests/Golden"
 for model in Models/*.xcdatamodeld; do
     name=$(basename "$model" .xcdatamodeld)
-    for flavor in coredata runtime; do
-        "$tool" generate "$model" --output "$golden/$name/$flavor" --flavor "$flavor" --include-manual --no-schema
-    done
+    "$tool" generate "$model" --output "$golden/$name/coredata" --flavor coredata --include-manual --no-schema
+    # The runtime flavor of the other models is committed as the runtime tests' generated code.
+    if [ "$name" = ReservedNames ]; then
+        "$tool" generate "$model" --output "$golden/$name/runtime" --flavor runtime --include-manual --no-schema
+    fi
     "$tool" schema "$model" --output "$golden/$name/$name.sql"
     "$tool" dump "$model" > "$golden/$name/$name.ir.json"
 done
