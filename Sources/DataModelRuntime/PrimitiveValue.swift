@@ -88,10 +88,11 @@ extension PrimitiveValue {
     }
 }
 
-extension Int16: StorableValue {
+/// Integers are stored as SQLite integers; reading clamps to the type's range.
+extension StorableValue where Self: FixedWidthInteger {
     /// `integer`.
     @inlinable
-    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
+    public var primitiveValue: PrimitiveValue { .integer(Int64(clamping: self)) }
     /// From a number, clamped to the type's range.
     @inlinable
     public init?(primitiveValue: PrimitiveValue) {
@@ -99,50 +100,14 @@ extension Int16: StorableValue {
         self.init(clamping: value)
     }
     /// `0`.
-    public static var emptyValue: Int16 { 0 }
+    @inlinable
+    public static var emptyValue: Self { 0 }
 }
 
-extension Int32: StorableValue {
-    /// `integer`.
-    @inlinable
-    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
-    /// From a number, clamped to the type's range.
-    @inlinable
-    public init?(primitiveValue: PrimitiveValue) {
-        guard let value = primitiveValue.integer else { return nil }
-        self.init(clamping: value)
-    }
-    /// `0`.
-    public static var emptyValue: Int32 { 0 }
-}
-
-extension Int64: StorableValue {
-    /// `integer`.
-    @inlinable
-    public var primitiveValue: PrimitiveValue { .integer(self) }
-    /// From a number.
-    @inlinable
-    public init?(primitiveValue: PrimitiveValue) {
-        guard let value = primitiveValue.integer else { return nil }
-        self = value
-    }
-    /// `0`.
-    public static var emptyValue: Int64 { 0 }
-}
-
-extension Int: StorableValue {
-    /// `integer`.
-    @inlinable
-    public var primitiveValue: PrimitiveValue { .integer(Int64(self)) }
-    /// From a number, clamped to the type's range.
-    @inlinable
-    public init?(primitiveValue: PrimitiveValue) {
-        guard let value = primitiveValue.integer else { return nil }
-        self.init(clamping: value)
-    }
-    /// `0`.
-    public static var emptyValue: Int { 0 }
-}
+extension Int16: StorableValue {}
+extension Int32: StorableValue {}
+extension Int64: StorableValue {}
+extension Int: StorableValue {}
 
 extension Bool: StorableValue {
     /// `integer` 0 or 1.
