@@ -3,7 +3,7 @@
 
 Usage: Scripts/fuzz-models.py [--seed N] [--iterations N] [--seconds S] [--binary PATH] [--out DIR]
 
-Seeds are Models/**/contents and /work/shared/corpus/models/**/contents. Each mutant is run with
+Seeds are Models/**/contents and ../shared/corpus/models/**/contents (beside the repository). Each mutant is run with
 `validate`, `schema`, `generate --flavor coredata`, `generate` (runtime) and `dump`, from inside its
 directory with a relative path; failures are classified (crash, hang, error-exit-0, no-diagnostic,
 swift-parse) and one minimized reproducer per distinct failure is saved under --out.
@@ -41,7 +41,7 @@ BOOLS = ['YES', 'NO', '', 'maybe', '1', 'true']
 
 def seeds():
     paths = sorted(glob.glob(os.path.join(ROOT, 'Models/**/contents'), recursive=True))
-    paths += sorted(glob.glob('/work/shared/corpus/models/**/contents', recursive=True))
+    paths += sorted(glob.glob(os.path.join(ROOT, '..', 'shared', 'corpus', 'models', '**', 'contents'), recursive=True))
     out = []
     for path in paths:
         try:
