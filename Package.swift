@@ -68,7 +68,10 @@ let package = Package(
         // Release-mode benchmarks against baselines measured in the same run.
         .executableTarget(
             name: "datamodelgen-benchmarks",
-            dependencies: ["DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStoreLayout"],
+            dependencies: [
+                "DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStoreLayout",
+                "GeneratedCompanyModel",
+            ],
             path: "Benchmarks"),
 
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
@@ -82,7 +85,11 @@ let package = Package(
                 "DataModel", "DataModelCodegen", "DataModelGenCLI", "Mustache", "DataModelStoreLayout", "SQLiteKit",
             ],
             exclude: ["Golden"]),
-        .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime"]),
+        // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the
+        // benchmarks (kept fresh by CommittedGeneratedCodeTests).
+        .target(
+            name: "GeneratedCompanyModel", dependencies: ["DataModelRuntime"], path: "Tests/GeneratedModels/Company"),
+        .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime", "GeneratedCompanyModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

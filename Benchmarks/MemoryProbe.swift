@@ -1,5 +1,6 @@
 import DataModelRuntime
 import Foundation
+import GeneratedCompanyModel
 
 /// Peak resident memory per fetched object, measured in a fresh child process per side.
 enum MemoryProbe {

@@ -1,6 +1,7 @@
 import DataModelRuntime
 import DataModelStoreLayout
 import Foundation
+import GeneratedCompanyModel
 
 /// Runtime cases on the `Company` model with a SQLite file store, each against ``RawCompanyBaseline``.
 enum RuntimeBenchmarks {

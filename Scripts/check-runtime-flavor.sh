@@ -26,7 +26,7 @@ swift build --scratch-path "$scratch" --product datamodelgen >/dev/null || exit 
 swift build --scratch-path "$scratch" --target DataModelRuntime >/dev/null || exit 2
 bin="$scratch/debug"
 stale=0
-for generated in Tests/DataModelRuntimeTests/Generated/*/; do
+for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/*/; do
     name=$(basename "$generated")
     if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --check; then
         echo "STALE $generated: regenerate with" \

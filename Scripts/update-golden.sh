@@ -19,11 +19,11 @@ done
 echo "Golden files updated in $golden"
 
 # Committed runtime-flavor code compiled by the runtime tests and the benchmarks.
-for target in Tests/DataModelRuntimeTests/Generated Benchmarks/Generated; do
+for target in Tests/DataModelRuntimeTests/Generated Tests/GeneratedModels; do
     for directory in "$target"/*/; do
         [ -d "$directory" ] || continue
         name=$(basename "$directory")
         "$tool" generate "Models/$name.xcdatamodeld" --output "$target/$name" --no-schema --include-manual
     done
 done
-echo "Committed generated code updated in Tests/DataModelRuntimeTests/Generated and Benchmarks/Generated"
+echo "Committed generated code updated in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"

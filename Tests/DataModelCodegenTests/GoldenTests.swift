@@ -43,7 +43,7 @@ import Testing
 @Suite struct CommittedGeneratedCodeTests {
     static let directories: [String] = {
         var found: [String] = []
-        for parent in ["Tests/DataModelRuntimeTests/Generated", "Benchmarks/Generated"] {
+        for parent in ["Tests/DataModelRuntimeTests/Generated", "Tests/GeneratedModels"] {
             let url = TestPaths.repoRoot.appendingPathComponent(parent)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             found += names.sorted().map { parent + "/" + $0 }

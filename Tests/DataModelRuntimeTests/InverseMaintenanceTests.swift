@@ -1,5 +1,6 @@
 import DataModelRuntime
 import Foundation
+import GeneratedCompanyModel
 import Testing
 
 @Suite("Inverses are kept in memory in every direction")

@@ -1,5 +1,6 @@
 import DataModelRuntime
 import Foundation
+import GeneratedCompanyModel
 import Testing
 
 /// The SQL generated for representative predicates, as text: a change that silently falls back to
