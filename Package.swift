@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "DataModelGen",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "datamodelgen", targets: ["datamodelgen"]),
         .library(name: "DataModelRuntime", targets: ["DataModelRuntime"]),

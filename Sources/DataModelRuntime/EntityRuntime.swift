@@ -178,9 +178,16 @@ final class EntityRuntime {
     /// Relationship values of a newly inserted object: no destinations, every to-many loaded.
     let insertedRelationships: [RelationshipValue]
 
+    /// The observation registrar's key path of each property: attributes, then relationships.
+    let observationKeyPaths: [KeyPath<ManagedObject, Int>]
+
     let insertSQL: String
+    /// Binds `Z_OPT + 1`, the update columns, `Z_PK`, and the version read.
     let updateSQL: String
+    /// Deletes a row: binds `Z_PK` and the version read.
     let deleteSQL: String
+    /// The current `Z_OPT` of a row.
+    let selectVersionSQL: String
     let selectByPrimaryKeySQL: String
     /// `SELECT "Z_PK", "Z_ENT", "Z_OPT", … FROM table`: the start of fetches.
     let selectColumnsSQL: String
@@ -207,6 +214,9 @@ final class EntityRuntime {
                     || attribute.regularExpression != nil)
         }.map { (index: $0.offset, attribute: $0.element) }
         self.relationshipDescriptions = lineage.flatMap(\.relationships)
+        self.observationKeyPaths = (0..<(attributes.count + relationshipDescriptions.count)).map {
+            \ManagedObject.[observedProperty: $0]
+        }
         self.uniquenessConstraints = lineage.flatMap(\.uniquenessConstraints)
         self.defaultValues = attributes.map { $0.type.primitiveDefault($0.defaultValue) }
         self.attributeColumns = attributes.map { layout.attribute(named: $0.name)?.column }
@@ -276,8 +286,9 @@ final class EntityRuntime {
             + Array(repeating: "?", count: insertAll.count).joined(separator: ", ") + ")"
         updateSQL =
             "UPDATE \(table) SET " + ([#""Z_OPT""#] + updateNames).map { $0 + " = ?" }.joined(separator: ", ")
-            + #" WHERE "Z_PK" = ?"#
-        deleteSQL = "DELETE FROM \(table) WHERE \"Z_PK\" = ?"
+            + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
+        deleteSQL = "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"
+        selectVersionSQL = "SELECT \"Z_OPT\" FROM \(table) WHERE \"Z_PK\" = ?"
         selectColumnsSQL = "SELECT " + all.joined(separator: ", ") + " FROM \(table)"
         selectByPrimaryKeySQL = selectColumnsSQL + #" WHERE "Z_PK" = ?"#
     }
@@ -401,6 +412,19 @@ final class ModelRuntime {
                 relationship.writesJoinRows = true
             }
         }
+        // Contexts in several isolation domains share this runtime: nothing may change after
+        // the initializer, so every lazily built value is built now.
+        for entity in entities {
+            _ = entity.positionedRelationships
+            _ = entity.joinWritingRelationships
+            _ = entity.joinRelationships
+            _ = entity.validatedRelationships
+            for relationship in entity.relationships {
+                _ = relationship.loadSQL
+                _ = relationship.joinDeleteOneSQL
+            }
+        }
+        _ = hasPositionedRelationships
     }
 
     func entity(named name: String) -> EntityRuntime? { entityByName[name] }

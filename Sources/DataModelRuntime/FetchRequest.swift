@@ -20,16 +20,24 @@ public struct FetchRequest<Result: ManagedObject> {
     public var fetchLimit: Int?
     /// Skip this many results first; `nil` for none.
     public var fetchOffset: Int?
-    /// How many rows to load at a time (a hint; today every row is loaded at once).
+    /// How many rows to load at a time. A hint only: every row is loaded at once (an object
+    /// costs under 1 KiB).
     public var fetchBatchSize: Int?
+    /// Whether the context's unsaved insertions, updates and deletions show in the results,
+    /// counts and order (`true`, as in Core Data). When `false`, the store's rows alone are
+    /// selected (objects still carry their unsaved values).
+    public var includesPendingChanges = true
+    /// Relationships (model names; dotted paths reach further) whose destinations are loaded
+    /// with the results, one query per relationship instead of one per object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
     /// Whether objects of sub-entities are included (`true` by default).
     public var includesSubentities: Bool
     /// Conditions every result meets (all of them): a property equals a value. Run by SQLite.
     public var conditions: [EqualityCondition] = []
     /// A Foundation predicate every result meets (as well as ``conditions``).
     ///
-    /// Evaluated in memory on the objects the rest of the request selects, so it works with any
-    /// expression `#Predicate` accepts; translation to SQL comes in a later version.
+    /// Translated to SQL with bound parameters where it can be; whatever cannot is evaluated in
+    /// memory on the rows SQL narrowed (``ManagedObjectContext/explain(_:)`` tells which).
     public var predicate: Predicate<Result>?
 
     /// A request for every object of `entityName`.
@@ -106,6 +114,25 @@ public struct FetchRequest<Result: ManagedObject> {
     ) -> FetchRequest {
         var copy = self
         copy.conditions.append(EqualityCondition(property: .keyPath(keyPath), object: object?.objectID))
+        return copy
+    }
+
+    /// The request also loading the destinations of `relationships` (model names, dotted paths
+    /// allowed) in one query each.
+    ///
+    /// ```swift
+    /// let departments = try context.fetch(DepartmentEntity.fetchRequest().prefetching("employees"))
+    /// ```
+    public func prefetching(_ relationships: String...) -> FetchRequest {
+        var copy = self
+        copy.relationshipKeyPathsForPrefetching += relationships
+        return copy
+    }
+
+    /// The request with ``includesPendingChanges`` set to `includes`.
+    public func includingPendingChanges(_ includes: Bool) -> FetchRequest {
+        var copy = self
+        copy.includesPendingChanges = includes
         return copy
     }
 

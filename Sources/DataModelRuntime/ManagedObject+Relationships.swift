@@ -127,6 +127,7 @@ extension ManagedObject {
 
     /// The relationship's loaded value (firing the object's fault and the relationship's fault).
     final func relationshipValue(_ relationship: RelationshipRuntime) -> RelationshipValue? {
+        willAccess(property: entityRuntime.attributes.count + relationship.index)
         if isFault { fireFaultIfNeeded() }
         guard relationshipValues.indices.contains(relationship.index) else { return nil }
         if case .toManyFault = relationshipValues[relationship.index] {
@@ -144,9 +145,11 @@ extension ManagedObject {
         guard relationshipValues.indices.contains(relationship.index),
             case .toMany(var list) = relationshipValues[relationship.index]
         else { return }
+        willChangeObserved(relationship: relationship.index)
         relationshipValues[relationship.index] = .toManyFault
         body(&list)
         relationshipValues[relationship.index] = .toMany(list)
+        didChangeObserved(relationship: relationship.index)
     }
 
     final func list(_ relationship: RelationshipRuntime) -> ObjectIDList? {
@@ -181,7 +184,7 @@ extension ManagedObject {
                 willChange()
                 var reordered = updated
                 reordered.reorder(order)
-                relationshipValues[relationship.index] = .toMany(reordered)
+                setRelationshipValue(.toMany(reordered), at: relationship.index)
             }
         }
     }
@@ -199,7 +202,7 @@ extension ManagedObject {
             guard case .toOne(let oldID)? = relationshipValue(relationship), oldID != value.objectID else { return }
             if let oldID, let old = context?.object(for: oldID) { unlink(old, via: relationship) }
             willChange()
-            relationshipValues[relationship.index] = .toOne(value.objectID)
+            setRelationshipValue(.toOne(value.objectID), at: relationship.index)
         }
         if let inverseIndex = relationship.inverseIndex,
             value.entityRuntime.relationships.indices.contains(inverseIndex)
@@ -217,7 +220,7 @@ extension ManagedObject {
         } else {
             guard case .toOne(let id)? = relationshipValue(relationship), id == value.objectID else { return }
             willChange()
-            relationshipValues[relationship.index] = .toOne(nil)
+            setRelationshipValue(.toOne(nil), at: relationship.index)
         }
         if let inverseIndex = relationship.inverseIndex,
             value.entityRuntime.relationships.indices.contains(inverseIndex)
@@ -241,7 +244,7 @@ extension ManagedObject {
                 old.detachRaw(self, via: old.entityRuntime.relationships[back])
             }
             willChange()
-            relationshipValues[relationship.index] = .toOne(source.objectID)
+            setRelationshipValue(.toOne(source.objectID), at: relationship.index)
         }
     }
 
@@ -259,7 +262,7 @@ extension ManagedObject {
         } else {
             guard case .toOne(let id)? = relationshipValue(relationship), id == value.objectID else { return }
             willChange()
-            relationshipValues[relationship.index] = .toOne(nil)
+            setRelationshipValue(.toOne(nil), at: relationship.index)
         }
     }
 }

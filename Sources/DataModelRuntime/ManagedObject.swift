@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// What the runtime hands a ``ManagedObject`` initializer: the object's entity, ID and context.
 ///
@@ -23,8 +24,17 @@ public struct ObjectSeed {
 /// Objects are not `Sendable`: use them on their context's queue, and pass ``objectID`` to
 /// other contexts. Two objects are equal only when they are the same instance; a context holds
 /// exactly one instance per row (its identity map).
-open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible {
+///
+/// Objects are `Observable`: reading a property inside `withObservationTracking` (or a SwiftUI
+/// view) registers it, and every change to it notifies: a setter, a merge of another
+/// context's save, ``ManagedObjectContext/rollback()``, or a refresh.
+open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible, Observable {
     let entityRuntime: EntityRuntime
+    /// The context's inbox: checked on property access, so changes other contexts saved are
+    /// merged before a value is read.
+    let inbox: ChangeInbox
+    /// Created on the first property access: objects nobody reads cost nothing.
+    @exclusivity(unchecked) private var observationRegistrar: ObservationRegistrar?
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone.
@@ -55,6 +65,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
         entityRuntime = seed.entity
+        inbox = seed.context.inbox
         objectID = seed.objectID
         context = seed.context
         isFault = seed.isFault
@@ -118,6 +129,89 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         }
     }
 
+    // MARK: Observation
+
+    /// Registers an access to property `index` (attributes first, then relationships) with
+    /// the tracking in progress, and merges other contexts' waiting changes first.
+    @inline(__always)
+    final func willAccess(property index: Int) {
+        if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
+        let registrar: ObservationRegistrar
+        if let existing = observationRegistrar {
+            registrar = existing
+        } else {
+            registrar = ObservationRegistrar()
+            observationRegistrar = registrar
+        }
+        registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
+    }
+
+    /// Tells observers of property `index` that it is about to change.
+    @inline(__always)
+    final func willChangeObserved(property index: Int) {
+        guard let registrar = observationRegistrar else { return }
+        registrar.willSet(self, keyPath: entityRuntime.observationKeyPaths[index])
+    }
+
+    /// Tells observers of property `index` that it changed.
+    @inline(__always)
+    final func didChangeObserved(property index: Int) {
+        guard let registrar = observationRegistrar else { return }
+        registrar.didSet(self, keyPath: entityRuntime.observationKeyPaths[index])
+    }
+
+    final func willChangeObserved(relationship index: Int) {
+        willChangeObserved(property: entityRuntime.attributes.count + index)
+    }
+
+    final func didChangeObserved(relationship index: Int) {
+        didChangeObserved(property: entityRuntime.attributes.count + index)
+    }
+
+    final func willChangeAllObserved() {
+        guard observationRegistrar != nil else { return }
+        for index in entityRuntime.observationKeyPaths.indices { willChangeObserved(property: index) }
+    }
+
+    final func didChangeAllObserved() {
+        guard observationRegistrar != nil else { return }
+        for index in entityRuntime.observationKeyPaths.indices { didChangeObserved(property: index) }
+    }
+
+    /// Replaces every value, notifying observers of the properties whose values differ.
+    final func replaceObserved(values newValues: [PrimitiveValue], relationships newRelationships: [RelationshipValue]) {
+        guard observationRegistrar != nil, !isFault else {
+            values = newValues
+            relationshipValues = newRelationships
+            isFault = false
+            return
+        }
+        let attributeCount = entityRuntime.attributes.count
+        var changed: [Int] = []
+        for index in newValues.indices where !values.indices.contains(index) || values[index] != newValues[index] {
+            changed.append(index)
+        }
+        for index in newRelationships.indices
+        where !relationshipValues.indices.contains(index) || relationshipValues[index] != newRelationships[index] {
+            changed.append(attributeCount + index)
+        }
+        for index in changed { willChangeObserved(property: index) }
+        values = newValues
+        relationshipValues = newRelationships
+        for index in changed { didChangeObserved(property: index) }
+    }
+
+    /// Sets relationship `index`'s value, notifying observers.
+    @inline(__always)
+    final func setRelationshipValue(_ value: RelationshipValue, at index: Int) {
+        willChangeObserved(relationship: index)
+        relationshipValues[index] = value
+        didChangeObserved(relationship: index)
+    }
+
+    /// A stand-in for each property in the observation registrar's key paths.
+    public final subscript(observedProperty index: Int) -> Int { index }
+
     /// Called before any change: loads the row, remembers the committed state, and marks the
     /// object updated.
     final func willChange() {
@@ -166,6 +260,7 @@ extension ManagedObject {
     /// The stored form of attribute `key`.
     public final func primitiveValue(for key: String) -> PrimitiveValue {
         guard let index = entityRuntime.attributeIndex(key) else { return .null }
+        willAccess(property: index)
         if isFault { fireFaultIfNeeded() }
         return values.indices.contains(index) ? values[index] : .null
     }
@@ -173,9 +268,12 @@ extension ManagedObject {
     /// Sets the stored form of attribute `key`.
     public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
         guard let index = entityRuntime.attributeIndex(key) else { return }
+        if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         willChange()
         guard values.indices.contains(index) else { return }
+        willChangeObserved(property: index)
         values[index] = value
+        didChangeObserved(property: index)
     }
 
     /// The `Codable` value of the transformable attribute `key` (stored as JSON), or `nil`.

@@ -8,6 +8,16 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``StoreError``: an unknown entity, or SQLite failing.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+        try operation { () throws(StoreError) -> [T] in
+            let objects = try fetchInOperation(request)
+            if !request.relationshipKeyPathsForPrefetching.isEmpty {
+                prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
+            }
+            return objects
+        }
+    }
+
+    private func fetchInOperation<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -71,11 +81,17 @@ extension ManagedObjectContext {
 
     /// The number of objects ``fetch(_:)`` would return.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
+        try operation { () throws(StoreError) -> Int in try countInOperation(for: request) }
+    }
+
+    private func countInOperation<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
-        if (request.predicate != nil && (plan.path != .sql || pending)) || (!conditions.isEmpty && pending) {
+        if !request.includesPendingChanges {
+            // The store's count alone.
+        } else if (request.predicate != nil && (plan.path != .sql || pending)) || (!conditions.isEmpty && pending) {
             return try fetch(request).count
         }
         var total: Int
@@ -90,11 +106,13 @@ extension ManagedObjectContext {
         } catch {
             throw StoreError(error)
         }
-        for object in deletedList where object.isDeleted && !object.wasInsertedWhenDeleted {
-            if matches(object, entity: entity, request: request) { total -= 1 }
-        }
-        for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
-            total += 1
+        if request.includesPendingChanges {
+            for object in deletedList where object.isDeleted && !object.wasInsertedWhenDeleted {
+                if matches(object, entity: entity, request: request) { total -= 1 }
+            }
+            for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
+                total += 1
+            }
         }
         let offset = max(request.fetchOffset ?? 0, 0)
         total = max(total - offset, 0)
@@ -154,7 +172,9 @@ extension ManagedObjectContext {
     /// Whether unsaved changes could make the store's answer wrong: changes of the entity, or
     /// of any object when the translated predicate reads relationships.
     private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>, plan: PredicatePlan) -> Bool {
-        hasPendingChanges(in: entity, request: request) || (plan.translated?.usesRelationships == true && hasChanges)
+        guard request.includesPendingChanges else { return false }
+        return hasPendingChanges(in: entity, request: request)
+            || (plan.translated?.usesRelationships == true && hasChanges)
     }
 
     /// Whether unsaved changes could make the store's answer wrong for this entity.
@@ -288,6 +308,61 @@ extension ManagedObjectContext {
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
         return SQLQuoting.identifier(column) + (descriptor.order == .forward ? " ASC" : " DESC")
+    }
+
+    /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when
+    /// the predicate translates exactly, else by evaluating it on the narrowed rows' objects.
+    func storedIDs<T: ManagedObject>(matching request: FetchRequest<T>) throws(StoreError) -> [ObjectID] {
+        var request = request
+        request.includesPendingChanges = false
+        let entity = try self.entity(of: request)
+        let conditions = try resolve(request.conditions, in: entity)
+        let plan = predicatePlan(for: request, entity: entity)
+        if request.predicate == nil || plan.path == .sql {
+            var ids: [ObjectID] = []
+            do {
+                let statement = try database.cachedStatement(
+                    #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " AS t0 WHERE "
+                        + whereClause(for: entity, request: request, conditions: conditions, predicate: plan.translated)
+                        + #" ORDER BY "Z_PK""#)
+                defer { statement.resetIgnoringErrors() }
+                let next = try bind(conditions, to: statement)
+                try bind(plan.translated?.arguments ?? [], to: statement, from: next)
+                while try statement.step() == .row {
+                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                        ids.append(id)
+                    }
+                }
+            } catch {
+                throw StoreError(error)
+            }
+            return ids
+        }
+        // The objects' in-memory values are what the predicate sees: unsaved changes would leak in.
+        let objects = try fetchRows(
+            entity: entity, request: request, conditions: conditions, predicate: plan.translated, orderBy: [],
+            limit: nil, offset: 0
+        ).compactMap { $0 as? T }
+        var ids: [ObjectID] = []
+        for object in objects {
+            if object.hasChanges, let row = try storedRow(of: object) {
+                // Judge the saved row: a detached copy with the stored values.
+                let copy = object.entityRuntime.objectType.init(
+                    ObjectSeed(entity: object.entityRuntime, objectID: object.objectID, context: self, isFault: false))
+                copy.values = row.values
+                copy.relationshipValues = row.relationships
+                copy.context = nil
+                guard let typed = copy as? T else { continue }
+                if (try? request.predicate?.evaluate(typed)) == true { ids.append(object.objectID) }
+                continue
+            }
+            do {
+                if try request.predicate?.evaluate(object) ?? true { ids.append(object.objectID) }
+            } catch {
+                throw .predicateFailed("\(error)")
+            }
+        }
+        return ids
     }
 
     /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).

@@ -2,6 +2,9 @@ import DataModelStoreLayout
 import Foundation
 import SQLiteKit
 
+/// Thrown inside the save transaction to roll it back when rows are in conflict.
+private struct ConflictsFound: Error {}
+
 extension ManagedObjectContext {
     /// Validates every change, then writes them all in one SQLite transaction.
     ///
@@ -10,56 +13,88 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ValidationError`` listing every failed rule, or ``StoreError``.
     public func save() throws {
+        try operation { () throws in try saveInOperation() }
+    }
+
+    private func saveInOperation() throws {
         // Compacted in place (no copies of large lists): what remains is exactly what is saved.
         insertedList.removeAll { !$0.isInserted }
         updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
-        let inserted = insertedList
-        let updated = updatedList
-        let deleted = deletedList.filter { $0.isDeleted && !$0.wasInsertedWhenDeleted && !$0.isInvalid }
+        var deleted = deletedList.filter { $0.isDeleted && !$0.wasInsertedWhenDeleted && !$0.isInvalid }
         let discarded = deletedList.filter { $0.wasInsertedWhenDeleted && !$0.isInvalid }
-        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
+        guard !insertedList.isEmpty || !updatedList.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
 
-        try validate(inserted: inserted, updated: updated, deleted: deleted)
+        try validate(inserted: insertedList, updated: updatedList, deleted: deleted)
 
-        do {
-            try database.transaction {
-                try writeDeletions(deleted)
-                try writeInsertions(inserted)
-                try writeUpdates(updated)
-                try writePositions(inserted)
-                try writePositions(updated)
-                try writeJoinRows(inserted: inserted, updated: updated)
-                try coordinator.writePrimaryKeyMaxima()
+        // Rows another context changed since they were read are found by the writes themselves
+        // (`WHERE "Z_OPT" = <version read>` matching nothing); the transaction is rolled back, the
+        // merge policy resolves the conflicts, and the save runs again.
+        var attempts = 0
+        while true {
+            var conflicts: [ManagedObject] = []
+            do {
+                try database.transaction {
+                    try writeDeletions(deleted, conflicts: &conflicts)
+                    try writeUpdates(updatedList, conflicts: &conflicts)
+                    if !conflicts.isEmpty { throw ConflictsFound() }
+                    try writeInsertions(insertedList)
+                    try writePositions(insertedList)
+                    try writePositions(updatedList)
+                    try writeJoinRows(inserted: insertedList, updated: updatedList)
+                    try coordinator.writePrimaryKeyMaxima()
+                }
+                break
+            } catch is ConflictsFound {
+                attempts += 1
+                try resolveConflicts(conflicts, lastAttempt: attempts >= 3)
+                updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
+                deleted.removeAll { !$0.isDeleted || $0.isInvalid }
+            } catch let error as SQLiteError {
+                throw StoreError(error)
             }
-        } catch let error as SQLiteError {
-            throw StoreError(error)
         }
 
         coordinator.primaryKeyMaximaCommitted()
-        for object in inserted {
+        var changes = StoreChanges()
+        for object in insertedList {
             object.isInserted = false
             object.version = 1
+            changes.inserted.insert(object.objectID)
         }
-        for object in updated {
+        for object in updatedList {
             object.isUpdated = false
             object.snapshot = nil
             object.version += 1
+            changes.updated.insert(object.objectID)
         }
-        for object in deleted { unregister(object) }
+        for object in deleted {
+            changes.deleted.insert(object.objectID)
+            unregister(object)
+        }
         for object in discarded { unregister(object) }
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        coordinator.post(changes, from: inbox)
     }
 
     // MARK: Writing
 
-    private func writeDeletions(_ objects: [ManagedObject]) throws(SQLiteError) {
+    /// Deletes the rows, checking each still has the version the context read; a row another
+    /// context changed is a conflict, a row it deleted is not.
+    private func writeDeletions(_ objects: [ManagedObject], conflicts: inout [ManagedObject]) throws(SQLiteError) {
         for object in objects {
             let entity = object.entityRuntime
             let statement = try database.cachedStatement(entity.deleteSQL)
             try statement.bind(object.objectID.primaryKey, at: 1)
+            try statement.bind(object.version, at: 2)
             try statement.run()
+            if database.changes == 0 {
+                let version = try database.cachedStatement(entity.selectVersionSQL)
+                defer { version.resetIgnoringErrors() }
+                try version.bind(object.objectID.primaryKey, at: 1)
+                if try version.step() == .row { conflicts.append(object) }
+            }
             for relationship in entity.joinRelationships {
                 guard let sql = relationship.joinDeleteAllSQL else { continue }
                 let delete = try database.cachedStatement(sql)
@@ -95,14 +130,18 @@ extension ManagedObjectContext {
         }
     }
 
-    private func writeUpdates(_ objects: [ManagedObject]) throws(SQLiteError) {
+    /// Updates the rows whose version is still the one the context read; the others are conflicts.
+    private func writeUpdates(_ objects: [ManagedObject], conflicts: inout [ManagedObject]) throws(SQLiteError) {
         for object in objects {
             let entity = object.entityRuntime
             let update = try database.cachedStatement(entity.updateSQL)
             try update.bind(object.version + 1, at: 1)
             try bind(entity.updateColumns, of: object, to: update, from: 2)
-            try update.bind(object.objectID.primaryKey, at: Int32(entity.updateColumns.count + 2))
+            let next = Int32(entity.updateColumns.count + 2)
+            try update.bind(object.objectID.primaryKey, at: next)
+            try update.bind(object.version, at: next + 1)
             try update.run()
+            if database.changes == 0 { conflicts.append(object) }
         }
     }
 

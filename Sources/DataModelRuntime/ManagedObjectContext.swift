@@ -13,11 +13,35 @@ import SQLiteKit
 /// try context.save()
 /// ```
 ///
-/// Contexts are not `Sendable`: use one from the isolation domain its container lives in.
+/// Contexts are not `Sendable`: a context and its objects belong to one isolation domain (the
+/// compiler refuses to share them). Pass ``ObjectID``s between contexts, and create a context
+/// per task with ``PersistentContainer/newBackgroundContext()`` or
+/// ``PersistentContainer/performBackgroundTask(_:)``.
 public final class ManagedObjectContext {
     let coordinator: StoreCoordinator
+    /// The connection; use it only inside `coordinator.locked { }`.
     var database: Database { coordinator.database }
     var runtime: ModelRuntime { coordinator.runtime }
+    /// Where other contexts' saves wait until this context merges them.
+    let inbox = ChangeInbox()
+    /// Nesting depth of context operations: changes are merged from the inbox only between them.
+    var operationDepth = 0
+
+    /// Whether the context merges the changes other contexts save to the same store: objects it
+    /// holds take the new values (keeping this context's unsaved changes on top), deleted ones
+    /// leave it, and to-many relationships reload. The merge happens in this context's own
+    /// isolation domain, at its next fetch, count, save, `existingObject(with:)`, `refresh`, or
+    /// property access. Off by default, as in Core Data.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet {
+            guard automaticallyMergesChangesFromParent != oldValue else { return }
+            coordinator.setMerging(automaticallyMergesChangesFromParent, inbox: inbox)
+        }
+    }
+
+    /// How ``save()`` resolves conflicts with rows other contexts changed since this context
+    /// read them; ``MergePolicy/error`` (the default) makes the save throw ``MergeConflict``.
+    public var mergePolicy: MergePolicy = .error
 
     /// Every object the context knows, by ID.
     @exclusivity(unchecked) var registered = ObjectTable()
@@ -33,6 +57,22 @@ public final class ManagedObjectContext {
 
     init(coordinator: StoreCoordinator) {
         self.coordinator = coordinator
+    }
+
+    deinit {
+        if automaticallyMergesChangesFromParent { coordinator.setMerging(false, inbox: inbox) }
+    }
+
+    /// Runs a context operation: holds the store, merges waiting changes first (outermost
+    /// operation only), and keeps property accesses inside it from merging.
+    @inline(__always)
+    func operation<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        try coordinator.locked { () throws(Failure) -> Value in
+            if operationDepth == 0 && inbox.hasPending { mergeWaitingChanges() }
+            operationDepth += 1
+            defer { operationDepth -= 1 }
+            return try body()
+        }
     }
 
     /// The entity whose class is `type`.
@@ -135,6 +175,10 @@ public final class ManagedObjectContext {
     /// - Throws: ``StoreError/objectNotFound(_:)`` when no row exists (or the object was
     ///   deleted in this context), ``StoreError/foreignObject(_:)`` for an ID of another store.
     public func existingObject(with id: ObjectID) throws(StoreError) -> ManagedObject {
+        try operation { () throws(StoreError) -> ManagedObject in try existingObjectInOperation(with: id) }
+    }
+
+    private func existingObjectInOperation(with id: ObjectID) throws(StoreError) -> ManagedObject {
         if let object = registered[id] {
             if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
             if object.isFault {
@@ -165,21 +209,43 @@ public final class ManagedObjectContext {
 
     /// Reads `object`'s row into it; whether the row exists.
     private func loadRow(into object: ManagedObject) throws(StoreError) -> Bool {
+        guard let row = try storedRow(of: object) else { return false }
+        object.values = row.values
+        object.relationshipValues = row.relationships
+        object.version = row.version
+        object.isFault = false
+        return true
+    }
+
+    /// `object`'s row as the store holds it now (to-many relationships as faults), or `nil`
+    /// when there is none.
+    func storedRow(of object: ManagedObject) throws(StoreError) -> StoredRow? {
         let entity = object.entityRuntime
-        do {
-            let statement = try database.cachedStatement(entity.selectByPrimaryKeySQL)
-            defer { statement.resetIgnoringErrors() }
-            try statement.bind(object.objectID.primaryKey, at: 1)
-            guard try statement.step() == .row else { return false }
-            decodeRow(statement, entity: entity, into: object)
-            return true
-        } catch {
-            throw StoreError(error)
+        return try coordinator.locked { () throws(StoreError) -> StoredRow? in
+            do throws(SQLiteError) {
+                let statement = try database.cachedStatement(entity.selectByPrimaryKeySQL)
+                defer { statement.resetIgnoringErrors() }
+                try statement.bind(object.objectID.primaryKey, at: 1)
+                guard try statement.step() == .row else { return nil }
+                return decodeStoredRow(statement, entity: entity)
+            } catch {
+                throw StoreError(error)
+            }
         }
     }
 
     /// Fills `object` from the current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
+    @inline(__always)
     func decodeRow(_ statement: Statement, entity: EntityRuntime, into object: ManagedObject) {
+        let row = decodeStoredRow(statement, entity: entity)
+        object.values = row.values
+        object.relationshipValues = row.relationships
+        object.version = row.version
+        object.isFault = false
+    }
+
+    /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
+    func decodeStoredRow(_ statement: Statement, entity: EntityRuntime) -> StoredRow {
         var values = entity.defaultValues
         var relationships = entity.faultRelationships
         var foreignKeys: [(relationship: Int, primaryKey: Int64)] = []
@@ -202,10 +268,7 @@ public final class ManagedObjectContext {
             let number = foreignEntities[relationship] ?? destination.number
             relationships[relationship] = .toOne(runtime.objectID(entityNumber: number, primaryKey: primaryKey))
         }
-        object.values = values
-        object.relationshipValues = relationships
-        object.version = statement.int64(at: 2)
-        object.isFault = false
+        return StoredRow(values: values, relationships: relationships, version: statement.int64(at: 2))
     }
 
     private static func read(_ statement: Statement, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
@@ -226,6 +289,10 @@ public final class ManagedObjectContext {
     /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
         guard !object.isInserted, let sql = relationship.loadSQL else { return ObjectIDList() }
+        return coordinator.locked { loadToManyLocked(sql, of: object) }
+    }
+
+    private func loadToManyLocked(_ sql: String, of object: ManagedObject) -> ObjectIDList {
         var list = ObjectIDList()
         do {
             let statement = try database.cachedStatement(sql)
@@ -294,15 +361,18 @@ public final class ManagedObjectContext {
     /// ones get their saved values and relationships back.
     public func rollback() {
         for object in insertedList where object.isInserted || object.wasInsertedWhenDeleted {
+            object.willChangeAllObserved()
             unregister(object)
+            object.didChangeAllObserved()
         }
         for object in deletedList where object.wasInsertedWhenDeleted && !object.isInvalid {
+            object.willChangeAllObserved()
             unregister(object)
+            object.didChangeAllObserved()
         }
         for object in updatedList + deletedList where !object.isInvalid && !object.wasInsertedWhenDeleted {
             if let snapshot = object.snapshot {
-                object.values = snapshot.values
-                object.relationshipValues = snapshot.relationships
+                object.replaceObserved(values: snapshot.values, relationships: snapshot.relationships)
             }
             object.snapshot = nil
             object.isUpdated = false
@@ -326,3 +396,10 @@ public final class ManagedObjectContext {
 
 @available(*, unavailable, message: "A ManagedObjectContext belongs to one isolation domain.")
 extension ManagedObjectContext: Sendable {}
+
+/// A row as the store holds it: attribute values, relationships (to-manys as faults), `Z_OPT`.
+struct StoredRow {
+    var values: [PrimitiveValue]
+    var relationships: [RelationshipValue]
+    var version: Int64
+}

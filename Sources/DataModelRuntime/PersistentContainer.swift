@@ -9,14 +9,20 @@
 /// opens check that the file's tables and entities are the model's, and throw
 /// ``StoreError/modelMismatch(path:differences:)`` when they are not.
 ///
-/// The container's contexts share one SQLite connection and live in one isolation domain;
-/// the container is not `Sendable`.
+/// The container and its ``viewContext`` belong to the isolation domain that created them.
+/// Other tasks get contexts of their own: ``newBackgroundContext()`` hands a new context over
+/// (`sending`) to whichever task uses it, ``performBackgroundTask(_:)`` runs a closure with one
+/// off the caller's executor, and ``persistentStoreCoordinator`` (`Sendable`) makes contexts
+/// from anywhere — a server shares it between its request handlers. All contexts share one
+/// SQLite connection, used by one context at a time.
 public final class PersistentContainer {
     /// The model.
     public let model: ManagedObjectModel
     /// Where the objects are stored.
     public let store: StoreDescription
-    let coordinator: StoreCoordinator
+    /// The store, shareable between tasks: it makes contexts for any of them.
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    var coordinator: StoreCoordinator { persistentStoreCoordinator.coordinator }
 
     /// The main context.
     public let viewContext: ManagedObjectContext
@@ -28,21 +34,71 @@ public final class PersistentContainer {
     public init(model: ManagedObjectModel, store: StoreDescription = .inMemory) throws(StoreError) {
         self.model = model
         self.store = store
-        coordinator = try StoreCoordinator(model: model, store: store)
+        let coordinator = try StoreCoordinator(model: model, store: store)
+        persistentStoreCoordinator = PersistentStoreCoordinator(coordinator: coordinator)
         viewContext = ManagedObjectContext(coordinator: coordinator)
     }
 
-    /// A new context on the same store. Changes saved by one context are read by the other
-    /// when it fetches objects it has not registered yet (merging comes later).
-    public func newBackgroundContext() -> ManagedObjectContext {
-        ManagedObjectContext(coordinator: coordinator)
+    /// A new context on the same store, for the task it is sent to.
+    ///
+    /// It sees other contexts' saves when it fetches, or as they happen with
+    /// ``ManagedObjectContext/automaticallyMergesChangesFromParent``.
+    public func newBackgroundContext() -> sending ManagedObjectContext {
+        persistentStoreCoordinator.newBackgroundContext()
     }
 
-    /// Runs `body` with a new context.
-    public func performBackgroundTask<Value>(_ body: (ManagedObjectContext) throws -> Value) rethrows -> Value {
-        try body(newBackgroundContext())
+    /// Runs `body` with a new context, off the caller's executor, and returns its result.
+    ///
+    /// ```swift
+    /// let count = try await container.performBackgroundTask { context in
+    ///     try context.count(for: EmployeeEntity.fetchRequest())
+    /// }
+    /// ```
+    public func performBackgroundTask<Value: Sendable>(
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> Value
+    ) async throws -> Value {
+        try await persistentStoreCoordinator.performBackgroundTask(body)
     }
 }
 
-@available(*, unavailable, message: "A PersistentContainer and its contexts belong to one isolation domain.")
+@available(*, unavailable, message: "A PersistentContainer and its viewContext belong to one isolation domain; share its persistentStoreCoordinator.")
 extension PersistentContainer: Sendable {}
+
+/// A container's store, shared by all its contexts and safe to use from any task.
+///
+/// ```swift
+/// let coordinator = container.persistentStoreCoordinator
+/// await withTaskGroup(of: Void.self) { group in
+///     for worker in 0..<4 {
+///         group.addTask {
+///             let context = coordinator.newBackgroundContext()
+///             …
+///         }
+///     }
+/// }
+/// ```
+public final class PersistentStoreCoordinator: Sendable {
+    let coordinator: StoreCoordinator
+
+    init(coordinator: StoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
+    /// The model.
+    public var model: ManagedObjectModel { coordinator.runtime.model }
+
+    /// A new context on the store, for the task it is sent to.
+    public func newBackgroundContext() -> sending ManagedObjectContext {
+        ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// Runs `body` with a new context on a background task and returns its result.
+    public func performBackgroundTask<Value: Sendable>(
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> Value
+    ) async throws -> Value {
+        let coordinator = self.coordinator
+        return try await Task.detached {
+            try body(ManagedObjectContext(coordinator: coordinator))
+        }.value
+    }
+}

@@ -2,14 +2,21 @@ import DataModelStoreLayout
 import Foundation
 import SQLiteKit
 
-/// The one SQLite connection of a container, the prepared model, and primary key allocation.
+/// The one SQLite connection of a container, the prepared model, primary key allocation, and
+/// the change notifications between contexts.
 ///
-/// Shared by the container's contexts, which all live in the container's isolation domain.
-final class StoreCoordinator {
+/// Shared by contexts in any isolation domain: every use of ``database``, the key counters and
+/// the list of merging contexts happens while ``lock`` is held (see ``locked(_:)``). The
+/// prepared model is immutable once the initializer returns.
+final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is only touched under `lock`
     let runtime: ModelRuntime
     let database: Database
     private(set) var storeNumber = 0
     let path: String
+    /// Recursive: a fetch holding it may fire faults, which take it again.
+    private let lock = NSRecursiveLock()
+    /// Contexts that merge other contexts' saves, by their inbox.
+    private var mergingInboxes: [WeakInbox] = []
     /// The last primary key handed out, by root entity number (slot 0 unused).
     @exclusivity(unchecked) private var lastPrimaryKey: [Int64]
     /// `Z_MAX` as the store holds it, by root entity number.
@@ -40,6 +47,33 @@ final class StoreCoordinator {
         let uuid = try openSchema()
         storeNumber = Self.registry.number(for: uuid)
         for entity in runtime.entities { entity.storeNumber = storeNumber }
+    }
+
+    /// Runs `body` with the connection to itself: one context at a time uses the store.
+    @inline(__always)
+    func locked<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: Change notifications
+
+    /// Starts or stops posting other contexts' saves to `inbox`.
+    func setMerging(_ enabled: Bool, inbox: ChangeInbox) {
+        locked {
+            mergingInboxes.removeAll { $0.inbox == nil || $0.inbox === inbox }
+            if enabled { mergingInboxes.append(WeakInbox(inbox: inbox)) }
+        }
+    }
+
+    /// Posts what a save or batch request changed to every merging context but `sender`'s.
+    func post(_ changes: StoreChanges, from sender: ChangeInbox?) {
+        guard !changes.isEmpty else { return }
+        locked {
+            mergingInboxes.removeAll { $0.inbox == nil }
+            for entry in mergingInboxes where entry.inbox !== sender { entry.inbox?.post(changes) }
+        }
     }
 
     // MARK: Schema
@@ -140,8 +174,10 @@ final class StoreCoordinator {
     /// A new primary key for an object of `entity` (keys are unique per root table).
     func allocatePrimaryKey(for entity: EntityRuntime) -> Int64 {
         let root = entity.layout.rootEntityNumber
-        lastPrimaryKey[root] += 1
-        return lastPrimaryKey[root]
+        return locked {
+            lastPrimaryKey[root] += 1
+            return lastPrimaryKey[root]
+        }
     }
 
     /// Writes `Z_MAX` for roots that handed out keys since the last write (inside a save).
@@ -158,6 +194,11 @@ final class StoreCoordinator {
     func primaryKeyMaximaCommitted() {
         storedMaximum = lastPrimaryKey
     }
+}
+
+/// A context's inbox, held weakly: a context that is gone receives nothing.
+private struct WeakInbox {
+    weak var inbox: ChangeInbox?
 }
 
 /// Numbers stores by their UUID, so object IDs from containers on the same file are equal and

@@ -1,0 +1,408 @@
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+
+/// Deletes the saved rows a predicate selects, in SQL, without loading objects.
+///
+/// ```swift
+/// let result = try context.execute(BatchDeleteRequest<Person>(predicate: #Predicate { $0.name == "Ann" }))
+/// result.count   // rows deleted, sub-entities and cascades included
+/// ```
+///
+/// Relationships follow the deleted entity's delete rules, applied in SQL: **Cascade** deletes
+/// the destinations too (recursively), **Nullify** clears the destinations' foreign keys that
+/// pointed at deleted rows, **Deny** makes the request fail with a ``ValidationError``
+/// (`deleteDenied`) while a deleted row has destinations that are not deleted as well, **No
+/// Action** leaves the destinations alone. Join-table rows of deleted objects are always
+/// removed. Unsaved changes are ignored (the store's rows are selected) and validation does not
+/// run. The executing context drops the deleted objects and reloads the nullified ones; other
+/// contexts learn about it as from a save (``ManagedObjectContext/automaticallyMergesChangesFromParent``,
+/// or ``ManagedObjectContext/mergeChanges(_:)`` with the result's ``BatchResult/changes``).
+public struct BatchDeleteRequest<Result: ManagedObject> {
+    /// The rows to delete: the request's entity (sub-entities included), conditions and predicate.
+    public var fetchRequest: FetchRequest<Result>
+
+    /// Deletes every row of `Result`'s entity that `predicate` selects (all rows when `nil`).
+    public init(predicate: Predicate<Result>? = nil) {
+        fetchRequest = FetchRequest<Result>()
+        fetchRequest.predicate = predicate
+    }
+
+    /// Deletes the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    public init(fetchRequest: FetchRequest<Result>) {
+        self.fetchRequest = fetchRequest
+    }
+}
+
+/// Sets attributes of the saved rows a predicate selects, in SQL, without loading objects.
+///
+/// ```swift
+/// let result = try context.execute(
+///     BatchUpdateRequest<EmployeeEntity>(predicate: #Predicate { $0.age ?? 0 > 60 }).setting(\.retired, to: true))
+/// ```
+///
+/// Each row's `Z_OPT` is incremented, so contexts holding changed copies see a conflict at
+/// save as with any other context's change. Validation does not run. The executing context
+/// refreshes its objects (keeping its unsaved changes); other contexts learn about it as from
+/// a save.
+public struct BatchUpdateRequest<Result: ManagedObject> {
+    /// The rows to update: the request's entity (sub-entities included), conditions and predicate.
+    public var fetchRequest: FetchRequest<Result>
+    /// The attributes to set, by model name, with their stored values.
+    var assignments: [(property: EqualityCondition.Property, value: PrimitiveValue)] = []
+
+    /// Updates every row of `Result`'s entity that `predicate` selects (all rows when `nil`).
+    public init(predicate: Predicate<Result>? = nil) {
+        fetchRequest = FetchRequest<Result>()
+        fetchRequest.predicate = predicate
+    }
+
+    /// Updates the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    public init(fetchRequest: FetchRequest<Result>) {
+        self.fetchRequest = fetchRequest
+    }
+
+    /// The request also setting the attribute at `keyPath` to `value`.
+    public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value>, to value: Value) -> Self {
+        var copy = self
+        copy.assignments.append((.keyPath(keyPath), value.primitiveValue))
+        return copy
+    }
+
+    /// The request also setting the optional attribute at `keyPath` to `value` (`nil` clears it).
+    public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, to value: Value?) -> Self {
+        var copy = self
+        copy.assignments.append((.keyPath(keyPath), value?.primitiveValue ?? .null))
+        return copy
+    }
+
+    /// The request also setting the attribute named `property` (model spelling) to `value`.
+    public func setting<Value: StorableValue>(_ property: String, to value: Value?) -> Self {
+        var copy = self
+        copy.assignments.append((.name(property), value?.primitiveValue ?? .null))
+        return copy
+    }
+}
+
+/// What a batch request did.
+public struct BatchResult: Sendable, Hashable {
+    /// The rows the request deleted or updated, in primary key order per entity.
+    public let objectIDs: [ObjectID]
+    /// Every row the request changed, as a save reports it (for a delete, `updated` holds the
+    /// rows whose foreign keys were nullified).
+    public let changes: StoreChanges
+
+    /// How many rows were deleted or updated.
+    public var count: Int { objectIDs.count }
+}
+
+extension ManagedObjectContext {
+    /// Runs a batch delete in one transaction (see ``BatchDeleteRequest``).
+    ///
+    /// - Throws: ``ValidationError`` (`deleteDenied`) or ``StoreError``; nothing is deleted then.
+    @discardableResult
+    public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
+        try operation { () throws -> BatchResult in
+            let selected = try storedIDs(matching: request.fetchRequest)
+            var planner = BatchDeletePlanner(runtime: runtime, database: database)
+            let plan = try planner.plan(deleting: selected)
+            do {
+                try database.transaction { try planner.execute(plan) }
+            } catch let error as SQLiteError {
+                throw StoreError(error)
+            }
+            let changes = StoreChanges(updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
+            mergeChanges(changes)
+            coordinator.post(changes, from: inbox)
+            return BatchResult(objectIDs: plan.deleted, changes: changes)
+        }
+    }
+
+    /// Runs a batch update in one transaction (see ``BatchUpdateRequest``).
+    ///
+    /// - Throws: ``StoreError``: an unknown or non-attribute property, or SQLite failing.
+    @discardableResult
+    public func execute<T: ManagedObject>(_ request: BatchUpdateRequest<T>) throws(StoreError) -> BatchResult {
+        try operation { () throws(StoreError) -> BatchResult in
+            guard let entity = runtime.entity(for: T.self) ?? runtime.entity(named: request.fetchRequest.entityName)
+            else { throw .unknownEntity(request.fetchRequest.entityName.isEmpty ? "\(T.self)" : request.fetchRequest.entityName) }
+            var columns: [(column: String, value: PrimitiveValue)] = []
+            for assignment in request.assignments {
+                let name: String?
+                switch assignment.property {
+                case .name(let text): name = text
+                case .keyPath(let keyPath): name = entity.description.propertyNameForKeyPath(keyPath)
+                }
+                guard let name, let index = entity.attributeIndex(name), let column = entity.attributeColumns[index] else {
+                    throw .unknownProperty(entity: entity.name, property: "\(assignment.property)")
+                }
+                columns.append((column, assignment.value))
+            }
+            let ids = try storedIDs(matching: request.fetchRequest)
+            guard !ids.isEmpty, !columns.isEmpty else {
+                return BatchResult(objectIDs: ids, changes: StoreChanges())
+            }
+            let sql =
+                "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
+                + (columns.map { SQLQuoting.identifier($0.column) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#])
+                .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
+            do {
+                try database.transaction {
+                    let statement = try database.cachedStatement(sql)
+                    for id in ids {
+                        try statement.reset()
+                        for (offset, column) in columns.enumerated() {
+                            try statement.bind(column.value, at: Int32(offset + 1))
+                        }
+                        try statement.bind(id.primaryKey, at: Int32(columns.count + 1))
+                        try statement.run()
+                    }
+                }
+            } catch let error as SQLiteError {
+                throw StoreError(error)
+            } catch {
+                throw .sqlite(code: 1, message: "\(error)", sql: sql)
+            }
+            let changes = StoreChanges(updated: Set(ids))
+            mergeChanges(changes)
+            coordinator.post(changes, from: inbox)
+            return BatchResult(objectIDs: ids, changes: changes)
+        }
+    }
+}
+
+extension Statement {
+    /// Binds a stored value.
+    func bind(_ value: PrimitiveValue, at index: Int32) throws(SQLiteError) {
+        switch value {
+        case .null: try bindNull(at: index)
+        case .integer(let integer): try bind(integer, at: index)
+        case .real(let real): try bind(real, at: index)
+        case .text(let text): try bind(text, at: index)
+        case .blob(let data): try bind(data, at: index)
+        }
+    }
+}
+
+/// Works out, in SQL, what a batch delete removes and nullifies, then does it.
+struct BatchDeletePlanner {
+    let runtime: ModelRuntime
+    let database: Database
+
+    struct Plan {
+        /// Every row deleted: the selection and its cascades.
+        var deleted: [ObjectID] = []
+        /// Rows whose foreign keys pointed at deleted rows and are cleared.
+        var nullified: [ObjectID] = []
+        /// `UPDATE … SET fk = NULL …` statements with the primary keys they apply to.
+        var clears: [(sql: String, primaryKeys: [Int64])] = []
+    }
+
+    /// The rows deleted and nullified when `selected` is deleted; throws for a Deny rule.
+    mutating func plan(deleting selected: [ObjectID]) throws -> Plan {
+        var plan = Plan()
+        var deleted = Set<ObjectID>()
+        var queue = selected
+        // Cascades, breadth first.
+        while !queue.isEmpty {
+            let batch = queue.filter { deleted.insert($0).inserted }
+            queue = []
+            plan.deleted += batch
+            for (entity, keys) in group(batch) {
+                for relationship in entity.relationships where relationship.description.deleteRule == .cascade {
+                    queue += try destinations(of: relationship, in: entity, from: keys)
+                }
+            }
+        }
+        var failures: [ValidationError.Failure] = []
+        var nullified = Set<ObjectID>()
+        for (entity, keys) in group(plan.deleted) {
+            for relationship in entity.relationships {
+                switch relationship.description.deleteRule {
+                case .deny:
+                    for key in keys
+                    where try destinations(of: relationship, in: entity, from: [key]).contains(where: {
+                        !deleted.contains($0)
+                    }) {
+                        guard let id = runtime.objectID(entityNumber: entity.number, primaryKey: key) else { continue }
+                        failures.append(
+                            ValidationError.Failure(
+                                objectID: id, entityName: entity.name, property: relationship.name, rule: .deleteDenied,
+                                message: "\(relationship.name) has objects and its delete rule is Deny"))
+                    }
+                case .nullify:
+                    // Only the destinations' own foreign keys need clearing; join rows go anyway.
+                    guard case .inverseForeignKey(let table, let columns)? = relationship.storage else { continue }
+                    let pointing = try destinations(of: relationship, in: entity, from: keys).filter {
+                        !deleted.contains($0)
+                    }
+                    guard !pointing.isEmpty else { continue }
+                    let cleared = [columns.column, columns.entityColumn, columns.orderColumn].compactMap { $0 }
+                    let sql =
+                        "UPDATE " + SQLQuoting.identifier(table) + " SET "
+                        + (cleared.map { SQLQuoting.identifier($0) + " = NULL" } + [#""Z_OPT" = "Z_OPT" + 1"#])
+                        .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
+                    plan.clears.append((sql, pointing.map(\.primaryKey)))
+                    nullified.formUnion(pointing)
+                case .cascade, .noAction:
+                    continue
+                }
+            }
+        }
+        // To-ones of surviving rows pointing at deleted ones through a to-one inverse stored on
+        // their side (one-to-one with the key on the destination).
+        for (entity, keys) in group(plan.deleted) {
+            for relationship in entity.relationships
+            where relationship.description.deleteRule == .nullify && !relationship.isToMany {
+                guard let inverseIndex = relationship.inverseIndex else { continue }
+                let inverse = relationship.destination.relationships[inverseIndex]
+                guard !inverse.isToMany, case .foreignKey(let columns)? = inverse.storage else { continue }
+                let pointing = try rows(
+                    of: relationship.destination, whereColumn: columns.column, in: keys
+                ).filter { !deleted.contains($0) }
+                guard !pointing.isEmpty else { continue }
+                let cleared = [columns.column, columns.entityColumn, columns.orderColumn].compactMap { $0 }
+                let sql =
+                    "UPDATE " + SQLQuoting.identifier(relationship.destination.tableName) + " SET "
+                    + (cleared.map { SQLQuoting.identifier($0) + " = NULL" } + [#""Z_OPT" = "Z_OPT" + 1"#])
+                    .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
+                plan.clears.append((sql, pointing.map(\.primaryKey)))
+                nullified.formUnion(pointing)
+            }
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+        plan.nullified = nullified.sorted { ($0.entityNumber, $0.primaryKey) < ($1.entityNumber, $1.primaryKey) }
+        return plan
+    }
+
+    /// Deletes the rows and their join-table rows, and clears the foreign keys.
+    func execute(_ plan: Plan) throws {
+        for clear in plan.clears {
+            let statement = try database.cachedStatement(clear.sql)
+            for key in clear.primaryKeys {
+                try statement.reset()
+                try statement.bind(key, at: 1)
+                try statement.run()
+            }
+        }
+        let groups = group(plan.deleted)
+        for (entity, keys) in groups {
+            let delete = try database.cachedStatement(
+                "DELETE FROM " + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_PK" = ?"#)
+            for key in keys {
+                try delete.reset()
+                try delete.bind(key, at: 1)
+                try delete.run()
+            }
+        }
+        guard runtime.hasJoinTables else { return }
+        // Join rows naming a deleted row on either side, of any relationship in the model.
+        for (entity, keys) in groups {
+            var statements = Set<String>()
+            for other in runtime.entities {
+                for relationship in other.relationships {
+                    guard case .joinTable(let columns)? = relationship.storage else { continue }
+                    if entity.lineage.contains(where: { $0.name == relationship.description.destinationEntityName }) {
+                        statements.insert(
+                            "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE "
+                                + SQLQuoting.identifier(columns.destinationColumn) + " = ?")
+                    }
+                    if other === entity {
+                        statements.insert(
+                            "DELETE FROM " + SQLQuoting.identifier(columns.table) + " WHERE "
+                                + SQLQuoting.identifier(columns.sourceColumn) + " = ?")
+                    }
+                }
+            }
+            for sql in statements.sorted() {
+                let statement = try database.cachedStatement(sql)
+                for key in keys {
+                    try statement.reset()
+                    try statement.bind(key, at: 1)
+                    try statement.run()
+                }
+            }
+        }
+    }
+
+    /// IDs grouped by entity (sub-entities separately), entities in number order.
+    private func group(_ ids: [ObjectID]) -> [(EntityRuntime, [Int64])] {
+        var byEntity: [Int: [Int64]] = [:]
+        for id in ids { byEntity[id.entityNumber, default: []].append(id.primaryKey) }
+        return byEntity.keys.sorted().compactMap { number in
+            runtime.entity(number: number).map { ($0, byEntity[number] ?? []) }
+        }
+    }
+
+    /// The destinations of `relationship` for the source rows `keys`.
+    private func destinations(of relationship: RelationshipRuntime, in entity: EntityRuntime, from keys: [Int64])
+        throws -> [ObjectID]
+    {
+        let destination = relationship.destination
+        switch relationship.storage {
+        case .foreignKey(let columns)?:
+            var ids: [ObjectID] = []
+            let entityColumn = columns.entityColumn.map(SQLQuoting.identifier) ?? String(destination.number)
+            let sql =
+                "SELECT " + SQLQuoting.identifier(columns.column) + ", " + entityColumn + " FROM "
+                + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_PK" = ? AND "#
+                + SQLQuoting.identifier(columns.column) + " IS NOT NULL"
+            let statement = try database.cachedStatement(sql)
+            defer { statement.resetIgnoringErrors() }
+            for key in keys {
+                try statement.reset()
+                try statement.bind(key, at: 1)
+                while try statement.step() == .row {
+                    let number = statement.isNull(at: 1) ? destination.number : statement.int(at: 1)
+                    if let id = runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: 0)) {
+                        ids.append(id)
+                    }
+                }
+            }
+            return ids
+        case .inverseForeignKey(_, let columns)?:
+            return try rows(of: destination, whereColumn: columns.column, in: keys)
+        case .joinTable(let columns)?:
+            var ids: [ObjectID] = []
+            let sql =
+                #"SELECT d."Z_PK", d."Z_ENT" FROM "# + SQLQuoting.identifier(columns.table) + " AS j JOIN "
+                + SQLQuoting.identifier(destination.tableName) + #" AS d ON d."Z_PK" = j."#
+                + SQLQuoting.identifier(columns.destinationColumn) + " WHERE j."
+                + SQLQuoting.identifier(columns.sourceColumn) + " = ?"
+            let statement = try database.cachedStatement(sql)
+            defer { statement.resetIgnoringErrors() }
+            for key in keys {
+                try statement.reset()
+                try statement.bind(key, at: 1)
+                while try statement.step() == .row {
+                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                        ids.append(id)
+                    }
+                }
+            }
+            return ids
+        case nil:
+            return []
+        }
+    }
+
+    /// Rows of `entity`'s table whose `column` holds one of `keys`.
+    private func rows(of entity: EntityRuntime, whereColumn column: String, in keys: [Int64]) throws -> [ObjectID] {
+        var ids: [ObjectID] = []
+        let sql =
+            #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " WHERE "
+            + SQLQuoting.identifier(column) + " = ?"
+        let statement = try database.cachedStatement(sql)
+        defer { statement.resetIgnoringErrors() }
+        for key in keys {
+            try statement.reset()
+            try statement.bind(key, at: 1)
+            while try statement.step() == .row {
+                if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                    ids.append(id)
+                }
+            }
+        }
+        return ids
+    }
+}

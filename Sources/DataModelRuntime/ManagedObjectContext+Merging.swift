@@ -1,0 +1,281 @@
+import Foundation
+import SQLiteKit
+
+extension ManagedObjectContext {
+    // MARK: Merging other contexts' changes
+
+    /// Brings the objects this context holds up to date with `changes` saved elsewhere:
+    /// deleted rows leave the context (and the relationships that named them), updated objects
+    /// take the stored values with this context's unsaved changes kept on top, and loaded
+    /// to-many relationships reload. Observers of every changed property are notified.
+    ///
+    /// Contexts with ``automaticallyMergesChangesFromParent`` do this by themselves; call it
+    /// for the IDs of a ``BatchResult`` or of changes received another way.
+    public func mergeChanges(_ changes: StoreChanges) {
+        operation { merge(changes) }
+    }
+
+    /// Merges what waits in the inbox (called between operations and on property access).
+    func mergeWaitingChanges() {
+        let waiting = inbox.take()
+        guard !waiting.isEmpty else { return }
+        var combined = StoreChanges()
+        for changes in waiting {
+            combined.inserted.formUnion(changes.inserted)
+            combined.updated.formUnion(changes.updated)
+            combined.deleted.formUnion(changes.deleted)
+        }
+        combined.updated.subtract(combined.deleted)
+        operationDepth += 1
+        defer { operationDepth -= 1 }
+        merge(combined)
+    }
+
+    /// Merges from a property access of one of this context's objects, unless an operation runs.
+    final func mergeWaitingChangesIfIdle() {
+        guard operationDepth == 0 else { return }
+        coordinator.locked { mergeWaitingChanges() }
+    }
+
+    private func merge(_ changes: StoreChanges) {
+        for id in changes.deleted {
+            guard let object = registered[id], !object.isInserted else { continue }
+            forget(object)
+        }
+        if !changes.deleted.isEmpty { removeReferences(to: changes.deleted) }
+        for id in changes.updated {
+            guard let object = registered[id], !object.isFault, !object.isInvalid, !object.isInserted else { continue }
+            refreshFromStore(object, keepingChanges: true)
+        }
+        // A to-many relationship may have gained or lost destinations stored on their side.
+        var touchedEntities = Set<Int>()
+        for id in changes.inserted.union(changes.updated).union(changes.deleted) { touchedEntities.insert(id.entityNumber) }
+        guard !touchedEntities.isEmpty else { return }
+        for object in registered.objects where !object.isFault && !object.isInvalid && !object.isInserted {
+            for relationship in object.entityRuntime.relationships where relationship.isToMany {
+                guard
+                    relationship.destination.layout.hierarchyNumbers.contains(where: { touchedEntities.contains($0) }),
+                    object.relationshipValues.indices.contains(relationship.index),
+                    case .toMany(let current) = object.relationshipValues[relationship.index]
+                else { continue }
+                if let snapshot = object.snapshot, snapshot.relationships[relationship.index] != .toMany(current) {
+                    continue  // changed here: this context's list is kept
+                }
+                object.willChangeObserved(relationship: relationship.index)
+                object.relationshipValues[relationship.index] = .toManyFault
+                if object.snapshot != nil { object.snapshot?.relationships[relationship.index] = .toManyFault }
+                object.didChangeObserved(relationship: relationship.index)
+            }
+        }
+    }
+
+    /// Removes an object another context deleted: it becomes invalid, its changes are dropped.
+    private func forget(_ object: ManagedObject) {
+        object.willChangeAllObserved()
+        unregister(object)
+        object.didChangeAllObserved()
+    }
+
+    /// Clears to-ones naming `ids` and removes `ids` from loaded to-many lists (and snapshots).
+    private func removeReferences(to ids: Set<ObjectID>) {
+        for object in registered.objects where !object.isFault && !object.isInvalid {
+            for relationship in object.entityRuntime.relationships {
+                let index = relationship.index
+                guard object.relationshipValues.indices.contains(index) else { continue }
+                switch object.relationshipValues[index] {
+                case .toOne(let id?) where ids.contains(id):
+                    object.willChangeObserved(relationship: index)
+                    object.relationshipValues[index] = .toOne(nil)
+                    if object.snapshot != nil { object.snapshot?.relationships[index] = .toOne(nil) }
+                    object.didChangeObserved(relationship: index)
+                case .toMany(var list) where list.ids.contains(where: ids.contains):
+                    object.willChangeObserved(relationship: index)
+                    for id in ids where list.contains(id) { list.remove(id) }
+                    object.relationshipValues[index] = .toMany(list)
+                    if case .toMany(var committed)? = object.snapshot?.relationships[index] {
+                        for id in ids where committed.contains(id) { committed.remove(id) }
+                        object.snapshot?.relationships[index] = .toMany(committed)
+                    }
+                    object.didChangeObserved(relationship: index)
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    // MARK: Refreshing
+
+    /// Updates `object` from the store.
+    ///
+    /// With `mergeChanges` false, the object's unsaved changes are discarded and it becomes a
+    /// fault (its values are read again on the next access). With `mergeChanges` true, it
+    /// takes the stored values and its unsaved changes are applied on top. An object inserted
+    /// and not saved yet is left alone; one whose row another context deleted leaves the
+    /// context. Observers of the object's properties are notified.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.context === self, !object.isInvalid, !object.isInserted else { return }
+        operation {
+            if mergeChanges {
+                if object.isFault { return }
+                refreshFromStore(object, keepingChanges: true)
+            } else {
+                guard !object.isFault || object.isUpdated else { return }
+                object.willChangeAllObserved()
+                object.snapshot = nil
+                object.isUpdated = false
+                if !object.isDeleted {
+                    object.values = []
+                    object.relationshipValues = []
+                    object.isFault = true
+                }
+                object.didChangeAllObserved()
+            }
+        }
+    }
+
+    /// Refreshes every registered object (see ``refresh(_:mergeChanges:)``).
+    public func refreshAllObjects() {
+        operation {
+            for object in registered.objects { refresh(object, mergeChanges: true) }
+        }
+    }
+
+    /// Reads `object`'s row and applies it; a missing row removes the object.
+    private func refreshFromStore(_ object: ManagedObject, keepingChanges: Bool) {
+        guard let row = (try? storedRow(of: object)) ?? nil else {
+            if object.isDeleted { return }
+            forget(object)
+            removeReferences(to: [object.objectID])
+            return
+        }
+        apply(row, to: object, keepingChanges: keepingChanges)
+    }
+
+    /// Makes `row` the object's committed state; with `keepingChanges`, the properties the
+    /// context changed keep their unsaved values (and their committed state, against which
+    /// join-table rows are written).
+    func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
+        let snapshot = keepingChanges ? object.snapshot : nil
+        var values = row.values
+        var relationships = row.relationships
+        var committed = row.relationships
+        let rowUnchanged = row.version == object.version
+        for index in relationships.indices where object.relationshipValues.indices.contains(index) {
+            let current = object.relationshipValues[index]
+            if let snapshot, current != snapshot.relationships[index] {
+                relationships[index] = current
+                committed[index] = snapshot.relationships[index]
+            } else if rowUnchanged, case .toMany = current {
+                // Nothing else can have changed a loaded list when the row did not move on.
+                relationships[index] = current
+                committed[index] = current
+            }
+        }
+        if let snapshot {
+            for index in values.indices
+            where object.values.indices.contains(index) && object.values[index] != snapshot.values[index] {
+                values[index] = object.values[index]
+            }
+        }
+        object.replaceObserved(values: values, relationships: relationships)
+        object.version = row.version
+        if snapshot != nil {
+            object.snapshot = ObjectSnapshot(values: row.values, relationships: committed)
+        } else {
+            object.snapshot = nil
+            object.isUpdated = false
+        }
+    }
+
+    // MARK: Conflicts
+
+    /// Describes `objects` against the store and resolves them by ``mergePolicy``; throws
+    /// ``MergeConflict`` under ``MergePolicy/error`` (or when conflicts persist).
+    func resolveConflicts(_ objects: [ManagedObject], lastAttempt: Bool) throws {
+        var rows: [StoredRow?] = []
+        for object in objects { rows.append(try storedRow(of: object)) }
+        if mergePolicy == .error || lastAttempt {
+            throw MergeConflict(conflicts: zip(objects, rows).map { describeConflict($0, row: $1) })
+        }
+        for (object, row) in zip(objects, rows) {
+            guard let row else {
+                // Deleted by another context: the deletion wins under every policy.
+                forget(object)
+                removeReferences(to: [object.objectID])
+                continue
+            }
+            if object.isDeleted {
+                if mergePolicy == .rollback {
+                    object.isDeleted = false
+                    object.snapshot = nil
+                    apply(row, to: object, keepingChanges: false)
+                } else {
+                    object.version = row.version
+                }
+                continue
+            }
+            switch mergePolicy {
+            case .error:
+                continue
+            case .overwrite:
+                object.version = row.version
+            case .rollback:
+                object.snapshot = nil
+                object.isUpdated = false
+                apply(row, to: object, keepingChanges: false)
+            case .mergeByPropertyObjectTrump:
+                apply(row, to: object, keepingChanges: true)
+            case .mergeByPropertyStoreTrump:
+                // What the store changed since the object was read replaces this context's value.
+                guard let snapshot = object.snapshot else {
+                    apply(row, to: object, keepingChanges: false)
+                    continue
+                }
+                var values = object.values
+                for index in values.indices where row.values[index] != snapshot.values[index] {
+                    values[index] = row.values[index]
+                }
+                var relationships = object.relationshipValues
+                for index in relationships.indices where row.relationships.indices.contains(index) {
+                    if case .toOne = row.relationships[index], row.relationships[index] != snapshot.relationships[index] {
+                        relationships[index] = row.relationships[index]
+                    }
+                }
+                object.replaceObserved(values: values, relationships: relationships)
+                object.version = row.version
+                object.snapshot = ObjectSnapshot(values: row.values, relationships: snapshot.relationships)
+            }
+        }
+    }
+
+    private func describeConflict(_ object: ManagedObject, row: StoredRow?) -> MergeConflict.Conflict {
+        let entity = object.entityRuntime
+        let snapshot = object.snapshot
+        var changed: [String] = []
+        var storeChanged: [String] = []
+        for (index, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
+            let committed = snapshot?.values[index]
+            if object.isDeleted || (object.values.indices.contains(index) && object.values[index] != committed) {
+                changed.append(attribute.name)
+            }
+            if let row, let committed, row.values[index] != committed { storeChanged.append(attribute.name) }
+        }
+        for relationship in entity.relationships where !relationship.description.isTransient {
+            let index = relationship.index
+            let committed = snapshot?.relationships[index]
+            if object.isDeleted
+                || (object.relationshipValues.indices.contains(index) && object.relationshipValues[index] != committed
+                    && object.relationshipValues[index] != .toManyFault && committed != .toManyFault)
+            {
+                changed.append(relationship.name)
+            }
+            if let row, let committed, case .toOne = row.relationships[index], row.relationships[index] != committed {
+                storeChanged.append(relationship.name)
+            }
+        }
+        return MergeConflict.Conflict(
+            objectID: object.objectID, entityName: entity.name, changedProperties: changed,
+            storeChangedProperties: storeChanged, oldVersion: object.version, newVersion: row?.version)
+    }
+}

@@ -1,0 +1,70 @@
+import DataModelRuntime
+import Foundation
+import GeneratedCompanyModel
+import Testing
+
+@Suite("Fetch request options: pending changes and prefetching")
+struct FetchOptionsTests {
+    @Test("includesPendingChanges false selects the store's rows alone", arguments: StoreKind.allCases)
+    func pendingChanges(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for name in ["Ann", "Bob"] { EmployeeEntity(context: context).name = name }
+        try context.save()
+        EmployeeEntity(context: context).name = "Cy"
+        let bob = try #require(try context.fetch(EmployeeEntity.fetchRequest().matching(\.name, equals: "Bob")).first)
+        context.delete(bob)
+
+        let all = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)])
+        #expect(try context.fetch(all).compactMap(\.name) == ["Ann", "Cy"])
+        #expect(try context.count(for: all) == 2)
+        let stored = all.includingPendingChanges(false)
+        #expect(stored.includesPendingChanges == false)
+        #expect(try context.count(for: stored) == 2)
+        #expect(try context.fetch(stored).compactMap(\.name) == ["Ann", "Bob"])
+        let named = EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.name == "Cy" })
+        #expect(try context.count(for: named) == 1)
+        #expect(try context.count(for: named.includingPendingChanges(false)) == 0)
+    }
+
+    @Test("prefetching loads relationships in one query per relationship", arguments: StoreKind.allCases)
+    func prefetching(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let setup = store.context
+        let acme = BusinessEntity(context: setup)
+        acme.name = "Acme"
+        for index in 0..<3 {
+            let department = DepartmentEntity(context: setup)
+            department.name = "D\(index)"
+            acme.addToDepartments(department)
+            for member in 0..<4 {
+                let employee = EmployeeEntity(context: setup)
+                employee.name = "E\(index)-\(member)"
+                employee.department = department
+                employee.business = acme
+            }
+        }
+        try setup.save()
+
+        let context = try store.reopened()
+        let request = DepartmentEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)])
+            .prefetching("employees", "businesses.employees")
+        #expect(request.relationshipKeyPathsForPrefetching == ["employees", "businesses.employees"])
+        let departments = try context.fetch(request)
+        // Everything reached is registered and loaded, no fault left to fire.
+        #expect(context.registeredObjects.count == 3 + 12 + 1)
+        #expect(context.registeredObjects.allSatisfy { !$0.isFault })
+        #expect(departments.map { $0.employees.count } == [4, 4, 4])
+        #expect(departments.first?.businesses.first?.employees.count == 12)
+
+        // To-one prefetching: the employees' departments.
+        let other = try store.reopened()
+        let employees = try other.fetch(EmployeeEntity.fetchRequest().prefetching("department", "nonsense"))
+        #expect(employees.count == 12)
+        #expect(other.registeredObjects.count == 15)
+        #expect(other.registeredObjects.allSatisfy { !$0.isFault })
+        #expect(Set(employees.compactMap(\.department?.name)) == ["D0", "D1", "D2"])
+    }
+}
