@@ -45,4 +45,52 @@ struct PersonScenarioTests {
         #expect(remaining.first?.id_ == "p0")
         #expect(remaining.compactMap(\.id_).sorted() == (["p0"] + (6..<15).map { "p\($0)" }).sorted())
     }
+
+    /// Removes the person with `id` or called `name`, as the seed app's store does.
+    private func remove(id: String, name: String, in context: ManagedObjectContext) throws -> Int {
+        let request = Person.fetchRequest().filtered(
+            by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name })
+        let found = try context.fetch(request)
+        for person in found { context.delete(person) }
+        return found.count
+    }
+
+    @Test("remove by predicate, removeAll through a batch delete, count", arguments: StoreKind.allCases)
+    func removeAndRemoveAll(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: PersonModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for index in 0..<6 {
+            try upsert(
+                id: "p\(index)", name: "Person \(index)", at: Date(timeIntervalSinceReferenceDate: Double(index)),
+                in: context)
+        }
+        let nameless = Person(context: context)
+        nameless.id_ = ""
+        nameless.name = "No id"
+        try context.save()
+        #expect(try context.count(for: Person.fetchRequest()) == 7)
+
+        // By id, by name, and an empty id that must not match the other empty-id rows by id alone.
+        #expect(try remove(id: "p1", name: "nobody", in: context) == 1)
+        #expect(try remove(id: "nobody", name: "Person 2", in: context) == 1)
+        #expect(try remove(id: "", name: "nobody", in: context) == 0)
+        // Unsaved deletions already count.
+        #expect(try context.count(for: Person.fetchRequest()) == 5)
+        try context.save()
+        #expect(try store.reopened().count(for: Person.fetchRequest()) == 5)
+
+        // The SQL path answers the predicate (no fallback to memory).
+        let id = "p3"
+        let name = "x"
+        let plan = try context.explain(
+            Person.fetchRequest().filtered(by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name }))
+        #expect(plan.path == .sql)
+
+        let removed = try context.execute(BatchDeleteRequest<Person>())
+        #expect(removed.count == 5)
+        #expect(context.registeredObjects.isEmpty)
+        #expect(try context.count(for: Person.fetchRequest()) == 0)
+        #expect(try store.reopened().count(for: Person.fetchRequest()) == 0)
+    }
 }
