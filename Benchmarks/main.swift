@@ -3,6 +3,7 @@ import DataModelGenCLI
 import Foundation
 
 // datamodelgen-benchmarks [--quick] [--filter NAME]
+// datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate [EMPLOYEES]
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
@@ -23,6 +24,17 @@ if let first = arguments.first, first == "--memory-probe", arguments.count == 3 
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("memory probe failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+// Profile: our side of one runtime case, once (see ProfileRunner).
+if let first = arguments.first, first == "--profile", arguments.count >= 2 {
+    do {
+        try ProfileRunner.run(case: arguments[1], employees: arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("profile failed: \(error)\n".utf8))
         exit(1)
     }
 }

@@ -34,6 +34,25 @@ enum RowColumn {
     case unused
 }
 
+/// Where a row's attribute value comes from when it is read.
+enum AttributeDecoding {
+    /// Statement column (0-based, `Z_PK` is 0) and how to read it.
+    case column(Int32, ColumnKind)
+    /// Not stored (transient): the model default.
+    case constant(PrimitiveValue)
+}
+
+/// How a row's relationship value is made when it is read.
+enum RelationshipDecoding {
+    /// A to-many: a fault, loaded on first access.
+    case toManyFault
+    /// A to-one without columns (transient).
+    case noDestination
+    /// A to-one: its key column, its entity column (-1 when the destination has no
+    /// sub-entities), and the destination's entity number.
+    case toOne(keyColumn: Int32, entityColumn: Int32, destinationNumber: Int)
+}
+
 /// A relationship of an entity, prepared: its storage and the inverse's index.
 final class RelationshipRuntime {
     let description: RelationshipDescription
@@ -165,6 +184,10 @@ final class EntityRuntime {
     let defaultValues: [PrimitiveValue]
     /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, in table order.
     let rowColumns: [RowColumn]
+    /// How each attribute is read from a row of ``selectColumnsSQL``.
+    let attributeDecoding: [AttributeDecoding]
+    /// How each relationship is read from a row; set by ``ModelRuntime`` once destinations exist.
+    var relationshipDecoding: [RelationshipDecoding] = []
     /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name: for queries.
     let rowColumnNames: [String]
     /// The column of each attribute, `nil` for transient ones.
@@ -253,6 +276,11 @@ final class EntityRuntime {
             }
         }
         self.rowColumns = rowColumns
+        var attributeDecoding = attributes.map { AttributeDecoding.constant($0.type.primitiveDefault($0.defaultValue)) }
+        for (offset, column) in rowColumns.enumerated() {
+            if case .attribute(let index, let kind) = column { attributeDecoding[index] = .column(Int32(offset + 3), kind) }
+        }
+        self.attributeDecoding = attributeDecoding
         self.rowColumnNames = names
         let table = SQLQuoting.identifier(layout.tableName)
         let quoted = names.map(SQLQuoting.identifier)
@@ -384,6 +412,22 @@ final class ModelRuntime {
             }
             entity.relationships = runtimes
             for runtime in runtimes { entity.relationshipIndex[runtime.name] = runtime.index }
+            var keyColumns: [Int: Int32] = [:]
+            var entityColumns: [Int: Int32] = [:]
+            for (offset, column) in entity.rowColumns.enumerated() {
+                switch column {
+                case .foreignKey(let relationship): keyColumns[relationship] = Int32(offset + 3)
+                case .foreignEntity(let relationship): entityColumns[relationship] = Int32(offset + 3)
+                default: continue
+                }
+            }
+            entity.relationshipDecoding = runtimes.map { relationship in
+                if relationship.isToMany { return .toManyFault }
+                guard let key = keyColumns[relationship.index] else { return .noDestination }
+                return .toOne(
+                    keyColumn: key, entityColumn: entityColumns[relationship.index] ?? -1,
+                    destinationNumber: relationship.destination.number)
+            }
         }
         for entity in entities {
             for relationship in entity.relationships {

@@ -28,10 +28,9 @@ extension ManagedObjectContext {
         let limit = request.fetchLimit.map { max($0, 0) }
 
         if !pending && allSortable && (request.predicate == nil || plan.path == .sql) {
-            let objects = try fetchRows(
+            return try fetchRows(
                 entity: entity, request: request, conditions: conditions, predicate: plan.translated,
                 orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset)
-            return objects.compactMap { $0 as? T }
         }
         // Unsaved changes, a sort SQLite cannot do, or a predicate SQL cannot answer alone: the
         // store's rows (narrowed by SQL where that is safe), corrected and filtered in memory.
@@ -41,7 +40,7 @@ extension ManagedObjectContext {
             orderBy: sortColumns.compactMap { $0 }, limit: nil, offset: 0
         ).filter { !$0.isDeleted }
         for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
-            objects.append(object)
+            if let typed = object as? T { objects.append(typed) }
         }
         if !conditions.isEmpty || request.predicate != nil {
             var included = Set(objects.map(\.objectID))
@@ -49,11 +48,11 @@ extension ManagedObjectContext {
             where object.isUpdated && !object.isDeleted && matches(object, entity: entity, request: request)
                 && included.insert(object.objectID).inserted
             {
-                objects.append(object)
+                if let typed = object as? T { objects.append(typed) }
             }
             objects = objects.filter { object in conditions.allSatisfy { $0.matches(object) } }
         }
-        var typed = objects.compactMap { $0 as? T }
+        var typed = objects
         if let predicate = request.predicate, pending || plan.path != .sql {
             do {
                 typed = try typed.filter { try predicate.evaluate($0) }
@@ -341,8 +340,7 @@ extension ManagedObjectContext {
         // The objects' in-memory values are what the predicate sees: unsaved changes would leak in.
         let objects = try fetchRows(
             entity: entity, request: request, conditions: conditions, predicate: plan.translated, orderBy: [],
-            limit: nil, offset: 0
-        ).compactMap { $0 as? T }
+            limit: nil, offset: 0)
         var ids: [ObjectID] = []
         for object in objects {
             if object.hasChanges, let row = try storedRow(of: object) {
@@ -366,15 +364,17 @@ extension ManagedObjectContext {
     }
 
     /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).
-    private func fetchRows<T>(
+    private func fetchRows<T: ManagedObject>(
         entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition],
         predicate: TranslatedPredicate?, orderBy: [String], limit: Int?, offset: Int
-    ) throws(StoreError) -> [ManagedObject] {
+    ) throws(StoreError) -> [T] {
         let sql =
             entity.selectColumnsSQL + " AS t0 WHERE "
             + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
             + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
-        var objects: [ManagedObject] = []
+        var objects: [T] = []
+        // Whether each entity's class is a `T`, found once per entity instead of a cast per row.
+        var castable = [UInt8](repeating: 0, count: runtime.entities.count + 1)
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -382,22 +382,25 @@ extension ManagedObjectContext {
             next = try bind(predicate?.arguments ?? [], to: statement, from: next)
             try statement.bind(Int64(limit ?? -1), at: next)
             try statement.bind(Int64(offset), at: next + 1)
+            let storeNumber = coordinator.storeNumber
             while try statement.step() == .row {
                 let primaryKey = statement.int64(at: 0)
-                guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
+                let number = statement.int(at: 1)
+                guard let rowEntity = runtime.entity(number: number) else { continue }
+                if castable[number] == 0 { castable[number] = rowEntity.objectType is T.Type ? 1 : 2 }
+                guard castable[number] == 1 else { continue }
                 let id = ObjectID(
-                    storeNumber: coordinator.storeNumber, entityNumber: rowEntity.number, primaryKey: primaryKey,
-                    entityName: rowEntity.name)
+                    storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey, entityName: rowEntity.name)
                 if let object = registered[id] {
                     if object.isFault { decodeRow(statement, entity: rowEntity, into: object) }
-                    objects.append(object)
+                    objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
                     continue
                 }
                 let object = rowEntity.objectType.init(
                     ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
                 decodeRow(statement, entity: rowEntity, into: object)
                 registered.insert(object)
-                objects.append(object)
+                objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
             }
         } catch {
             throw StoreError(error)

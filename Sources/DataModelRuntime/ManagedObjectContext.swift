@@ -246,36 +246,47 @@ public final class ManagedObjectContext {
 
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     func decodeStoredRow(_ statement: Statement, entity: EntityRuntime) -> StoredRow {
-        var values = entity.defaultValues
-        var relationships = entity.faultRelationships
-        var foreignKeys: [(relationship: Int, primaryKey: Int64)] = []
-        var foreignEntities: [Int: Int] = [:]
-        for (offset, column) in entity.rowColumns.enumerated() {
-            let index = Int32(offset + 3)
-            switch column {
-            case .attribute(let attribute, let kind):
-                values[attribute] = Self.read(statement, at: index, as: kind)
-            case .foreignKey(let relationship):
-                if !statement.isNull(at: index) { foreignKeys.append((relationship, statement.int64(at: index))) }
-            case .foreignEntity(let relationship):
-                if !statement.isNull(at: index) { foreignEntities[relationship] = statement.int(at: index) }
-            case .foreignOrder, .unused:
-                continue
+        // Each element is appended once, straight from its column: no copy of the defaults, no
+        // temporary lists.
+        let attributes = entity.attributeDecoding
+        var values: [PrimitiveValue] = []
+        values.reserveCapacity(attributes.count)
+        for decoding in attributes {
+            switch decoding {
+            case .column(let column, let kind): values.append(Self.read(statement, at: column, as: kind))
+            case .constant(let value): values.append(value)
             }
         }
-        for (relationship, primaryKey) in foreignKeys {
-            let destination = entity.relationships[relationship].destination
-            let number = foreignEntities[relationship] ?? destination.number
-            relationships[relationship] = .toOne(runtime.objectID(entityNumber: number, primaryKey: primaryKey))
+        let relationships = entity.relationshipDecoding
+        var related: [RelationshipValue] = []
+        related.reserveCapacity(relationships.count)
+        for decoding in relationships {
+            switch decoding {
+            case .toManyFault:
+                related.append(.toManyFault)
+            case .noDestination:
+                related.append(.toOne(nil))
+            case .toOne(let keyColumn, let entityColumn, let destinationNumber):
+                guard statement.storageClass(at: keyColumn) != .null else {
+                    related.append(.toOne(nil))
+                    continue
+                }
+                let number =
+                    entityColumn >= 0 && statement.storageClass(at: entityColumn) != .null
+                    ? statement.int(at: entityColumn) : destinationNumber
+                related.append(.toOne(runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: keyColumn))))
+            }
         }
-        return StoredRow(values: values, relationships: relationships, version: statement.int64(at: 2))
+        return StoredRow(values: values, relationships: related, version: statement.int64(at: 2))
     }
 
+    @inline(__always)
     private static func read(_ statement: Statement, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
-        if statement.isNull(at: index) { return .null }
+        let storage = statement.storageClass(at: index)
+        if storage == .null { return .null }
         switch kind {
         case .integer:
-            return statement.storageClass(at: index) == .real
+            return storage == .real
                 ? PrimitiveValue.real(statement.double(at: index)).integer.map { .integer($0) } ?? .null
                 : .integer(statement.int64(at: index))
         case .real: return .real(statement.double(at: index))
