@@ -477,7 +477,7 @@ final class ModelRuntime {
     func objectID(entityNumber: Int, primaryKey: Int64) -> ObjectID? {
         guard let entity = entity(number: entityNumber) else { return nil }
         return ObjectID(
-            storeNumber: entity.storeNumber, entityNumber: entityNumber, primaryKey: primaryKey, entityName: entity.name
+            storeNumber: entity.storeNumber, entityNumber: entityNumber, primaryKey: primaryKey
         )
     }
 

@@ -24,8 +24,15 @@ extension ManagedObject {
     }
 
     /// The destinations of the unordered to-many relationship `key`.
+    @inlinable
     public final func toManySet<T: ManagedObject>(for key: String) -> Set<T> {
-        Set(destinations(key).compactMap { $0 as? T })
+        // Inlined into generated code: the set is built for the concrete class, without copies.
+        let objects = destinationObjects(key)
+        var result = Set<T>(minimumCapacity: objects.count)
+        for object in objects {
+            if let typed = object as? T { result.insert(typed) }
+        }
+        return result
     }
 
     /// Replaces the destinations of the unordered to-many relationship `key`, keeping inverses.
@@ -34,8 +41,21 @@ extension ManagedObject {
     }
 
     /// The destinations of the ordered to-many relationship `key`, in order.
+    @inlinable
     public final func toManyArray<T: ManagedObject>(for key: String) -> [T] {
-        destinations(key).compactMap { $0 as? T }
+        let objects = destinationObjects(key)
+        var result: [T] = []
+        result.reserveCapacity(objects.count)
+        for object in objects {
+            if let typed = object as? T { result.append(typed) }
+        }
+        return result
+    }
+
+    /// The destination objects of relationship `key`, in order (for the inlined accessors).
+    @usableFromInline
+    final func destinationObjects(_ key: String) -> [ManagedObject] {
+        destinations(key)
     }
 
     /// Replaces the destinations of the ordered to-many relationship `key`, keeping inverses and
@@ -162,7 +182,13 @@ extension ManagedObject {
         guard let relationship = relationship(key), let context else { return [] }
         switch relationshipValue(relationship) {
         case .toOne(let id)?: return id.flatMap { context.object(for: $0) }.map { [$0] } ?? []
-        case .toMany(let list)?: return list.ids.compactMap { context.object(for: $0) }
+        case .toMany(let list)?:
+            var objects: [ManagedObject] = []
+            objects.reserveCapacity(list.count)
+            for id in list.ids {
+                if let object = context.object(for: id) { objects.append(object) }
+            }
+            return objects
         case .toManyFault?, nil: return []
         }
     }

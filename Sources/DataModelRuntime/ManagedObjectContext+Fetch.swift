@@ -390,7 +390,7 @@ extension ManagedObjectContext {
                 if castable[number] == 0 { castable[number] = rowEntity.objectType is T.Type ? 1 : 2 }
                 guard castable[number] == 1 else { continue }
                 let id = ObjectID(
-                    storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey, entityName: rowEntity.name)
+                    storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
                 if let object = registered[id] {
                     if object.isFault { decodeRow(statement, entity: rowEntity, into: object) }
                     objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class

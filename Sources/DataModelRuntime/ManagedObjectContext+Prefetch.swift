@@ -141,7 +141,7 @@ extension ManagedObjectContext {
                     guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                     let id = ObjectID(
                         storeNumber: coordinator.storeNumber, entityNumber: entity.number,
-                        primaryKey: statement.int64(at: 0), entityName: entity.name)
+                        primaryKey: statement.int64(at: 0))
                     let extra = extraColumn ? statement.int64(at: Int32(3 + entity.rowColumns.count)) : 0
                     if let existing = registered[id] {
                         if existing.isFault { decodeRow(statement, entity: entity, into: existing) }

@@ -141,8 +141,7 @@ public final class ManagedObjectContext {
     func makeInsertionSeed(for entity: EntityRuntime) -> ObjectSeed {
         let primaryKey = coordinator.allocatePrimaryKey(for: entity)
         let id = ObjectID(
-            storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey,
-            entityName: entity.name)
+            storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey)
         return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false)
     }
 
@@ -304,7 +303,7 @@ public final class ManagedObjectContext {
     }
 
     private func loadToManyLocked(_ sql: String, of object: ManagedObject) -> ObjectIDList {
-        var list = ObjectIDList()
+        var list: [ObjectID] = []
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -313,8 +312,7 @@ public final class ManagedObjectContext {
                 guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                 let id = ObjectID(
                     storeNumber: coordinator.storeNumber, entityNumber: entity.number,
-                    primaryKey: statement.int64(at: 0),
-                    entityName: entity.name)
+                    primaryKey: statement.int64(at: 0))
                 if let existing = registered[id] {
                     if existing.isDeleted { continue }
                     if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
@@ -327,9 +325,9 @@ public final class ManagedObjectContext {
                 list.append(id)
             }
         } catch {
-            return list
+            return ObjectIDList(distinct: list)
         }
-        return list
+        return ObjectIDList(distinct: list)
     }
 
     // MARK: Deleting

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The identity of a managed object's row: which store, which entity, which primary key.
 ///
 /// Sendable: hand it to another context and ask for the object there with
@@ -10,14 +12,13 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
     public let entityNumber: Int
     /// `Z_PK`: the row's primary key.
     public let primaryKey: Int64
-    /// The entity name, for descriptions.
-    public let entityName: String
+    /// The entity name (looked up: an ID is three integers, cheap to copy and to drop).
+    public var entityName: String { EntityNames.name(store: storeNumber, entity: entityNumber) }
 
-    init(storeNumber: Int, entityNumber: Int, primaryKey: Int64, entityName: String) {
+    init(storeNumber: Int, entityNumber: Int, primaryKey: Int64) {
         self.storeNumber = storeNumber
         self.entityNumber = entityNumber
         self.primaryKey = primaryKey
-        self.entityName = entityName
     }
 
     /// Equal when store, entity and primary key are.
@@ -35,5 +36,21 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `x-datamodel://<store>/<Entity>/p<pk>`, Core Data's URI shape.
     public var description: String {
         "x-datamodel://\(storeNumber)/\(entityName)/p\(primaryKey)"
+    }
+}
+
+/// The entity names of every open store, by store number, for ``ObjectID/entityName``.
+enum EntityNames {
+    private static let names = Mutex<[Int: [String]]>([:])
+
+    static func register(_ entityNames: [String], store: Int) {
+        names.withLock { $0[store] = entityNames }
+    }
+
+    static func name(store: Int, entity: Int) -> String {
+        names.withLock { names in
+            guard let list = names[store], list.indices.contains(entity - 1) else { return "Entity\(entity)" }
+            return list[entity - 1]
+        }
     }
 }

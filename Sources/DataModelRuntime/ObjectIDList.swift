@@ -9,6 +9,14 @@ struct ObjectIDList: Equatable {
         for id in ids { append(id) }
     }
 
+    /// A list of IDs known to be distinct (rows of one query), indexed in one go.
+    init(distinct ids: [ObjectID]) {
+        var members = Set<ObjectID>(minimumCapacity: ids.count)
+        for id in ids { members.insert(id) }
+        self.ids = ids
+        self.members = members
+    }
+
     var count: Int { ids.count }
 
     func contains(_ id: ObjectID) -> Bool { members.contains(id) }

@@ -47,6 +47,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         let uuid = try openSchema()
         storeNumber = Self.registry.number(for: uuid)
         for entity in runtime.entities { entity.storeNumber = storeNumber }
+        EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
     }
 
     /// Runs `body` with the connection to itself: one context at a time uses the store.
