@@ -5,8 +5,9 @@ import Foundation
 extension ManagedObject {
     /// The destination of the to-one relationship `key`.
     public final func toOne<T: ManagedObject>(for key: String) -> T? {
-        guard let relationship = relationship(key), case .toOne(let id)? = relationshipValue(relationship), let id
-        else { return nil }
+        guard let relationship = relationship(key) else { return nil }
+        willAccess(property: entityRuntime.attributes.count + relationship.index)
+        guard case .toOne(let id)? = relationshipValue(relationship), let id else { return nil }
         return context?.object(for: id) as? T
     }
 
@@ -55,7 +56,10 @@ extension ManagedObject {
     /// The destination objects of relationship `key`, in order (for the inlined accessors).
     @usableFromInline
     final func destinationObjects(_ key: String) -> [ManagedObject] {
-        destinations(key)
+        if let relationship = relationship(key) {
+            willAccess(property: entityRuntime.attributes.count + relationship.index)
+        }
+        return destinations(key)
     }
 
     /// Replaces the destinations of the ordered to-many relationship `key`, keeping inverses and
@@ -147,7 +151,6 @@ extension ManagedObject {
 
     /// The relationship's loaded value (firing the object's fault and the relationship's fault).
     final func relationshipValue(_ relationship: RelationshipRuntime) -> RelationshipValue? {
-        willAccess(property: entityRuntime.attributes.count + relationship.index)
         if isFault { fireFaultIfNeeded() }
         guard relationshipValues.indices.contains(relationship.index) else { return nil }
         if case .toManyFault = relationshipValues[relationship.index] {

@@ -33,8 +33,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The context's inbox: checked on property access, so changes other contexts saved are
     /// merged before a value is read.
     let inbox: ChangeInbox
-    /// Created on the first property access: objects nobody reads cost nothing.
-    @exclusivity(unchecked) private var observationRegistrar: ObservationRegistrar?
+    /// Created on the first property access: objects nobody reads cost nothing. Boxed: the
+    /// registrar's layout is resilient, so checking an inline optional would copy it through
+    /// its value witnesses on every access.
+    @exclusivity(unchecked) private var observation: ObservationBox?
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone.
@@ -136,28 +138,28 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @inline(__always)
     final func willAccess(property index: Int) {
         if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
-        let registrar: ObservationRegistrar
-        if let existing = observationRegistrar {
-            registrar = existing
+        let box: ObservationBox
+        if let existing = observation {
+            box = existing
         } else {
-            registrar = ObservationRegistrar()
-            observationRegistrar = registrar
+            box = ObservationBox()
+            observation = box
         }
-        registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
+        box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
     }
 
     /// Tells observers of property `index` that it is about to change.
     @inline(__always)
     final func willChangeObserved(property index: Int) {
-        guard let registrar = observationRegistrar else { return }
-        registrar.willSet(self, keyPath: entityRuntime.observationKeyPaths[index])
+        guard let box = observation else { return }
+        box.registrar.willSet(self, keyPath: entityRuntime.observationKeyPaths[index])
     }
 
     /// Tells observers of property `index` that it changed.
     @inline(__always)
     final func didChangeObserved(property index: Int) {
-        guard let registrar = observationRegistrar else { return }
-        registrar.didSet(self, keyPath: entityRuntime.observationKeyPaths[index])
+        guard let box = observation else { return }
+        box.registrar.didSet(self, keyPath: entityRuntime.observationKeyPaths[index])
     }
 
     final func willChangeObserved(relationship index: Int) {
@@ -169,18 +171,18 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     }
 
     final func willChangeAllObserved() {
-        guard observationRegistrar != nil else { return }
+        guard observation != nil else { return }
         for index in entityRuntime.observationKeyPaths.indices { willChangeObserved(property: index) }
     }
 
     final func didChangeAllObserved() {
-        guard observationRegistrar != nil else { return }
+        guard observation != nil else { return }
         for index in entityRuntime.observationKeyPaths.indices { didChangeObserved(property: index) }
     }
 
     /// Replaces every value, notifying observers of the properties whose values differ.
     final func replaceObserved(values newValues: [PrimitiveValue], relationships newRelationships: [RelationshipValue]) {
-        guard observationRegistrar != nil, !isFault else {
+        guard observation != nil, !isFault else {
             values = newValues
             relationshipValues = newRelationships
             isFault = false
@@ -297,4 +299,9 @@ extension ManagedObject {
         let data = (try? encoder.encode(value)) ?? Data()
         setPrimitiveValue(.blob(data), for: key)
     }
+}
+
+/// An object's observation registrar, behind one reference.
+final class ObservationBox {
+    let registrar = ObservationRegistrar()
 }

@@ -1,7 +1,10 @@
 /// The destinations of a loaded to-many relationship: IDs in order, with hashed membership.
+///
+/// The destinations of one relationship all live in one root table, so their primary keys are
+/// distinct: membership is a set of primary keys (``PrimaryKeySet``), not of whole IDs.
 struct ObjectIDList: Equatable {
     private(set) var ids: [ObjectID] = []
-    private(set) var members: Set<ObjectID> = []
+    private var members = PrimaryKeySet()
 
     init() {}
 
@@ -11,24 +14,29 @@ struct ObjectIDList: Equatable {
 
     /// A list of IDs known to be distinct (rows of one query), indexed in one go.
     init(distinct ids: [ObjectID]) {
-        var members = Set<ObjectID>(minimumCapacity: ids.count)
-        for id in ids { members.insert(id) }
+        members = PrimaryKeySet(minimumCapacity: ids.count)
+        for id in ids { members.insert(id.primaryKey) }
         self.ids = ids
-        self.members = members
     }
+
+    static func == (lhs: ObjectIDList, rhs: ObjectIDList) -> Bool { lhs.ids == rhs.ids }
 
     var count: Int { ids.count }
 
-    func contains(_ id: ObjectID) -> Bool { members.contains(id) }
+    /// Whether `id` is in the list (`id` must be of the relationship's destination hierarchy:
+    /// membership is by primary key).
+    func contains(_ id: ObjectID) -> Bool {
+        members.contains(id.primaryKey)
+    }
 
     func firstIndex(of id: ObjectID) -> Int? {
-        members.contains(id) ? ids.firstIndex(of: id) : nil
+        members.contains(id.primaryKey) ? ids.firstIndex(of: id) : nil
     }
 
     /// Appends `id` unless present; whether it was added.
     @discardableResult
     mutating func append(_ id: ObjectID) -> Bool {
-        guard members.insert(id).inserted else { return false }
+        guard members.insert(id.primaryKey) else { return false }
         ids.append(id)
         return true
     }
@@ -36,7 +44,7 @@ struct ObjectIDList: Equatable {
     /// Inserts `id` at `index` (clamped) unless present; whether it was added.
     @discardableResult
     mutating func insert(_ id: ObjectID, at index: Int) -> Bool {
-        guard members.insert(id).inserted else { return false }
+        guard members.insert(id.primaryKey) else { return false }
         ids.insert(id, at: min(max(index, 0), ids.count))
         return true
     }
@@ -44,15 +52,117 @@ struct ObjectIDList: Equatable {
     /// Removes `id`; whether it was present.
     @discardableResult
     mutating func remove(_ id: ObjectID) -> Bool {
-        guard members.remove(id) != nil, let index = ids.firstIndex(of: id) else { return false }
+        guard members.contains(id.primaryKey), let index = ids.firstIndex(of: id) else { return false }
+        members.remove(id.primaryKey)
         ids.remove(at: index)
         return true
     }
 
     /// Reorders to `order`, which must hold exactly the same IDs.
     mutating func reorder(_ order: [ObjectID]) {
-        guard order.count == ids.count, Set(order) == members else { return }
+        guard order.count == ids.count, Set(order) == Set(ids) else { return }
         ids = order
+    }
+}
+
+/// A set of primary keys (positive integers): open addressing with linear probing and a
+/// multiplicative hash, at most half full. Several times cheaper than `Set<ObjectID>`, whose
+/// SipHash dominated bulk inserts that fill to-many relationships.
+struct PrimaryKeySet {
+    /// 0 marks an empty slot (primary keys start at 1); other non-positive keys live in `others`.
+    private var slots: [Int64] = []
+    private var others: Set<Int64> = []
+    private(set) var count = 0
+
+    init() {}
+
+    init(minimumCapacity: Int) {
+        var size = 8
+        while size < minimumCapacity * 2 { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+    }
+
+    @inline(__always)
+    private static func hash(_ key: Int64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    func contains(_ key: Int64) -> Bool {
+        guard key > 0 else { return others.contains(key) }
+        guard !slots.isEmpty else { return false }
+        let mask = slots.count - 1
+        var index = Self.hash(key, mask: mask)
+        while true {
+            let slot = slots[index]
+            if slot == key { return true }
+            if slot == 0 { return false }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Adds `key`; whether it was not there yet.
+    @discardableResult
+    mutating func insert(_ key: Int64) -> Bool {
+        guard key > 0 else {
+            guard others.insert(key).inserted else { return false }
+            count += 1
+            return true
+        }
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var index = Self.hash(key, mask: mask)
+        while true {
+            let slot = slots[index]
+            if slot == key { return false }
+            if slot == 0 {
+                slots[index] = key
+                count += 1
+                return true
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Removes `key` (backward-shift deletion keeps every probe chain intact).
+    mutating func remove(_ key: Int64) {
+        guard key > 0 else {
+            if others.remove(key) != nil { count -= 1 }
+            return
+        }
+        guard !slots.isEmpty else { return }
+        let mask = slots.count - 1
+        var index = Self.hash(key, mask: mask)
+        while slots[index] != key {
+            if slots[index] == 0 { return }
+            index = (index + 1) & mask
+        }
+        slots[index] = 0
+        count -= 1
+        var next = (index + 1) & mask
+        while slots[next] != 0 {
+            let moved = slots[next]
+            let home = Self.hash(moved, mask: mask)
+            // Move `moved` back into the hole when its home is not between the hole and it.
+            let distanceToHole = (index - home) & mask
+            let distanceToNext = (next - home) & mask
+            if distanceToHole < distanceToNext {
+                slots[index] = moved
+                slots[next] = 0
+                index = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: max(8, old.count * 2))
+        let mask = slots.count - 1
+        for key in old where key != 0 {
+            var index = Self.hash(key, mask: mask)
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = key
+        }
     }
 }
 
