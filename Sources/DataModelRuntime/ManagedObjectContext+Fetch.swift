@@ -306,7 +306,9 @@ extension ManagedObjectContext {
             let name = entity.description.propertyNameForKeyPath(keyPath),
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
-        return SQLQuoting.identifier(column) + (descriptor.order == .forward ? " ASC" : " DESC")
+        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes.
+        let collation = entity.attributes[index].type == .string ? #" COLLATE "DM_SWIFT""# : ""
+        return SQLQuoting.identifier(column) + collation + (descriptor.order == .forward ? " ASC" : " DESC")
     }
 
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when

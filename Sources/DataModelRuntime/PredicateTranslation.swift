@@ -12,10 +12,11 @@ import SQLiteKit
 // - Conditions are built so they are never SQL `NULL` (`IS` / `IS NOT` for equality, `COALESCE`
 //   and `CASE` around optionals), so `AND` / `OR` / `NOT` have Swift's two-valued meaning.
 // - Values are bound exactly as the store writes them (``StorableValue/primitiveValue``).
-// - String `contains` / `starts(with:)` compare characters in Swift (canonical equivalence)
-//   but bytes in SQL: they are translated as a narrowing condition (`instr`), and the request
-//   evaluates the predicate again in memory on the rows SQL returned. A narrowing condition
-//   under `!` (or turned into a value) cannot narrow, so such predicates fall back.
+// - Strings compare as Swift compares them (characters, canonical equivalence): `contains` /
+//   `starts(with:)` call SQL functions written with Swift's `String`, and `==`, `<`, `IN` and
+//   string sorts use the `DM_SWIFT` collation where bytes could disagree
+//   (`SwiftStringFunctions`). A condition that selects a superset (`exact: false`) would make
+//   the request evaluate the predicate again in memory on the rows SQL returned.
 
 /// How a fetch request's predicate is answered, as ``ManagedObjectContext/explain(_:)`` reports it.
 public struct FetchExplanation: Sendable, CustomStringConvertible {
@@ -289,32 +290,49 @@ final class PredicateSQLTranslator {
             if encoded.isNull {
                 return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true)
             }
-            return .condition(SQLFragment(fragment.sql + op + "?", fragment.arguments + [encoded]), exact: true)
+            return .condition(
+                SQLFragment(fragment.sql + op + "?" + collation(type, [encoded]), fragment.arguments + [encoded]),
+                exact: true)
         default:
-            guard let (left, _, _) = scalar(lhs), let (right, _, _) = scalar(rhs) else { return nil }
-            return .condition(SQLFragment(left.sql + op + right.sql, left.arguments + right.arguments), exact: true)
+            guard let (left, type, _) = scalar(lhs), let (right, _, _) = scalar(rhs) else { return nil }
+            return .condition(
+                SQLFragment(left.sql + op + right.sql + collation(type, nil), left.arguments + right.arguments),
+                exact: true)
         }
     }
 
+    /// ` COLLATE "DM_SWIFT"` when strings of `type` must compare as Swift compares them: always
+    /// between columns, and for constants whose equals in Swift may have other bytes (see
+    /// ``SwiftStringFunctions/comparesBytewise(_:)``; plain comparisons keep using indexes).
+    func collation(_ type: SQLScalarType, _ constants: [PrimitiveValue]?) -> String {
+        guard case .attribute(.string) = type else { return "" }
+        if let constants,
+            constants.allSatisfy({ if case .text(let text) = $0 { SwiftStringFunctions.comparesBytewise(text) } else { true } })
+        {
+            return ""
+        }
+        return #" COLLATE "DM_SWIFT""#
+    }
+
     /// Two terms as values of one orderable type, for `<` and friends.
-    func ordered(_ lhs: SQLTerm, _ rhs: SQLTerm) -> (SQLFragment, SQLFragment)? {
+    func ordered(_ lhs: SQLTerm, _ rhs: SQLTerm) -> (SQLFragment, SQLFragment, SQLScalarType)? {
         switch (lhs, rhs) {
         case (.constant, .constant): return nil
         case (.constant(let value), _):
             guard let (fragment, type, nullable) = scalar(rhs), !nullable, type.isOrderable,
                 let encoded = encode(value, as: type), !encoded.isNull
             else { return nil }
-            return (SQLFragment("?", [encoded]), fragment)
+            return (SQLFragment("?", [encoded]), fragment, type)
         case (_, .constant(let value)):
             guard let (fragment, type, nullable) = scalar(lhs), !nullable, type.isOrderable,
                 let encoded = encode(value, as: type), !encoded.isNull
             else { return nil }
-            return (fragment, SQLFragment("?", [encoded]))
+            return (fragment, SQLFragment("?", [encoded]), type)
         default:
             guard let (left, leftType, leftNullable) = scalar(lhs), let (right, rightType, rightNullable) = scalar(rhs),
                 !leftNullable, !rightNullable, leftType.isOrderable, rightType.isOrderable
             else { return nil }
-            return (left, right)
+            return (left, right, leftType)
         }
     }
 }
@@ -449,7 +467,7 @@ extension PredicateExpressions.NotEqual: SQLTranslatable {
 extension PredicateExpressions.Comparison: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard let left = translator.term(lhs), let right = translator.term(rhs),
-            let (a, b) = translator.ordered(left, right)
+            let (a, b, type) = translator.ordered(left, right)
         else { return nil }
         let symbol: String
         switch op {
@@ -459,7 +477,10 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
         case .greaterThanOrEqual: symbol = " >= "
         @unknown default: return nil
         }
-        return .condition(SQLFragment("(" + a.sql + symbol + b.sql + ")", a.arguments + b.arguments), exact: true)
+        // Strings order as Swift orders them (canonical equivalence), whatever their bytes.
+        let collation = translator.collation(type, nil)
+        return .condition(
+            SQLFragment("(" + a.sql + symbol + b.sql + collation + ")", a.arguments + b.arguments), exact: true)
     }
 }
 
@@ -575,7 +596,8 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             var parts: [SQLFragment] = []
             if !encoded.isEmpty {
                 let list =
-                    fragment.sql + " IN (" + Array(repeating: "?", count: encoded.count).joined(separator: ", ") + ")"
+                    fragment.sql + translator.collation(type, encoded) + " IN ("
+                    + Array(repeating: "?", count: encoded.count).joined(separator: ", ") + ")"
                 parts.append(
                     SQLFragment(
                         nullable ? "COALESCE(" + list + ", 0)" : list, fragment.arguments + encoded))
@@ -623,11 +645,10 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         guard let text = translator.term(base).flatMap(translator.stringOperand),
             let needle = translator.term(other).flatMap(translator.stringOperand)
         else { return nil }
-        // Bytes in SQL, characters in Swift: a narrowing condition, checked again in memory.
+        // Characters, as Swift compares them: a function with Swift's own `contains`.
         return .condition(
-            SQLFragment(
-                "COALESCE(instr(" + text.sql + ", " + needle.sql + ") > 0, 0)", text.arguments + needle.arguments),
-            exact: false)
+            SQLFragment("COALESCE(dm_contains(" + text.sql + ", " + needle.sql + "), 0)", text.arguments + needle.arguments),
+            exact: true)
     }
 }
 
@@ -638,8 +659,8 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
         else { return nil }
         return .condition(
             SQLFragment(
-                "COALESCE(instr(" + text.sql + ", " + prefix.sql + ") = 1, 0)", text.arguments + prefix.arguments),
-            exact: false)
+                "COALESCE(dm_starts_with(" + text.sql + ", " + prefix.sql + "), 0)", text.arguments + prefix.arguments),
+            exact: true)
     }
 }
 

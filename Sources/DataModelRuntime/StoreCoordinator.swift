@@ -38,6 +38,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         do {
             database = try Database(location: location)
             database.setBusyTimeout(milliseconds: 5000)
+            try SwiftStringFunctions.register(on: database)
         } catch {
             throw StoreError(error)
         }

@@ -85,22 +85,50 @@ struct PredicateSQLTests {
         #expect(makers.predicateSQL?.hasPrefix("EXISTS (SELECT 1 FROM") == true)
     }
 
-    @Test func stringMatchingNarrowsThenChecksInMemory() throws {
+    @Test func stringMatchingUsesSwiftSemanticsInSQL() throws {
+        // Characters under canonical equivalence, as Swift compares them: functions in SQL, no memory pass.
         let plan = try explain(#Predicate { $0.title.contains("a%_") && $0.title.starts(with: "x") })
-        #expect(plan.path == .sqlThenMemory)
+        #expect(plan.path == .sql)
         #expect(
             plan.predicateSQL
-                == #"(COALESCE(instr(t0."ZTITLE", ?) > 0, 0) AND COALESCE(instr(t0."ZTITLE", ?) = 1, 0))"#)
+                == #"(COALESCE(dm_contains(t0."ZTITLE", ?), 0) AND COALESCE(dm_starts_with(t0."ZTITLE", ?), 0))"#)
+        #expect(plan.arguments == [.text("a%_"), .text("x")])
         let optional = try explain(
-            #Predicate { $0.text?.contains("b") == true || ($0.text?.starts(with: "c") ?? false) })
-        #expect(optional.path == .sqlThenMemory)
+            #Predicate { $0.text?.contains("b") == true || ($0.text?.starts(with: "ç") ?? false) })
+        #expect(optional.path == .sql)
+        #expect(try explain(#Predicate { $0.text?.contains("b") == false }).path == .sql)
+        #expect(try explain(#Predicate { !$0.title.contains("a") }).path == .sql)
+    }
+
+    @Test func stringComparisonsCollateOnlyWhenBytesCanDiffer() throws {
+        // ASCII without K, ; or `: equal in Swift means equal bytes, so the index stays usable.
+        #expect(try explain(#Predicate { $0.title == "abc" }).predicateSQL == #"t0."ZTITLE" IS ?"#)
         #expect(
-            optional.predicateSQL
-                == #"(COALESCE(instr(t0."ZTEXT", ?) > 0, 0) OR COALESCE(instr(t0."ZTEXT", ?) = 1, 0))"#)
-        #expect(try explain(#Predicate { $0.text?.contains("b") == false }).path == .memory)
-        // Negated, narrowing is impossible: memory.
-        let negated = try explain(#Predicate { !$0.title.contains("a") })
-        #expect(negated.path == .memory)
+            try explain(#Predicate { $0.title == "Ke" }).predicateSQL == #"t0."ZTITLE" IS ? COLLATE "DM_SWIFT""#)
+        #expect(
+            try explain(#Predicate { $0.title == "é" }).predicateSQL == #"t0."ZTITLE" IS ? COLLATE "DM_SWIFT""#)
+        #expect(
+            try explain(#Predicate { $0.title < "m" }).predicateSQL == #"(t0."ZTITLE" < ? COLLATE "DM_SWIFT")"#)
+        let names = ["a", "é"]
+        #expect(
+            try explain(#Predicate { names.contains($0.title) }).predicateSQL
+                == #"t0."ZTITLE" COLLATE "DM_SWIFT" IN (?, ?)"#)
+    }
+
+    @Test func stringSortsCollate() throws {
+        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+        let context = store.context
+        for title in ["Ke", "\u{212A}e", "Kd", "e\u{301}", "é", "f"] {
+            let gadget = Gadget(context: context)
+            gadget.title = title
+        }
+        try context.save()
+        let sorted = try context.fetch(FetchRequest<Gadget>().sorted(by: [SortDescriptor(\Gadget.title)]))
+        let expected = sorted.sorted { ($0.title, $0.objectID.primaryKey) < ($1.title, $1.objectID.primaryKey) }
+        #expect(sorted.map(\.objectID) == expected.map(\.objectID))
+        #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "Ke" })) == 2)
+        #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "é" })) == 2)
+        #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "K") })) == 3)
     }
 
     @Test func arithmeticAndConditionals() throws {

@@ -1,0 +1,107 @@
+import SQLiteKit
+
+/// Swift's string semantics inside SQLite, so string predicates run in SQL with the answers
+/// `Predicate.evaluate` gives: Swift compares `Character`s under canonical equivalence
+/// (`"\u{212A}"`, KELVIN SIGN, equals `"K"`; `"e\u{301}"` equals `"é"`; `"\r\n"` is one
+/// character), SQLite compares bytes.
+///
+/// Registered on every connection the runtime opens:
+/// - collation `DM_SWIFT`: `String`'s `==` and `<`;
+/// - `dm_starts_with(text, prefix)`: `text.starts(with: prefix)`;
+/// - `dm_contains(text, needle)`: `text.contains(needle)`.
+///
+/// ASCII text takes a byte-wise fast path wherever bytes and characters agree.
+enum SwiftStringFunctions {
+    static let collation = "DM_SWIFT"
+
+    static func register(on database: Database) throws(SQLiteError) {
+        try database.createCollation(collation, compare)
+        try database.createTextPredicate("dm_starts_with", startsWith)
+        try database.createTextPredicate("dm_contains", contains)
+    }
+
+    /// Whether `string` needs no collation: every string equal to it in Swift has its exact
+    /// bytes (ASCII without the three characters that have a non-ASCII canonical equivalent:
+    /// `K` ← U+212A, `;` ← U+037E, `` ` `` ← U+1FEF).
+    static func comparesBytewise(_ string: String) -> Bool {
+        string.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+    }
+
+    @inline(__always)
+    private static func isASCII(_ text: SQLiteText) -> Bool {
+        for byte in text where byte >= 0x80 { return false }
+        return true
+    }
+
+    private static func string(_ text: SQLiteText) -> String {
+        String(decoding: text, as: UTF8.self)
+    }
+
+    static func compare(_ a: SQLiteText, _ b: SQLiteText) -> Int32 {
+        // Decided by bytes when the first difference (or the end of the shorter text) is an
+        // ASCII character not followed by a non-ASCII one: nothing after it can compose with it,
+        // and no composition ever ends in an ASCII character.
+        let common = min(a.count, b.count)
+        var index = 0
+        while index < common && a[index] == b[index] { index += 1 }
+        if index == common {
+            if a.count == b.count { return 0 }
+            let next = a.count > common ? a[common] : b[common]
+            if next < 0x80 { return a.count < b.count ? -1 : 1 }
+        } else if a[index] < 0x80 && b[index] < 0x80 && (index + 1 >= a.count || a[index + 1] < 0x80)
+            && (index + 1 >= b.count || b[index + 1] < 0x80)
+        {
+            return a[index] < b[index] ? -1 : 1
+        }
+        let x = string(a)
+        let y = string(b)
+        return x == y ? 0 : (x < y ? -1 : 1)
+    }
+
+    static func startsWith(_ text: SQLiteText, _ prefix: SQLiteText) -> Bool {
+        if isASCII(text) && isASCII(prefix) {
+            guard prefix.count <= text.count else { return false }
+            for index in prefix.indices where text[index] != prefix[index] { return false }
+            // A final "\r" of the prefix is not the "\r\n" character of the text.
+            if let last = prefix.last, last == UInt8(ascii: "\r"), text.count > prefix.count,
+                text[prefix.count] == UInt8(ascii: "\n")
+            {
+                return false
+            }
+            return true
+        }
+        return sequenceStartsWith(string(text), string(prefix))
+    }
+
+    static func contains(_ text: SQLiteText, _ needle: SQLiteText) -> Bool {
+        if isASCII(text) && isASCII(needle) && !needle.contains(UInt8(ascii: "\r"))
+            && !needle.contains(UInt8(ascii: "\n"))
+        {
+            // Without CR or LF in the needle, a byte match is a character match.
+            guard needle.count <= text.count else { return false }
+            if needle.isEmpty { return true }
+            let last = text.count - needle.count
+            var start = 0
+            while start <= last {
+                var index = 0
+                while index < needle.count && text[start + index] == needle[index] { index += 1 }
+                if index == needle.count { return true }
+                start += 1
+            }
+            return false
+        }
+        return collectionContains(string(text), string(needle))
+    }
+}
+
+/// `Sequence.starts(with:)` by `Character`, as `PredicateExpressions.SequenceStartsWith` evaluates it.
+private func sequenceStartsWith<Base: Sequence, Prefix: Sequence>(_ base: Base, _ prefix: Prefix) -> Bool
+where Base.Element == Prefix.Element, Base.Element: Equatable {
+    base.starts(with: prefix)
+}
+
+/// `Collection.contains(_:)` by `Character`, as `PredicateExpressions.CollectionContainsCollection` evaluates it.
+private func collectionContains<Base: Collection, Other: Collection>(_ base: Base, _ other: Other) -> Bool
+where Base.Element == Other.Element, Base.Element: Equatable {
+    base.contains(other)
+}

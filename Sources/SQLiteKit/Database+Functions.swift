@@ -1,0 +1,76 @@
+import CSQLite
+
+/// UTF-8 text as SQLite hands it to a function or collation: valid only during the call.
+public typealias SQLiteText = UnsafeBufferPointer<UInt8>
+
+extension Database {
+    /// Registers a deterministic SQL function of two text arguments answering true or false:
+    /// `name(a, b)` is `NULL` when either argument is `NULL`, else 1 or 0. Non-text arguments
+    /// are read as their text form.
+    ///
+    /// ```swift
+    /// try db.createTextPredicate("ends_with") { text, suffix in text.elementsEqual(suffix.reversed()) }
+    /// ```
+    public func createTextPredicate(
+        _ name: String, _ body: @escaping @Sendable (SQLiteText, SQLiteText) -> Bool
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(TextPredicateBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            sqliteConnection, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
+            { context, count, arguments in
+                guard count == 2, let arguments, let first = arguments[0], let second = arguments[1],
+                    let pointer = sqlite3_user_data(context)
+                else { return }
+                guard sqlite3_value_type(first) != SQLITE_NULL, sqlite3_value_type(second) != SQLITE_NULL else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let predicate = Unmanaged<TextPredicateBox>.fromOpaque(pointer).takeUnretainedValue()
+                let a = text(first)
+                let b = text(second)
+                sqlite3_result_int(context, predicate.body(a, b) ? 1 : 0)
+            }, nil, nil,
+            { pointer in
+                if let pointer { Unmanaged<TextPredicateBox>.fromOpaque(pointer).release() }
+            })
+        guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
+    }
+
+    /// Registers a collating sequence: `compare` orders two UTF-8 texts (negative, zero,
+    /// positive). Use it as `… COLLATE name` in comparisons and `ORDER BY`.
+    public func createCollation(
+        _ name: String, _ compare: @escaping @Sendable (SQLiteText, SQLiteText) -> Int32
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(CollationBox(compare)).toOpaque()
+        let code = sqlite3_create_collation_v2(
+            sqliteConnection, name, SQLITE_UTF8, box,
+            { pointer, leftCount, left, rightCount, right in
+                guard let pointer else { return 0 }
+                let collation = Unmanaged<CollationBox>.fromOpaque(pointer).takeUnretainedValue()
+                let a = SQLiteText(start: left?.assumingMemoryBound(to: UInt8.self), count: Int(max(leftCount, 0)))
+                let b = SQLiteText(start: right?.assumingMemoryBound(to: UInt8.self), count: Int(max(rightCount, 0)))
+                return collation.compare(a, b)
+            },
+            { pointer in
+                if let pointer { Unmanaged<CollationBox>.fromOpaque(pointer).release() }
+            })
+        guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
+    }
+}
+
+/// A function argument's UTF-8 bytes.
+private func text(_ value: OpaquePointer) -> SQLiteText {
+    let start = sqlite3_value_text(value)
+    let count = Int(sqlite3_value_bytes(value))
+    return SQLiteText(start: start, count: start == nil ? 0 : count)
+}
+
+private final class TextPredicateBox {
+    let body: @Sendable (SQLiteText, SQLiteText) -> Bool
+    init(_ body: @escaping @Sendable (SQLiteText, SQLiteText) -> Bool) { self.body = body }
+}
+
+private final class CollationBox {
+    let compare: @Sendable (SQLiteText, SQLiteText) -> Int32
+    init(_ compare: @escaping @Sendable (SQLiteText, SQLiteText) -> Int32) { self.compare = compare }
+}
