@@ -196,6 +196,8 @@ final class EntityRuntime {
     let insertColumns: [RowColumn]
     /// What ``updateSQL`` binds after `Z_OPT` (positions are written separately).
     let updateColumns: [RowColumn]
+    /// The quoted names of ``updateColumns``.
+    let updateColumnNames: [String]
     /// Relationship values of an object whose row was just read, before its to-ones are set.
     let faultRelationships: [RelationshipValue]
     /// Relationship values of a newly inserted object: no destinations, every to-many loaded.
@@ -304,6 +306,7 @@ final class EntityRuntime {
         }
         self.insertColumns = insertColumns
         self.updateColumns = updateColumns
+        self.updateColumnNames = updateNames
         self.faultRelationships = relationshipDescriptions.map { $0.isToMany ? .toManyFault : .toOne(nil) }
         self.insertedRelationships = relationshipDescriptions.map {
             $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
@@ -330,6 +333,17 @@ final class EntityRuntime {
             return nil
         }
         return attributeIndexByName[name]
+    }
+
+    /// `UPDATE … SET "Z_OPT" = ?, <the columns of `mask`> = ? … WHERE "Z_PK" = ? AND "Z_OPT" = ?`:
+    /// an update writes only the columns that changed, so untouched indexes are not rewritten.
+    func updateSQL(columns mask: UInt64) -> String {
+        var assignments = [#""Z_OPT" = ?"#]
+        for (offset, name) in updateColumnNames.enumerated() where offset < 64 && mask & (1 << UInt64(offset)) != 0 {
+            assignments.append(name + " = ?")
+        }
+        return "UPDATE " + SQLQuoting.identifier(tableName) + " SET " + assignments.joined(separator: ", ")
+            + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
     }
 
     /// Whether `other` is this entity or one of its sub-entities.

@@ -219,7 +219,13 @@ extension ManagedObjectContext {
             case .error:
                 continue
             case .overwrite:
+                // Committed state := the store's row, so the update writes every column that differs.
                 object.version = row.version
+                var committed = object.snapshot?.relationships ?? row.relationships
+                for index in committed.indices where row.relationships.indices.contains(index) {
+                    if case .toOne = row.relationships[index] { committed[index] = row.relationships[index] }
+                }
+                object.snapshot = ObjectSnapshot(values: row.values, relationships: committed)
             case .rollback:
                 object.snapshot = nil
                 object.isUpdated = false

@@ -131,59 +131,103 @@ extension ManagedObjectContext {
     }
 
     /// Updates the rows whose version is still the one the context read; the others are conflicts.
+    /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.
     private func writeUpdates(_ objects: [ManagedObject], conflicts: inout [ManagedObject]) throws(SQLiteError) {
+        var lastEntity: EntityRuntime?
+        var lastMask: UInt64 = 0
+        var lastSQL = ""
         for object in objects {
             let entity = object.entityRuntime
-            let update = try database.cachedStatement(entity.updateSQL)
-            try update.bind(object.version + 1, at: 1)
-            try bind(entity.updateColumns, of: object, to: update, from: 2)
-            let next = Int32(entity.updateColumns.count + 2)
-            try update.bind(object.objectID.primaryKey, at: next)
-            try update.bind(object.version, at: next + 1)
+            let columns = entity.updateColumns
+            let update: Statement
+            if columns.count <= 64, let snapshot = object.snapshot {
+                var mask: UInt64 = 0
+                for (offset, column) in columns.enumerated() where changed(column, of: object, since: snapshot) {
+                    mask |= 1 << UInt64(offset)
+                }
+                if entity !== lastEntity || mask != lastMask {
+                    lastSQL = entity.updateSQL(columns: mask)
+                    lastEntity = entity
+                    lastMask = mask
+                }
+                update = try database.cachedStatement(lastSQL)
+                try update.bind(object.version + 1, at: 1)
+                var index: Int32 = 2
+                for (offset, column) in columns.enumerated() where mask & (1 << UInt64(offset)) != 0 {
+                    try bind(column, of: object, to: update, at: index)
+                    index += 1
+                }
+                try update.bind(object.objectID.primaryKey, at: index)
+                try update.bind(object.version, at: index + 1)
+            } else {
+                update = try database.cachedStatement(entity.updateSQL)
+                try update.bind(object.version + 1, at: 1)
+                try bind(columns, of: object, to: update, from: 2)
+                let next = Int32(columns.count + 2)
+                try update.bind(object.objectID.primaryKey, at: next)
+                try update.bind(object.version, at: next + 1)
+            }
             try update.run()
             if database.changes == 0 { conflicts.append(object) }
+        }
+    }
+
+    /// Whether `column`'s value differs from the committed state.
+    private func changed(_ column: RowColumn, of object: ManagedObject, since snapshot: ObjectSnapshot) -> Bool {
+        switch column {
+        case .attribute(let attribute, _):
+            return !snapshot.values.indices.contains(attribute) || object.values[attribute] != snapshot.values[attribute]
+        case .foreignKey(let relationship), .foreignEntity(let relationship):
+            return !snapshot.relationships.indices.contains(relationship)
+                || object.relationshipValues[relationship] != snapshot.relationships[relationship]
+        case .foreignOrder, .unused:
+            return true
         }
     }
 
     private func bind(_ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32)
         throws(SQLiteError)
     {
-        // One read of each array: element access then needs no exclusivity check per column.
-        let values = object.values
-        let relationships = object.relationshipValues
         var index = start
         for column in columns {
-            switch column {
-            case .attribute(let attribute, _):
-                switch values[attribute] {
-                case .null: try statement.bindNull(at: index)
-                case .integer(let value): try statement.bind(value, at: index)
-                case .real(let value): try statement.bind(value, at: index)
-                case .text(let value): try statement.bind(value, at: index)
-                case .blob(let value): try statement.bind(value, at: index)
-                }
-            case .foreignKey(let relationship):
-                if case .toOne(let id?) = relationships[relationship] {
-                    try statement.bind(id.primaryKey, at: index)
-                } else {
-                    try statement.bindNull(at: index)
-                }
-            case .foreignEntity(let relationship):
-                if case .toOne(let id?) = relationships[relationship] {
-                    try statement.bind(Int64(id.entityNumber), at: index)
-                } else {
-                    try statement.bindNull(at: index)
-                }
-            case .foreignOrder(let relationship):
-                if let position = position(of: object, inInverseOf: relationship) {
-                    try statement.bind(Int64(position), at: index)
-                } else {
-                    try statement.bindNull(at: index)
-                }
-            case .unused:
+            try bind(column, of: object, to: statement, at: index)
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    private func bind(_ column: RowColumn, of object: ManagedObject, to statement: Statement, at index: Int32)
+        throws(SQLiteError)
+    {
+        switch column {
+        case .attribute(let attribute, _):
+            switch object.values[attribute] {
+            case .null: try statement.bindNull(at: index)
+            case .integer(let value): try statement.bind(value, at: index)
+            case .real(let value): try statement.bind(value, at: index)
+            case .text(let value): try statement.bind(value, at: index)
+            case .blob(let value): try statement.bind(value, at: index)
+            }
+        case .foreignKey(let relationship):
+            if case .toOne(let id?) = object.relationshipValues[relationship] {
+                try statement.bind(id.primaryKey, at: index)
+            } else {
                 try statement.bindNull(at: index)
             }
-            index += 1
+        case .foreignEntity(let relationship):
+            if case .toOne(let id?) = object.relationshipValues[relationship] {
+                try statement.bind(Int64(id.entityNumber), at: index)
+            } else {
+                try statement.bindNull(at: index)
+            }
+        case .foreignOrder(let relationship):
+            if let position = position(of: object, inInverseOf: relationship) {
+                try statement.bind(Int64(position), at: index)
+            } else {
+                try statement.bindNull(at: index)
+            }
+        case .unused:
+            try statement.bindNull(at: index)
         }
     }
 

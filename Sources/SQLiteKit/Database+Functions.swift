@@ -25,10 +25,11 @@ extension Database {
                     sqlite3_result_null(context)
                     return
                 }
-                let predicate = Unmanaged<TextPredicateBox>.fromOpaque(pointer).takeUnretainedValue()
                 let a = text(first)
                 let b = text(second)
-                sqlite3_result_int(context, predicate.body(a, b) ? 1 : 0)
+                // The box lives as long as the function is registered: no retain per call.
+                let result = Unmanaged<TextPredicateBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.body(a, b) }
+                sqlite3_result_int(context, result ? 1 : 0)
             }, nil, nil,
             { pointer in
                 if let pointer { Unmanaged<TextPredicateBox>.fromOpaque(pointer).release() }
@@ -46,10 +47,10 @@ extension Database {
             sqliteConnection, name, SQLITE_UTF8, box,
             { pointer, leftCount, left, rightCount, right in
                 guard let pointer else { return 0 }
-                let collation = Unmanaged<CollationBox>.fromOpaque(pointer).takeUnretainedValue()
                 let a = SQLiteText(start: left?.assumingMemoryBound(to: UInt8.self), count: Int(max(leftCount, 0)))
                 let b = SQLiteText(start: right?.assumingMemoryBound(to: UInt8.self), count: Int(max(rightCount, 0)))
-                return collation.compare(a, b)
+                // The box lives as long as the collation is registered: no retain per call.
+                return Unmanaged<CollationBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.compare(a, b) }
             },
             { pointer in
                 if let pointer { Unmanaged<CollationBox>.fromOpaque(pointer).release() }
