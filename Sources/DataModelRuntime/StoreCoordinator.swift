@@ -21,6 +21,11 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     @exclusivity(unchecked) private var lastPrimaryKey: [Int64]
     /// `Z_MAX` as the store holds it, by root entity number.
     private var storedMaximum: [Int64]
+    /// The keys up to which this coordinator reserved in `Z_MAX` (file stores), by root entity:
+    /// other connections on the file allocate above them.
+    private var reservedMaximum: [Int64]
+    /// The size of the next reservation, by root entity: doubles up to 65,536.
+    private var reservationSize: [Int64]
 
     private static let registry = StoreRegistry()
 
@@ -45,10 +50,26 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         let count = runtime.entities.count + 1
         lastPrimaryKey = [Int64](repeating: 0, count: count)
         storedMaximum = [Int64](repeating: 0, count: count)
+        reservedMaximum = [Int64](repeating: 0, count: count)
+        reservationSize = [Int64](repeating: 64, count: count)
         let uuid = try openSchema()
         storeNumber = Self.registry.number(for: uuid)
         for entity in runtime.entities { entity.storeNumber = storeNumber }
         EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
+    }
+
+    deinit {
+        // Hand back the unused part of each reservation when nobody reserved after it, so the
+        // next open continues right after the last key used.
+        guard path != ":memory:" else { return }
+        for root in reservedMaximum.indices where reservedMaximum[root] > lastPrimaryKey[root]
+        && reservedMaximum[root] != .max {
+            try? database.execute(
+                sql: #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ? WHERE "Z_ENT" = ? AND "Z_MAX" = ?"#,
+                arguments: [
+                    .integer(lastPrimaryKey[root]), .integer(Int64(root)), .integer(reservedMaximum[root]),
+                ])
+        }
     }
 
     /// Runs `body` with the connection to itself: one context at a time uses the store.
@@ -177,15 +198,51 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     func allocatePrimaryKey(for entity: EntityRuntime) -> Int64 {
         let root = entity.layout.rootEntityNumber
         return locked {
+            if lastPrimaryKey[root] >= reservedMaximum[root] { reserveKeys(root: root, table: entity.tableName) }
             lastPrimaryKey[root] += 1
             return lastPrimaryKey[root]
+        }
+    }
+
+    /// Reserves the next block of keys of a root entity in the store, in a short transaction of
+    /// its own: `Z_MAX` moves past the block, so other containers and processes on the same file
+    /// never hand out the same keys. An in-memory store has no other connection: no reservation.
+    private func reserveKeys(root: Int, table: String) {
+        guard path != ":memory:" else {
+            reservedMaximum[root] = .max
+            return
+        }
+        let size = reservationSize[root]
+        reservationSize[root] = min(size * 2, 65_536)
+        let quotedTable = SQLQuoting.identifier(table)
+        let reserve = { [self] () throws -> Int64 in
+            let stored = try database.fetchOne(
+                sql: #"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?"#, arguments: [.integer(Int64(root))])?
+                .first?.integerValue ?? 0
+            let used = try database.fetchOne(sql: #"SELECT MAX("Z_PK") FROM "# + quotedTable)?.first?.integerValue ?? 0
+            let start = max(stored, used, lastPrimaryKey[root])
+            try database.execute(
+                sql: #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ? WHERE "Z_ENT" = ?"#,
+                arguments: [.integer(start + size), .integer(Int64(root))])
+            return start
+        }
+        do {
+            let start = database.isInTransaction ? try reserve() : try database.transaction { try reserve() }
+            lastPrimaryKey[root] = start
+            reservedMaximum[root] = start + size
+            storedMaximum[root] = start + size
+        } catch {
+            // The store cannot be written now (busy, read-only): count on in memory; the save
+            // reports any clash.
+            reservedMaximum[root] = lastPrimaryKey[root] + 1
         }
     }
 
     /// Writes `Z_MAX` for roots that handed out keys since the last write (inside a save).
     func writePrimaryKeyMaxima() throws(SQLiteError) {
         for index in lastPrimaryKey.indices where lastPrimaryKey[index] > storedMaximum[index] {
-            let statement = try database.cachedStatement(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ? WHERE "Z_ENT" = ?"#)
+            let statement = try database.cachedStatement(
+                #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = MAX("Z_MAX", ?) WHERE "Z_ENT" = ?"#)
             try statement.bind(lastPrimaryKey[index], at: 1)
             try statement.bind(index, at: 2)
             try statement.run()
@@ -194,7 +251,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Records that the maxima written by ``writePrimaryKeyMaxima()`` were committed.
     func primaryKeyMaximaCommitted() {
-        storedMaximum = lastPrimaryKey
+        for index in storedMaximum.indices { storedMaximum[index] = max(storedMaximum[index], lastPrimaryKey[index]) }
     }
 }
 

@@ -1,5 +1,6 @@
 import DataModelRuntime
 import Foundation
+import SQLiteKit
 import Testing
 
 @Suite("Scenarios from the issue: Restaurants, Members")
@@ -77,17 +78,22 @@ struct ScenarioTests {
         let first = MemberEntity(context: store.context)
         first.name = "First"
         try store.context.save()
-        // A second container on the same file hands out the same primary key: its insert collides.
+        // A second container on the same file; its keys never clash with the first one's.
         let second = try PersistentContainer(model: MembersModel.model, store: .sqlite(at: store.url)).viewContext
         let winner = MemberEntity(context: store.context)
         winner.name = "Winner"
         try store.context.save()
-        let before = store.fileBytes()
+        // The store refuses one of the rows the second save writes (as a constraint or a full disk would).
+        let database = try Database(path: store.url.path)
+        try database.execute(
+            sql: #"CREATE TRIGGER "refuse" BEFORE INSERT ON "ZMEMBERENTITY" WHEN NEW."ZNAME" = 'Loser' "#
+                + "BEGIN SELECT RAISE(ABORT, 'refused'); END")
 
         let existing = try #require(try second.fetch(MemberEntity.fetchRequest()).first)
         existing.age = 99
-        let loser = MemberEntity(context: second)
+        let loser = MemberEntity(context: second)  // reserves keys in Z_PRIMARYKEY now, not at save
         loser.name = "Loser"
+        let before = store.fileBytes()
         #expect(throws: StoreError.self) { try second.save() }
         #expect(store.fileBytes() == before)
         #expect(second.hasChanges)
