@@ -20,8 +20,10 @@ public struct FetchRequest<Result: ManagedObject> {
     public var fetchLimit: Int?
     /// Skip this many results first; `nil` for none.
     public var fetchOffset: Int?
-    /// How many rows to load at a time. A hint only: every row is loaded at once (an object
-    /// costs under 1 KiB).
+    /// How many rows to load at a time. With a batch size (above 0) a fetch the store answers
+    /// alone reads only the rows' IDs: the results are faults, and the first access to one loads
+    /// its batch — `fetchBatchSize` consecutive results — in one query. `nil` or 0 loads every
+    /// row at once.
     public var fetchBatchSize: Int?
     /// Whether the context's unsaved insertions, updates and deletions show in the results,
     /// counts and order (`true`, as in Core Data). When `false`, the store's rows alone are

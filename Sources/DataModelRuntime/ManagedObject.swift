@@ -54,6 +54,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     var isInvalid = false
+    /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
+    var faultBatch: FaultBatch?
 
     /// Whether the object's values are not loaded yet; any access loads them.
     @exclusivity(unchecked) public internal(set) var isFault: Bool

@@ -30,7 +30,8 @@ extension ManagedObjectContext {
         if !pending && allSortable && (request.predicate == nil || plan.path == .sql) {
             return try fetchRows(
                 entity: entity, request: request, conditions: conditions, predicate: plan.translated,
-                orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset)
+                orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset,
+                batchSize: request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil })
         }
         // Unsaved changes, a sort SQLite cannot do, or a predicate SQL cannot answer alone: the
         // store's rows (narrowed by SQL where that is safe), corrected and filtered in memory.
@@ -368,10 +369,16 @@ extension ManagedObjectContext {
     /// Runs a fetch and maps rows to registered objects (filling faults, keeping unsaved values).
     private func fetchRows<T: ManagedObject>(
         entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition],
-        predicate: TranslatedPredicate?, orderBy: [String], limit: Int?, offset: Int
+        predicate: TranslatedPredicate?, orderBy: [String], limit: Int?, offset: Int, batchSize: Int? = nil
     ) throws(StoreError) -> [T] {
+        // With a batch size, only IDs are read: the objects are faults, and the first access to
+        // one loads its whole batch in one query.
+        let select =
+            batchSize == nil
+            ? entity.selectColumnsSQL : #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName)
+        var batch: FaultBatch?
         let sql =
-            entity.selectColumnsSQL + " AS t0 WHERE "
+            select + " AS t0 WHERE "
             + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
             + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
         var objects: [T] = []
@@ -394,13 +401,27 @@ extension ManagedObjectContext {
                 let id = ObjectID(
                     storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
                 if let object = registered[id] {
-                    if object.isFault { decodeRow(statement, entity: rowEntity, into: object) }
+                    if object.isFault {
+                        if let batchSize {
+                            if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                            batch?.ids.append(id)
+                            object.faultBatch = batch
+                        } else {
+                            decodeRow(statement, entity: rowEntity, into: object)
+                        }
+                    }
                     objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
                     continue
                 }
                 let object = rowEntity.objectType.init(
                     ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
-                decodeRow(statement, entity: rowEntity, into: object)
+                if let batchSize {
+                    if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                    batch?.ids.append(id)
+                    object.faultBatch = batch
+                } else {
+                    decodeRow(statement, entity: rowEntity, into: object)
+                }
                 registered.insert(object)
                 objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
             }

@@ -196,6 +196,11 @@ public final class ManagedObjectContext {
 
     /// Loads a fault's row; a missing row leaves it with empty values.
     func fulfillFault(_ object: ManagedObject) {
+        if let batch = object.faultBatch {
+            object.faultBatch = nil
+            loadBatch(batch)
+            if !object.isFault { return }
+        }
         let found = (try? loadRow(into: object)) ?? false
         if !found {
             object.values = object.entityRuntime.attributes.map { _ in .null }
@@ -203,6 +208,34 @@ public final class ManagedObjectContext {
                 $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
             }
             object.isFault = false
+        }
+    }
+
+    /// Loads the rows of a fetch batch's faults in one query.
+    private func loadBatch(_ batch: FaultBatch) {
+        let ids = batch.ids.filter { registered[$0]?.isFault == true }
+        batch.ids = []
+        guard let first = ids.first, let entity = runtime.entity(number: first.entityNumber) else { return }
+        let sql =
+            entity.selectColumnsSQL + #" WHERE "Z_PK" IN ("# + Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            + ")"
+        coordinator.locked {
+            do {
+                let statement = try database.cachedStatement(sql)
+                defer { statement.resetIgnoringErrors() }
+                for (offset, id) in ids.enumerated() { try statement.bind(id.primaryKey, at: Int32(offset + 1)) }
+                while try statement.step() == .row {
+                    guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
+                    let id = ObjectID(
+                        storeNumber: coordinator.storeNumber, entityNumber: rowEntity.number,
+                        primaryKey: statement.int64(at: 0))
+                    guard let object = registered[id], object.isFault else { continue }
+                    object.faultBatch = nil
+                    decodeRow(statement, entity: rowEntity, into: object)
+                }
+            } catch {
+                return  // each object then loads alone
+            }
         }
     }
 
@@ -411,4 +444,9 @@ struct StoredRow {
     var values: [PrimitiveValue]
     var relationships: [RelationshipValue]
     var version: Int64
+}
+
+/// The faults one fetch batch created: the first to fire loads them all.
+final class FaultBatch {
+    var ids: [ObjectID] = []
 }

@@ -68,3 +68,32 @@ struct FetchOptionsTests {
         #expect(Set(employees.compactMap(\.department?.name)) == ["D0", "D1", "D2"])
     }
 }
+
+@Suite("Fetch batch size")
+struct FetchBatchTests {
+    @Test("results are faults loaded a batch at a time", arguments: StoreKind.allCases)
+    func batches(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        for index in 0..<25 {
+            let employee = EmployeeEntity(context: store.context)
+            employee.name = String(format: "E%02d", index)
+            employee.age = Int16(index)
+        }
+        try store.context.save()
+        let context = try store.reopened()
+        var request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age)])
+        request.fetchBatchSize = 10
+        let employees = try context.fetch(request)
+        #expect(employees.count == 25)
+        let allFaults = employees.allSatisfy { $0.isFault }
+        #expect(allFaults)
+        #expect(employees[12].name == "E12")
+        // The second batch (10–19) is loaded, the others are still faults.
+        let faults = employees.map { $0.isFault }
+        #expect(faults == Array(repeating: true, count: 10) + Array(repeating: false, count: 10) + Array(repeating: true, count: 5))
+        #expect(employees.map(\.name) == (0..<25).map { String(format: "E%02d", $0) })
+        let noFault = employees.allSatisfy { !$0.isFault }
+        #expect(noFault)
+    }
+}
