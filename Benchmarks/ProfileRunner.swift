@@ -9,18 +9,23 @@ import GeneratedCompanyModel
 enum ProfileRunner {
     static func run(case name: String, employees: Int) throws {
         let departments = 100
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-profile-\(getpid()).sqlite")
-            .path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datamodelgen-profile-\(getpid()).sqlite"
+        )
+        .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let dateJoined = Date(timeIntervalSinceReferenceDate: 700_000_000)
         if name != "insert" {
             let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
-            let raw = try RawCompanyBaseline(path: path, schema: layout.ddlStatements() + layout.primaryKeyRowStatements())
+            let raw = try RawCompanyBaseline(
+                path: path, schema: layout.ddlStatements() + layout.primaryKeyRowStatements())
             try raw.insert(
                 employees: employees, departments: departments, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
         }
-        let container = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
-        let count = try profiledWork(name, container: container, path: path, employees: employees, dateJoined: dateJoined)
+        let container = try PersistentContainer(
+            model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+        let count = try profiledWork(
+            name, container: container, path: path, employees: employees, dateJoined: dateJoined)
         print("\(name): \(count)")
     }
 
@@ -49,7 +54,9 @@ enum ProfileRunner {
             return objects.count
         case "predicate":
             let request = EmployeeEntity.fetchRequest()
-                .filtered(by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) })
+                .filtered(
+                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
+                )
                 .sorted(by: [SortDescriptor(\.name)])
             return try context.fetch(request).count
         default:

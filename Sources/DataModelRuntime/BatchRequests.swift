@@ -111,7 +111,8 @@ extension ManagedObjectContext {
             } catch let error as SQLiteError {
                 throw StoreError(error)
             }
-            let changes = StoreChanges(updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
+            let changes = StoreChanges(
+                updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: plan.deleted, changes: changes)
@@ -125,7 +126,10 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchUpdateRequest<T>) throws(StoreError) -> BatchResult {
         try operation { () throws(StoreError) -> BatchResult in
             guard let entity = runtime.entity(for: T.self) ?? runtime.entity(named: request.fetchRequest.entityName)
-            else { throw .unknownEntity(request.fetchRequest.entityName.isEmpty ? "\(T.self)" : request.fetchRequest.entityName) }
+            else {
+                throw .unknownEntity(
+                    request.fetchRequest.entityName.isEmpty ? "\(T.self)" : request.fetchRequest.entityName)
+            }
             var columns: [(column: String, value: PrimitiveValue)] = []
             for assignment in request.assignments {
                 let name: String?
@@ -133,7 +137,8 @@ extension ManagedObjectContext {
                 case .name(let text): name = text
                 case .keyPath(let keyPath): name = entity.description.propertyNameForKeyPath(keyPath)
                 }
-                guard let name, let index = entity.attributeIndex(name), let column = entity.attributeColumns[index] else {
+                guard let name, let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
+                else {
                     throw .unknownProperty(entity: entity.name, property: "\(assignment.property)")
                 }
                 columns.append((column, assignment.value))
@@ -375,7 +380,8 @@ struct BatchDeletePlanner {
                 try statement.reset()
                 try statement.bind(key, at: 1)
                 while try statement.step() == .row {
-                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
+                    {
                         ids.append(id)
                     }
                 }

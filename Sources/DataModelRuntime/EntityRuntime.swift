@@ -280,7 +280,9 @@ final class EntityRuntime {
         self.rowColumns = rowColumns
         var attributeDecoding = attributes.map { AttributeDecoding.constant($0.type.primitiveDefault($0.defaultValue)) }
         for (offset, column) in rowColumns.enumerated() {
-            if case .attribute(let index, let kind) = column { attributeDecoding[index] = .column(Int32(offset + 3), kind) }
+            if case .attribute(let index, let kind) = column {
+                attributeDecoding[index] = .column(Int32(offset + 3), kind)
+            }
         }
         self.attributeDecoding = attributeDecoding
         self.rowColumnNames = names

@@ -183,7 +183,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     }
 
     /// Replaces every value, notifying observers of the properties whose values differ.
-    final func replaceObserved(values newValues: [PrimitiveValue], relationships newRelationships: [RelationshipValue]) {
+    final func replaceObserved(values newValues: [PrimitiveValue], relationships newRelationships: [RelationshipValue])
+    {
         guard observation != nil, !isFault else {
             values = newValues
             relationshipValues = newRelationships

@@ -331,7 +331,8 @@ extension ManagedObjectContext {
                 let next = try bind(conditions, to: statement)
                 try bind(plan.translated?.arguments ?? [], to: statement, from: next)
                 while try statement.step() == .row {
-                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
+                    {
                         ids.append(id)
                     }
                 }

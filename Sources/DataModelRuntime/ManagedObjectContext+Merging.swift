@@ -49,7 +49,9 @@ extension ManagedObjectContext {
         }
         // A to-many relationship may have gained or lost destinations stored on their side.
         var touchedEntities = Set<Int>()
-        for id in changes.inserted.union(changes.updated).union(changes.deleted) { touchedEntities.insert(id.entityNumber) }
+        for id in changes.inserted.union(changes.updated).union(changes.deleted) {
+            touchedEntities.insert(id.entityNumber)
+        }
         guard !touchedEntities.isEmpty else { return }
         for object in registered.objects where !object.isFault && !object.isInvalid && !object.isInserted {
             for relationship in object.entityRuntime.relationships where relationship.isToMany {
@@ -244,7 +246,8 @@ extension ManagedObjectContext {
                 }
                 var relationships = object.relationshipValues
                 for index in relationships.indices where row.relationships.indices.contains(index) {
-                    if case .toOne = row.relationships[index], row.relationships[index] != snapshot.relationships[index] {
+                    if case .toOne = row.relationships[index], row.relationships[index] != snapshot.relationships[index]
+                    {
                         relationships[index] = row.relationships[index]
                     }
                 }

@@ -25,7 +25,8 @@ extension ManagedObjectContext {
             for (entity, sources) in byEntity.values.sorted(by: { $0.0.number < $1.0.number }) {
                 guard let index = entity.relationshipIndex[name] else { continue }
                 let relationship = entity.relationships[index]
-                reached += relationship.isToMany
+                reached +=
+                    relationship.isToMany
                     ? prefetchToMany(relationship, of: sources) : prefetchToOne(relationship, of: sources)
             }
             if let rest = tree[name], !rest.isEmpty { prefetch(rest, for: reached) }

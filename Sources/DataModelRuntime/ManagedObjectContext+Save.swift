@@ -176,7 +176,8 @@ extension ManagedObjectContext {
     private func changed(_ column: RowColumn, of object: ManagedObject, since snapshot: ObjectSnapshot) -> Bool {
         switch column {
         case .attribute(let attribute, _):
-            return !snapshot.values.indices.contains(attribute) || object.values[attribute] != snapshot.values[attribute]
+            return !snapshot.values.indices.contains(attribute)
+                || object.values[attribute] != snapshot.values[attribute]
         case .foreignKey(let relationship), .foreignEntity(let relationship):
             return !snapshot.relationships.indices.contains(relationship)
                 || object.relationshipValues[relationship] != snapshot.relationships[relationship]

@@ -217,7 +217,8 @@ public final class ManagedObjectContext {
         batch.ids = []
         guard let first = ids.first, let entity = runtime.entity(number: first.entityNumber) else { return }
         let sql =
-            entity.selectColumnsSQL + #" WHERE "Z_PK" IN ("# + Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            entity.selectColumnsSQL + #" WHERE "Z_PK" IN ("#
+            + Array(repeating: "?", count: ids.count).joined(separator: ", ")
             + ")"
         coordinator.locked {
             do {
@@ -306,7 +307,8 @@ public final class ManagedObjectContext {
                 let number =
                     entityColumn >= 0 && statement.storageClass(at: entityColumn) != .null
                     ? statement.int(at: entityColumn) : destinationNumber
-                related.append(.toOne(runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: keyColumn))))
+                related.append(
+                    .toOne(runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: keyColumn))))
             }
         }
         return StoredRow(values: values, relationships: related, version: statement.int64(at: 2))

@@ -61,7 +61,11 @@ public final class PersistentContainer {
     }
 }
 
-@available(*, unavailable, message: "A PersistentContainer and its viewContext belong to one isolation domain; share its persistentStoreCoordinator.")
+@available(
+    *, unavailable,
+    message:
+        "A PersistentContainer and its viewContext belong to one isolation domain; share its persistentStoreCoordinator."
+)
 extension PersistentContainer: Sendable {}
 
 /// A container's store, shared by all its contexts and safe to use from any task.

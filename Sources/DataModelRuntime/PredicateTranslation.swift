@@ -307,7 +307,9 @@ final class PredicateSQLTranslator {
     func collation(_ type: SQLScalarType, _ constants: [PrimitiveValue]?) -> String {
         guard case .attribute(.string) = type else { return "" }
         if let constants,
-            constants.allSatisfy({ if case .text(let text) = $0 { SwiftStringFunctions.comparesBytewise(text) } else { true } })
+            constants.allSatisfy({
+                if case .text(let text) = $0 { SwiftStringFunctions.comparesBytewise(text) } else { true }
+            })
         {
             return ""
         }
@@ -647,7 +649,8 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         else { return nil }
         // Characters, as Swift compares them: a function with Swift's own `contains`.
         return .condition(
-            SQLFragment("COALESCE(dm_contains(" + text.sql + ", " + needle.sql + "), 0)", text.arguments + needle.arguments),
+            SQLFragment(
+                "COALESCE(dm_contains(" + text.sql + ", " + needle.sql + "), 0)", text.arguments + needle.arguments),
             exact: true)
     }
 }

@@ -62,8 +62,10 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         // Hand back the unused part of each reservation when nobody reserved after it, so the
         // next open continues right after the last key used.
         guard path != ":memory:" else { return }
-        for root in reservedMaximum.indices where reservedMaximum[root] > lastPrimaryKey[root]
-        && reservedMaximum[root] != .max {
+        for root in reservedMaximum.indices
+        where reservedMaximum[root] > lastPrimaryKey[root]
+            && reservedMaximum[root] != .max
+        {
             try? database.execute(
                 sql: #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = ? WHERE "Z_ENT" = ? AND "Z_MAX" = ?"#,
                 arguments: [
@@ -216,8 +218,9 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         reservationSize[root] = min(size * 2, 65_536)
         let quotedTable = SQLQuoting.identifier(table)
         let reserve = { [self] () throws -> Int64 in
-            let stored = try database.fetchOne(
-                sql: #"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?"#, arguments: [.integer(Int64(root))])?
+            let stored =
+                try database.fetchOne(
+                    sql: #"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?"#, arguments: [.integer(Int64(root))])?
                 .first?.integerValue ?? 0
             let used = try database.fetchOne(sql: #"SELECT MAX("Z_PK") FROM "# + quotedTable)?.first?.integerValue ?? 0
             let start = max(stored, used, lastPrimaryKey[root])

@@ -24,7 +24,9 @@ enum SwiftStringFunctions {
     /// bytes (ASCII without the three characters that have a non-ASCII canonical equivalent:
     /// `K` ← U+212A, `;` ← U+037E, `` ` `` ← U+1FEF).
     static func comparesBytewise(_ string: String) -> Bool {
-        string.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+        string.utf8.allSatisfy {
+            $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`")
+        }
     }
 
     @inline(__always)

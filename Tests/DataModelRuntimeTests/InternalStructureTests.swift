@@ -23,7 +23,9 @@ struct PrimaryKeySetTests {
             }
             #expect(keys.count == reference.count, "seed \(seed)")
         }
-        for key in Int64(-3)...401 { #expect(keys.contains(key) == reference.contains(key), "seed \(seed), key \(key)") }
+        for key in Int64(-3)...401 {
+            #expect(keys.contains(key) == reference.contains(key), "seed \(seed), key \(key)")
+        }
     }
 
     @Test("a list built in one go answers like one built by appends")
@@ -46,7 +48,8 @@ struct PrimaryKeySetTests {
 @Suite("Swift string semantics in SQL")
 struct SwiftStringFunctionTests {
     static let samples = [
-        "", "a", "A", "ab", "abc", "Ke", "K", "\u{212A}e", "\u{212A}", "e\u{301}", "é", "e\u{301}x", "éx", "ef", "Ae\u{301}",
+        "", "a", "A", "ab", "abc", "Ke", "K", "\u{212A}e", "\u{212A}", "e\u{301}", "é", "e\u{301}x", "éx", "ef",
+        "Ae\u{301}",
         "Af", "a\r", "a\r\nb", "a\rb", "\r\n", "\n", "x\u{316}\u{301}", "x\u{301}\u{316}", "🙂", "z", ";", "\u{37E}",
     ]
 

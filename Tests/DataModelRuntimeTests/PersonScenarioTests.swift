@@ -84,7 +84,8 @@ struct PersonScenarioTests {
         let id = "p3"
         let name = "x"
         let plan = try context.explain(
-            Person.fetchRequest().filtered(by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name }))
+            Person.fetchRequest().filtered(
+                by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name }))
         #expect(plan.path == .sql)
 
         let removed = try context.execute(BatchDeleteRequest<Person>())

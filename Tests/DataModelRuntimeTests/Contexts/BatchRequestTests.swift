@@ -50,7 +50,8 @@ struct BatchRequestTests {
         #expect(watchedSales.businesses.count == 2)
         #expect(watchedSales.employees.count == 1)
 
-        let result = try context.execute(BatchDeleteRequest<BusinessEntity>(predicate: #Predicate { $0.name == "Acme" }))
+        let result = try context.execute(
+            BatchDeleteRequest<BusinessEntity>(predicate: #Predicate { $0.name == "Acme" }))
         #expect(result.count == 4)  // Acme and its three employees
         #expect(Set(result.changes.deleted) == Set(result.objectIDs))
         #expect(try names(BusinessEntity.self, \.name, in: context) == ["Globex"])
@@ -92,7 +93,9 @@ struct BatchRequestTests {
             BatchDeleteRequest<EmployeeEntity>(predicate: #Predicate { $0.name == "Ann" || $0.name == "Bob" }))
         #expect(deleted.count == 2)
         #expect(research.employees.isEmpty)
-        #expect(try context.execute(BatchDeleteRequest<DepartmentEntity>(predicate: #Predicate { $0.name == "R&D" })).count == 1)
+        #expect(
+            try context.execute(BatchDeleteRequest<DepartmentEntity>(predicate: #Predicate { $0.name == "R&D" })).count
+                == 1)
         #expect(try names(DepartmentEntity.self, \.name, in: context) == ["Sales"])
     }
 

@@ -91,7 +91,9 @@ struct FetchBatchTests {
         #expect(employees[12].name == "E12")
         // The second batch (10–19) is loaded, the others are still faults.
         let faults = employees.map { $0.isFault }
-        #expect(faults == Array(repeating: true, count: 10) + Array(repeating: false, count: 10) + Array(repeating: true, count: 5))
+        #expect(
+            faults == Array(repeating: true, count: 10) + Array(repeating: false, count: 10)
+                + Array(repeating: true, count: 5))
         #expect(employees.map(\.name) == (0..<25).map { String(format: "E%02d", $0) })
         let noFault = employees.allSatisfy { !$0.isFault }
         #expect(noFault)

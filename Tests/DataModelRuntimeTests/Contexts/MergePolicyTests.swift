@@ -36,7 +36,8 @@ struct MergePolicyTests {
     }
 
     /// The first context renames and saves; the second changes the age (and, when asked, the name too).
-    private func conflict(_ fixture: Fixture, policy: MergePolicy, secondRenames: Bool = false) throws -> EmployeeEntity {
+    private func conflict(_ fixture: Fixture, policy: MergePolicy, secondRenames: Bool = false) throws -> EmployeeEntity
+    {
         let mine = try fixture.employee(in: fixture.second)
         let theirs = try fixture.employee(in: fixture.first)
         theirs.name = "Bea"
@@ -163,7 +164,9 @@ struct MergePolicyTests {
             try fixture.first.save()
             fixture.second.delete(mine)
             fixture.second.mergePolicy = policy
-            let remaining = { try fixture.store.container.newBackgroundContext().count(for: EmployeeEntity.fetchRequest()) }
+            let remaining = {
+                try fixture.store.container.newBackgroundContext().count(for: EmployeeEntity.fetchRequest())
+            }
             switch policy {
             case .error:
                 #expect(throws: MergeConflict.self) { try fixture.second.save() }

@@ -25,7 +25,9 @@ typealias GadgetVariable = PredicateExpressions.Variable<Gadget>
 /// checks, `??`, captured arrays, string matching, to-one key paths, to-many counts, `isEmpty`
 /// and `contains(where:)`, combined with `&&`, `||`, `!`.
 enum PredicateGrammar {
-    static let texts = ["", "a", "ab", "Abc", "bca", "naïve", "x%_y", "é", "A", "A\u{301}b", "Ke", "\u{212A}e", "a\r\nb", "a\r"]
+    static let texts = [
+        "", "a", "ab", "Abc", "bca", "naïve", "x%_y", "é", "A", "A\u{301}b", "Ke", "\u{212A}e", "a\r\nb", "a\r",
+    ]
     static let int16s: [Int16] = [-2, 0, 1, 5, 300]
     static let int32s: [Int32] = [-70000, 0, 3, 9]
     static let int64s: [Int64] = [-1, 0, 2, 1 << 40]

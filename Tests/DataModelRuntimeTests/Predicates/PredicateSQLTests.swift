@@ -128,7 +128,8 @@ struct PredicateSQLTests {
         #expect(sorted.map(\.objectID) == expected.map(\.objectID))
         #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "Ke" })) == 2)
         #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "é" })) == 2)
-        #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "K") })) == 3)
+        #expect(
+            try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "K") })) == 3)
     }
 
     @Test func arithmeticAndConditionals() throws {
