@@ -1,6 +1,6 @@
-import DataModelRuntime
 // MemberEntity+Properties.swift — generated from Members.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension MemberEntity {
     /// A request for every `MemberEntity` object.

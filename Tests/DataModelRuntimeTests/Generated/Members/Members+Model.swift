@@ -1,6 +1,6 @@
-import DataModelRuntime
 // Members+Model.swift — generated from Members.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 /// The `Members` data model (Members): entities, properties, inverses, delete rules,
 /// defaults, validation bounds and uniqueness constraints, for `DataModelRuntime`.
@@ -9,7 +9,7 @@ public enum MembersModel {
     public static let model = ManagedObjectModel(
         name: "Members",
         entities: [
-            describeMemberEntity()
+            describeMemberEntity(),
         ])
 
     /// The `MemberEntity` entity.
@@ -23,9 +23,11 @@ public enum MembersModel {
                 AttributeDescription(name: "age", type: .integer16, isOptional: false, defaultValue: "0"),
                 AttributeDescription(name: "name", type: .string, isOptional: false),
             ],
-            relationships: [],
+            relationships: [
+            ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \MemberEntity.age: "age"

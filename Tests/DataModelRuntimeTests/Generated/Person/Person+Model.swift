@@ -1,6 +1,6 @@
-import DataModelRuntime
 // Person+Model.swift — generated from Person.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 /// The `Person` data model (Person 2): entities, properties, inverses, delete rules,
 /// defaults, validation bounds and uniqueness constraints, for `DataModelRuntime`.
@@ -9,7 +9,7 @@ public enum PersonModel {
     public static let model = ManagedObjectModel(
         name: "Person",
         entities: [
-            describePerson()
+            describePerson(),
         ])
 
     /// The `Person` entity.
@@ -25,9 +25,11 @@ public enum PersonModel {
                 AttributeDescription(name: "name", type: .string),
                 AttributeDescription(name: "updateDate", type: .date),
             ],
-            relationships: [],
+            relationships: [
+            ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Person.email: "email"

@@ -1,6 +1,6 @@
-import DataModelRuntime
 // Person+Properties.swift — generated from Person.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension Person {
     /// A request for every `Person` object.

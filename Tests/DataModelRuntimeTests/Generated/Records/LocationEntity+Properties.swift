@@ -1,6 +1,6 @@
-import DataModelRuntime
 // LocationEntity+Properties.swift — generated from Records.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension LocationEntity {
     /// A request for every `LocationEntity` object.

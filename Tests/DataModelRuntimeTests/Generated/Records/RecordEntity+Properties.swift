@@ -1,6 +1,6 @@
-import DataModelRuntime
 // RecordEntity+Properties.swift — generated from Records.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension RecordEntity {
     /// A request for every `RecordEntity` object.

@@ -1,6 +1,6 @@
-import DataModelRuntime
 // Records+Model.swift — generated from Records.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 /// The `Records` data model (Records): entities, properties, inverses, delete rules,
 /// defaults, validation bounds and uniqueness constraints, for `DataModelRuntime`.
@@ -27,11 +27,11 @@ public enum RecordsModel {
                 AttributeDescription(name: "longitude", type: .double, defaultValue: "0.0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "record", destinationEntityName: "RecordEntity", inverseName: "locations", maxCount: 1)
+                RelationshipDescription(name: "record", destinationEntityName: "RecordEntity", inverseName: "locations", maxCount: 1),
             ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \LocationEntity.altitude: "altitude"
@@ -57,14 +57,12 @@ public enum RecordsModel {
                 AttributeDescription(name: "step", type: .integer16, defaultValue: "0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "locations", destinationEntityName: "LocationEntity", inverseName: "record", isToMany: true,
-                    isOrdered: true, deleteRule: .cascade),
-                RelationshipDescription(
-                    name: "recordsEntity", destinationEntityName: "RecordsEntity", inverseName: "records", maxCount: 1),
+                RelationshipDescription(name: "locations", destinationEntityName: "LocationEntity", inverseName: "record", isToMany: true, isOrdered: true, deleteRule: .cascade),
+                RelationshipDescription(name: "recordsEntity", destinationEntityName: "RecordsEntity", inverseName: "records", maxCount: 1),
             ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \RecordEntity.distance: "distance"
@@ -86,15 +84,14 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: RecordsEntity.self,
             attributes: [
-                AttributeDescription(name: "title", type: .string)
+                AttributeDescription(name: "title", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "records", destinationEntityName: "RecordEntity", inverseName: "recordsEntity",
-                    isToMany: true, isOrdered: true, deleteRule: .cascade)
+                RelationshipDescription(name: "records", destinationEntityName: "RecordEntity", inverseName: "recordsEntity", isToMany: true, isOrdered: true, deleteRule: .cascade),
             ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \RecordsEntity.title: "title"

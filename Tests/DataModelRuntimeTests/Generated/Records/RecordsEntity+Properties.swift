@@ -1,6 +1,6 @@
-import DataModelRuntime
 // RecordsEntity+Properties.swift — generated from Records.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension RecordsEntity {
     /// A request for every `RecordsEntity` object.

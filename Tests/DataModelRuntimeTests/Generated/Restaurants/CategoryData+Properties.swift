@@ -1,6 +1,6 @@
-import DataModelRuntime
 // CategoryData+Properties.swift — generated from Restaurants.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension CategoryData {
     /// A request for every `CategoryData` object.

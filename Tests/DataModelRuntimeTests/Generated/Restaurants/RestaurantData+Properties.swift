@@ -1,6 +1,6 @@
-import DataModelRuntime
 // RestaurantData+Properties.swift — generated from Restaurants.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 extension RestaurantData {
     /// A request for every `RestaurantData` object.

@@ -1,6 +1,6 @@
-import DataModelRuntime
 // Restaurants+Model.swift — generated from Restaurants.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
+import DataModelRuntime
 
 /// The `Restaurants` data model (Restaurants): entities, properties, inverses, delete rules,
 /// defaults, validation bounds and uniqueness constraints, for `DataModelRuntime`.
@@ -26,11 +26,11 @@ public enum RestaurantsModel {
                 AttributeDescription(name: "order", type: .integer32, defaultValue: "0"),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "restaurant", destinationEntityName: "RestaurantData", inverseName: "category", maxCount: 1)
+                RelationshipDescription(name: "restaurant", destinationEntityName: "RestaurantData", inverseName: "category", maxCount: 1),
             ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \CategoryData.categoryName: "categoryName"
@@ -60,12 +60,11 @@ public enum RestaurantsModel {
                 AttributeDescription(name: "roadAddress", type: .string),
             ],
             relationships: [
-                RelationshipDescription(
-                    name: "category", destinationEntityName: "CategoryData", inverseName: "restaurant", isToMany: true,
-                    deleteRule: .cascade)
+                RelationshipDescription(name: "category", destinationEntityName: "CategoryData", inverseName: "restaurant", isToMany: true, deleteRule: .cascade),
             ],
             uniquenessConstraints: [],
-            fetchIndexes: [],
+            fetchIndexes: [
+            ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \RestaurantData.address: "address"

@@ -1,0 +1,18 @@
+#!/bin/bash
+# Formats (or, with --lint, checks) every Swift file the project writes by hand with the
+# toolchain's `swift format` and the committed .swift-format. Generated code is left as the
+# generator writes it: Tests/*/Golden, Tests/*/Generated, Tests/GeneratedModels.
+#
+#   Scripts/format.sh [--lint]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=()
+while IFS= read -r file; do files+=("$file"); done < <(
+    find Sources Tests Benchmarks Plugins Examples -name '*.swift' \
+        -not -path '*/Golden/*' -not -path '*/Generated/*' -not -path 'Tests/GeneratedModels/*' \
+        -not -path '*/.build/*' -not -path 'Tests/ConcurrencyMisuse/*' | sort)
+if [ "${1:-}" = "--lint" ]; then
+    swift format lint --strict "${files[@]}"
+else
+    swift format --in-place "${files[@]}"
+fi
