@@ -59,6 +59,13 @@ public final class PersistentContainer {
     ) async throws -> Value {
         try await persistentStoreCoordinator.performBackgroundTask(body)
     }
+
+    /// Starts `body` with a new context on a background task and returns at once, as Core
+    /// Data's `performBackgroundTask(_:)` does; use the `async` form to wait for it.
+    public func performBackgroundTask(_ body: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let coordinator = self.coordinator
+        Task.detached { body(ManagedObjectContext(coordinator: coordinator)) }
+    }
 }
 
 @available(

@@ -84,4 +84,25 @@ struct ConcurrencyTests {
         #expect(registered == 0)
         #expect(found == id)
     }
+
+    @Test("the fire-and-forget form runs the closure on a background task")
+    func fireAndForget() async throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let (stream, continuation) = AsyncStream.makeStream(of: ObjectID.self)
+        // From synchronous code (in async code the `async` form is chosen).
+        func start() {
+            container.performBackgroundTask { context in
+                let employee = EmployeeEntity(context: context)
+                employee.name = "Later"
+                try? context.save()
+                continuation.yield(employee.objectID)
+                continuation.finish()
+            }
+        }
+        start()
+        var ids: [ObjectID] = []
+        for await id in stream { ids.append(id) }
+        #expect(ids.count == 1)
+        #expect((try container.viewContext.existingObject(with: ids[0]) as? EmployeeEntity)?.name == "Later")
+    }
 }
