@@ -47,28 +47,10 @@ extension ManagedObjectContext {
             guard let object = registered[id], !object.isFault, !object.isInvalid, !object.isInserted else { continue }
             refreshFromStore(object, keepingChanges: true)
         }
-        // A to-many relationship may have gained or lost destinations stored on their side.
-        var touchedEntities = Set<Int>()
-        for id in changes.inserted.union(changes.updated).union(changes.deleted) {
-            touchedEntities.insert(id.entityNumber)
-        }
-        guard !touchedEntities.isEmpty else { return }
-        for object in registered.objects where !object.isFault && !object.isInvalid && !object.isInserted {
-            for relationship in object.entityRuntime.relationships where relationship.isToMany {
-                guard
-                    relationship.destination.layout.hierarchyNumbers.contains(where: { touchedEntities.contains($0) }),
-                    object.relationshipValues.indices.contains(relationship.index),
-                    case .toMany(let current) = object.relationshipValues[relationship.index]
-                else { continue }
-                if let snapshot = object.snapshot, snapshot.relationships[relationship.index] != .toMany(current) {
-                    continue  // changed here: this context's list is kept
-                }
-                object.willChangeObserved(relationship: relationship.index)
-                object.relationshipValues[relationship.index] = .toManyFault
-                if object.snapshot != nil { object.snapshot?.relationships[relationship.index] = .toManyFault }
-                object.didChangeObserved(relationship: relationship.index)
-            }
-        }
+        // To-many lists change with their owners: the saving context marked every owner whose
+        // list gained or lost an object as updated (inverse maintenance), and refreshing an
+        // updated owner whose version moved turns its lists back into faults. Lists of
+        // relationships without an inverse lose deleted objects above.
     }
 
     /// Removes an object another context deleted: it becomes invalid, its changes are dropped.
