@@ -33,7 +33,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The context's inbox: checked on property access, so changes other contexts saved are
     /// merged before a value is read.
     let inbox: ChangeInbox
-    /// Created on the first property access: objects nobody reads cost nothing. Boxed: the
+    /// The context's observation probe: tells whether a property access happens inside an
+    /// observation tracking.
+    let probe: ObservationProbe
+    /// Created on the first property access inside an observation tracking: objects nobody
+    /// observes cost nothing. Boxed: the
     /// registrar's layout is resilient, so checking an inline optional would copy it through
     /// its value witnesses on every access.
     @exclusivity(unchecked) private var observation: ObservationBox?
@@ -70,6 +74,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     public required init(_ seed: ObjectSeed) {
         entityRuntime = seed.entity
         inbox = seed.context.inbox
+        probe = seed.context.observationProbe
         objectID = seed.objectID
         context = seed.context
         isFault = seed.isFault
@@ -140,13 +145,13 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @inline(__always)
     final func willAccess(property index: Int) {
         if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
-        let box: ObservationBox
-        if let existing = observation {
-            box = existing
-        } else {
-            box = ObservationBox()
-            observation = box
+        if let box = observation {
+            box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
+            return
         }
+        guard probe.isTracking(self) else { return }
+        let box = ObservationBox()
+        observation = box
         box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
     }
 
@@ -216,6 +221,9 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
 
     /// A stand-in for each property in the observation registrar's key paths.
     public final subscript(observedProperty index: Int) -> Int { index }
+
+    /// The stand-in property of a context's observation probe.
+    final subscript(observationProbe token: ObservationProbe.Token) -> Int { 0 }
 
     /// Called before any change: loads the row, remembers the committed state, and marks the
     /// object updated.
@@ -307,4 +315,44 @@ extension ManagedObject {
 /// An object's observation registrar, behind one reference.
 final class ObservationBox {
     let registrar = ObservationRegistrar()
+}
+
+/// Tells, per context, whether a property access happens inside `withObservationTracking` (or
+/// any other observation tracking) without giving the object a registrar of its own.
+///
+/// The probe's registrar is told about an access to a key path whose subscript argument is a
+/// ``Token``. A tracking in progress records that key path in a set, hashing it, and hashing
+/// the token sets ``hit``; outside any tracking nothing is recorded. The probe belongs to one
+/// context, used from one isolation domain, like the objects that call it.
+final class ObservationProbe {
+    /// The key path's argument: hashing it marks the probe.
+    struct Token: Hashable {
+        unowned let probe: ObservationProbe
+
+        static func == (lhs: Token, rhs: Token) -> Bool { lhs.probe === rhs.probe }
+
+        func hash(into hasher: inout Hasher) {
+            probe.hit = true
+            hasher.combine(ObjectIdentifier(probe))
+        }
+    }
+
+    private let registrar = ObservationRegistrar()
+    fileprivate var hit = false
+    private var keyPath: KeyPath<ManagedObject, Int>?
+
+    /// Whether `object`'s property is being read inside an observation tracking.
+    @inline(__always)
+    func isTracking(_ object: ManagedObject) -> Bool {
+        let keyPath: KeyPath<ManagedObject, Int>
+        if let existing = self.keyPath {
+            keyPath = existing
+        } else {
+            keyPath = \ManagedObject.[observationProbe: Token(probe: self)]
+            self.keyPath = keyPath
+        }
+        hit = false
+        registrar.access(object, keyPath: keyPath)
+        return hit
+    }
 }

@@ -24,6 +24,8 @@ public final class ManagedObjectContext {
     var runtime: ModelRuntime { coordinator.runtime }
     /// Where other contexts' saves wait until this context merges them.
     let inbox = ChangeInbox()
+    /// Detects observation trackings for this context's objects.
+    let observationProbe = ObservationProbe()
     /// Nesting depth of context operations: changes are merged from the inbox only between them.
     var operationDepth = 0
 

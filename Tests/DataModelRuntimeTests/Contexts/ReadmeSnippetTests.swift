@@ -25,7 +25,11 @@ struct ReadmeSnippetTests {
         worker.mergePolicy = .mergeByPropertyObjectTrump  // default .error throws MergeConflict
         try context.execute(BatchDeleteRequest<EmployeeEntity>(predicate: #Predicate { $0.age ?? 0 > 65 }))
         try context.execute(BatchUpdateRequest<EmployeeEntity>().setting(\.age, to: 30))
-        withObservationTracking { _ = ann?.name } onChange: { print("renamed") }  // objects are Observable
+        withObservationTracking {
+            _ = ann?.name
+        } onChange: {
+            print("renamed")
+        }  // objects are Observable
 
         #expect(ann?.name == "Ann")
         #expect(ann?.age == 30)
