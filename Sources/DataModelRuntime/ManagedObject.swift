@@ -44,7 +44,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone.
-    public internal(set) weak var context: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var context: ManagedObjectContext?
 
     // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
     // context's isolation domain and no accessor holds an access across a call that could
@@ -55,11 +55,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// `Z_OPT` as last read or written.
     @exclusivity(unchecked) var version: Int64 = 0
     /// Set when an inserted object is deleted before it was ever saved.
-    var wasInsertedWhenDeleted = false
+    @exclusivity(unchecked) var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
-    var isInvalid = false
+    @exclusivity(unchecked) var isInvalid = false
     /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
-    var faultBatch: FaultBatch?
+    @exclusivity(unchecked) var faultBatch: FaultBatch?
 
     /// Whether the object's values are not loaded yet; any access loads them.
     @exclusivity(unchecked) public internal(set) var isFault: Bool

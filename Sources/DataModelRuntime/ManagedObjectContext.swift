@@ -27,7 +27,7 @@ public final class ManagedObjectContext {
     /// Detects observation trackings for this context's objects.
     let observationProbe = ObservationProbe()
     /// Nesting depth of context operations: changes are merged from the inbox only between them.
-    var operationDepth = 0
+    @exclusivity(unchecked) var operationDepth = 0
 
     /// Whether the context merges the changes other contexts save to the same store: objects it
     /// holds take the new values (keeping this context's unsaved changes on top), deleted ones
@@ -54,8 +54,8 @@ public final class ManagedObjectContext {
 
     /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
     /// objects of one class in a row.
-    private var lastClass: ObjectIdentifier?
-    private var lastClassEntity: EntityRuntime?
+    @exclusivity(unchecked) private var lastClass: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastClassEntity: EntityRuntime?
 
     init(coordinator: StoreCoordinator) {
         self.coordinator = coordinator
