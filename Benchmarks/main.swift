@@ -28,6 +28,16 @@ if let first = arguments.first, first == "--memory-probe", arguments.count == 3 
     }
 }
 
+// Crash writer: saves into a store until killed (Scripts/kill-test.sh).
+if let first = arguments.first, first == "--crash-writer", arguments.count == 2 {
+    do {
+        try CrashWriter.run(path: arguments[1])
+    } catch {
+        FileHandle.standardError.write(Data("crash writer failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 // Profile: our side of one runtime case, once (see ProfileRunner).
 if let first = arguments.first, first == "--profile", arguments.count >= 2 {
     do {
