@@ -382,7 +382,9 @@ extension ManagedObjectContext {
             select + " AS t0 WHERE "
             + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
             + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
-        var objects: [T] = []
+        // Collected as `ManagedObject`s (appending to a `[T]` in this unspecialized generic code
+        // would look up `Array<T>`'s metadata per row), cast to `[T]` in one pass at the end.
+        var objects: [ManagedObject] = []
         // Whether each entity's class is a `T`, found once per entity instead of a cast per row.
         var castable = [UInt8](repeating: 0, count: runtime.entities.count + 1)
         do {
@@ -411,7 +413,7 @@ extension ManagedObjectContext {
                             decodeRow(statement, entity: rowEntity, into: object)
                         }
                     }
-                    objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
+                    objects.append(object)
                     continue
                 }
                 let object = rowEntity.objectType.init(
@@ -424,11 +426,21 @@ extension ManagedObjectContext {
                     decodeRow(statement, entity: rowEntity, into: object)
                 }
                 registered.insert(object)
-                objects.append(unsafeDowncast(object, to: T.self))  // safe: castable[number] checked the class
+                objects.append(object)
             }
         } catch {
             throw StoreError(error)
         }
-        return objects
+        return Self.downcast(objects, to: T.self)
+    }
+
+    /// `objects`, every one of which is a `T`, as a `[T]`.
+    private static func downcast<T: ManagedObject>(_ objects: [ManagedObject], to type: T.Type) -> [T] {
+        [T](unsafeUninitializedCapacity: objects.count) { buffer, count in
+            for index in objects.indices {
+                buffer.initializeElement(at: index, to: unsafeDowncast(objects[index], to: T.self))  // safe: classes checked per entity
+            }
+            count = objects.count
+        }
     }
 }
