@@ -285,6 +285,10 @@ struct RuntimeContextBuilder {
 
     /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
+        // Control characters are single bytes below 0x20 in UTF-8: no other byte is below 0x20.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -337,61 +341,5 @@ extension SwiftTypeMapper {
             return nil
         }
         return name
-    }
-}
-
-// MARK: - Mustache
-
-extension RuntimeEntityContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "entityNameLiteral": .string(entityNameLiteral), "parentNameLiteral": .string(parentNameLiteral),
-            "objectTypeName": .string(objectTypeName),
-            "uniquenessConstraintsLiteral": .string(uniquenessConstraintsLiteral),
-            "fetchIndexes": .array(
-                fetchIndexes.map {
-                    .dictionary([
-                        "nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral),
-                    ])
-                }),
-            "declaresFetchRequest": .bool(declaresFetchRequest), "describeFunctionName": .string(describeFunctionName),
-            "keyPathProperties": .array(
-                keyPathProperties.map {
-                    .dictionary(["swiftName": .string($0.swiftName), "nameLiteral": .string($0.nameLiteral)])
-                }),
-        ]
-    }
-}
-
-extension RuntimeAttributeContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "nameLiteral": .string(nameLiteral), "runtimeAttributeType": .string(runtimeAttributeType),
-            "runtimeGetter": .string(runtimeGetter), "runtimeSetter": .string(runtimeSetter),
-            "isDerived": .bool(isDerived), "isIndexed": .bool(isIndexed),
-            "defaultValueLiteral": .string(defaultValueLiteral), "minValueLiteral": .string(minValueLiteral),
-            "maxValueLiteral": .string(maxValueLiteral), "regularExpressionLiteral": .string(regularExpressionLiteral),
-            "descriptionArguments": .string(descriptionArguments),
-        ]
-    }
-}
-
-extension RuntimeRelationshipContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "nameLiteral": .string(nameLiteral), "destinationNameLiteral": .string(destinationNameLiteral),
-            "inverseNameLiteral": .string(inverseNameLiteral), "runtimeGetter": .string(runtimeGetter),
-            "runtimeSetter": .string(runtimeSetter), "deleteRule": .string(deleteRule),
-            "isTransient": .bool(isTransient), "minCount": .int(minCount), "maxCount": .int(maxCount),
-            "descriptionArguments": .string(descriptionArguments),
-        ]
-    }
-}
-
-extension MustacheValue {
-    /// The dictionary with `entries` added (existing keys win).
-    func merging(_ entries: [String: MustacheValue]?) -> MustacheValue {
-        guard let entries, case .dictionary(let values) = self else { return self }
-        return .dictionary(values.merging(entries) { existing, _ in existing })
     }
 }

@@ -80,7 +80,8 @@ public enum SQLQuoting {
     }
 
     private static func doubling(_ quote: Character, in text: String) -> String {
-        guard text.contains(quote) else { return text }
+        // Quotes are ASCII: a text without the byte has no such character.
+        guard let byte = quote.asciiValue, text.utf8.contains(byte), text.contains(quote) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 2)
         for character in text {

@@ -23,7 +23,7 @@ enum MustacheName: Sendable, Equatable {
     case implicitIterator
     /// A dotted name, split at its periods; the first component is looked up through the whole
     /// context stack, the others inside the previous result.
-    case path(first: String, rest: [String])
+    case path(first: MustacheKey, rest: [MustacheKey])
 
     /// Parses a tag's name: `.` is the implicit iterator, anything else a dotted name.
     init(_ text: String) {
@@ -32,7 +32,8 @@ enum MustacheName: Sendable, Equatable {
             return
         }
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        self = .path(first: components.first ?? text, rest: Array(components.dropFirst()))
+        self = .path(
+            first: MustacheKey(components.first ?? text), rest: components.dropFirst().map { MustacheKey($0) })
     }
 }
 

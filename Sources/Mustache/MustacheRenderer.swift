@@ -21,7 +21,8 @@ struct MustacheRenderer {
 
     private let library: MustacheLibrary
     private let options: MustacheRenderOptions
-    private var output = ""
+    /// The UTF-8 bytes rendered so far; made a string once, at the end.
+    private var output: [UInt8] = []
     private var work: [Work] = []
     /// The context stack; names resolve from the top (the end) down.
     private var contextStack: [MustacheValue]
@@ -51,7 +52,7 @@ struct MustacheRenderer {
         var renderer = MustacheRenderer(library: library, contexts: contexts)
         renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
         try renderer.run()
-        return renderer.output
+        return String(decoding: renderer.output, as: UTF8.self)
     }
 
     // MARK: - Work
@@ -71,7 +72,7 @@ struct MustacheRenderer {
                 overrides.removeLast()
                 depth -= 1
             case .finishLines(let start):
-                if output.utf8.count > start, output.utf8.last != ASCII.newline { output += "\n" }
+                if output.count > start, output.last != ASCII.newline { output.append(ASCII.newline) }
             }
         }
     }
@@ -85,9 +86,9 @@ struct MustacheRenderer {
             index += 1
             switch node {
             case .text(let text):
-                output += text
+                output.append(contentsOf: text.utf8)
             case .lineStart:
-                if !indentation.isEmpty { output += indentation }
+                if !indentation.isEmpty { output.append(contentsOf: indentation.utf8) }
             case .variable(let name, let escapes):
                 append(resolve(name), escapes: escapes)
             case .section, .partial, .parent, .block:
@@ -180,8 +181,8 @@ struct MustacheRenderer {
             return
         }
         let indentation = indentation + lineIndentation
-        work.append(.finishLines(start: output.utf8.count))
-        if !content.startsAtLineStart { output += indentation }
+        work.append(.finishLines(start: output.count))
+        if !content.startsAtLineStart { output.append(contentsOf: indentation.utf8) }
         work.append(.nodes(content.content, index: 0, indentation: indentation))
     }
 
@@ -247,13 +248,13 @@ struct MustacheRenderer {
     }
 
     /// The value of `key` in the topmost context that is a dictionary containing it.
-    private func lookUp(_ key: String) -> MustacheValue? {
+    private func lookUp(_ key: MustacheKey) -> MustacheValue? {
         for context in contextStack.reversed() {
             switch context {
             case .dictionary(let entries):
-                if let value = entries[key] { return value }
+                if let value = entries[key.name] { return value }
             case .object(let object):
-                if let value = object.mustacheValue(forKey: key) { return value }
+                if let value = object.mustacheValue(for: key) { return value }
             default:
                 continue
             }
@@ -267,25 +268,27 @@ struct MustacheRenderer {
             if escapes && options.escapesHTML {
                 appendEscapingHTML(text)
             } else {
-                output += text
+                output.append(contentsOf: text.utf8)
             }
         case .bool, .int, .double, .array, .dictionary, .object, .null:
-            output += value.interpolatedText
+            output.append(contentsOf: value.interpolatedText.utf8)
         }
     }
 
+    /// Appends `text` with `&`, `<`, `>` and `"` escaped; they are ASCII, so no byte of a longer
+    /// UTF-8 sequence is ever one of them.
     private mutating func appendEscapingHTML(_ text: String) {
         guard text.utf8.contains(where: Self.needsEscaping) else {
-            output += text
+            output.append(contentsOf: text.utf8)
             return
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            default: output.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            default: output.append(byte)
             }
         }
     }
