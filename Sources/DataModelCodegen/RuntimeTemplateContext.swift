@@ -196,26 +196,30 @@ struct RuntimeContextBuilder {
         let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
         let defaultText =
             isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
-        var arguments = ["name: \(literal(attribute.name))", "type: .\(runtimeType(attribute.type))"]
-        if !attribute.isOptional { arguments.append("isOptional: false") }
-        if attribute.isTransient { arguments.append("isTransient: true") }
-        if attribute.isDerived { arguments.append("isDerived: true") }
-        if attribute.isIndexed { arguments.append("isIndexed: true") }
-        if let defaultText { arguments.append("defaultValue: \(literal(defaultText))") }
-        if minimum != nil { arguments.append("minValue: \(number(minimum))") }
-        if maximum != nil { arguments.append("maxValue: \(number(maximum))") }
-        if let pattern = attribute.regularExpressionString {
-            arguments.append("regularExpression: \(literal(pattern))")
-        }
+        let nameLiteral = literal(attribute.name)
+        let type = runtimeType(attribute.type)
+        let defaultLiteral = defaultText.map(literal)
+        let minimumLiteral = number(minimum)
+        let maximumLiteral = number(maximum)
+        let patternLiteral = attribute.regularExpressionString.map(literal)
+        var arguments = "name: " + nameLiteral + ", type: ." + type
+        if !attribute.isOptional { arguments += ", isOptional: false" }
+        if attribute.isTransient { arguments += ", isTransient: true" }
+        if attribute.isDerived { arguments += ", isDerived: true" }
+        if attribute.isIndexed { arguments += ", isIndexed: true" }
+        if let defaultLiteral { arguments += ", defaultValue: " + defaultLiteral }
+        if minimum != nil { arguments += ", minValue: " + minimumLiteral }
+        if maximum != nil { arguments += ", maxValue: " + maximumLiteral }
+        if let patternLiteral { arguments += ", regularExpression: " + patternLiteral }
         return RuntimeAttributeContext(
-            nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
+            nameLiteral: nameLiteral, runtimeAttributeType: type,
             runtimeGetter: usesCodable ? "transformableValue" : "value",
             runtimeSetter: usesCodable ? "setTransformableValue" : "setValue",
             isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
-            defaultValueLiteral: defaultText.map(literal) ?? "nil",
-            minValueLiteral: number(minimum), maxValueLiteral: number(maximum),
-            regularExpressionLiteral: attribute.regularExpressionString.map(literal) ?? "nil",
-            descriptionArguments: arguments.joined(separator: ", "))
+            defaultValueLiteral: defaultLiteral ?? "nil",
+            minValueLiteral: minimumLiteral, maxValueLiteral: maximumLiteral,
+            regularExpressionLiteral: patternLiteral ?? "nil",
+            descriptionArguments: arguments)
     }
 
     static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
@@ -228,23 +232,29 @@ struct RuntimeContextBuilder {
         case .deny: deleteRule = "deny"
         case .noAction: deleteRule = "noAction"
         }
-        var arguments = [
-            "name: \(literal(relationship.name))", "destinationEntityName: \(literal(relationship.destinationEntity))",
-        ]
-        if let inverse = relationship.inverseName { arguments.append("inverseName: \(literal(inverse))") }
-        if relationship.isToMany { arguments.append("isToMany: true") }
-        if relationship.isToMany && relationship.isOrdered { arguments.append("isOrdered: true") }
-        if !relationship.isOptional { arguments.append("isOptional: false") }
-        if relationship.isTransient { arguments.append("isTransient: true") }
-        if deleteRule != "nullify" { arguments.append("deleteRule: .\(deleteRule)") }
-        if let minimum = relationship.minCount, minimum != 0 { arguments.append("minCount: \(minimum)") }
-        if let maximum = relationship.maxCount, maximum != 0 { arguments.append("maxCount: \(maximum)") }
+        let nameLiteral = literal(relationship.name)
+        let destinationLiteral = literal(relationship.destinationEntity)
+        let inverseLiteral = relationship.inverseName.map(literal)
+        var arguments = "name: " + nameLiteral + ", destinationEntityName: " + destinationLiteral
+        if let inverseLiteral { arguments += ", inverseName: " + inverseLiteral }
+        if relationship.isToMany { arguments += ", isToMany: true" }
+        if relationship.isToMany && relationship.isOrdered { arguments += ", isOrdered: true" }
+        if !relationship.isOptional { arguments += ", isOptional: false" }
+        if relationship.isTransient { arguments += ", isTransient: true" }
+        if deleteRule != "nullify" { arguments += ", deleteRule: ." + deleteRule }
+        if let minimum = relationship.minCount, minimum != 0 { arguments += ", minCount: " + String(minimum) }
+        if let maximum = relationship.maxCount, maximum != 0 { arguments += ", maxCount: " + String(maximum) }
+        let getter: String
+        switch accessor {
+        case "ToOne": getter = "toOne"
+        case "ToManyArray": getter = "toManyArray"
+        default: getter = "toManySet"
+        }
         return RuntimeRelationshipContext(
-            nameLiteral: literal(relationship.name), destinationNameLiteral: literal(relationship.destinationEntity),
-            inverseNameLiteral: relationship.inverseName.map(literal) ?? "nil",
-            runtimeGetter: SwiftNaming.lowercasedFirst(accessor), runtimeSetter: "set" + accessor,
+            nameLiteral: nameLiteral, destinationNameLiteral: destinationLiteral,
+            inverseNameLiteral: inverseLiteral ?? "nil", runtimeGetter: getter, runtimeSetter: "set" + accessor,
             deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
-            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.joined(separator: ", "))
+            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments)
     }
 
     /// The runtime's `AttributeType` case for a model type.
@@ -278,9 +288,22 @@ struct RuntimeContextBuilder {
     /// `name` made a Swift identifier: characters other than letters, digits and `_` become
     /// `_`, and a leading digit gets a `_` before it (`151-ordered` → `_151_ordered`).
     static func typeIdentifier(_ name: String) -> String {
+        if let first = name.utf8.first, !Self.isASCIIDigit(first),
+            name.utf8.allSatisfy({ Self.isASCIIDigit($0) || Self.isASCIILetter($0) || $0 == UInt8(ascii: "_") })
+        {
+            return name
+        }
         var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         if result.first?.isNumber ?? true { result = "_" + result }
         return result
+    }
+
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.

@@ -57,6 +57,13 @@ public enum SwiftNaming {
 
     /// The first character upper-cased: `departments` → `Departments` (used in accessor names and selectors).
     public static func capitalized(_ name: String) -> String {
+        // Fast path: a first ASCII byte followed by an ASCII byte is a whole character (a carriage return,
+        // the one ASCII character that can join the next, is no letter).
+        var bytes = name.utf8.makeIterator()
+        if let first = bytes.next(), first < 0x80, bytes.next().map({ $0 < 0x80 }) ?? true {
+            guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return name }
+            return String(UnicodeScalar(first - 32)) + name.dropFirst()
+        }
         guard let first = name.first else { return name }
         return first.uppercased() + name.dropFirst()
     }

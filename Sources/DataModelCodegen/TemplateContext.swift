@@ -105,24 +105,29 @@ public struct RelationshipContext: Sendable {
     public var collectionType: String
     /// The index-set type of the ordered accessors (`NSIndexSet`, `IndexSet`).
     public var indexSetType: String
-    /// Accessor names.
-    public var addToName: String
-    public var removeFromName: String
-    public var insertIntoName: String
-    public var replaceName: String
-    /// Objective-C selectors of the Core Data accessors.
-    public var addObjectSelector: String
-    public var removeObjectSelector: String
-    public var addSetSelector: String
-    public var removeSetSelector: String
-    public var insertObjectSelector: String
-    public var removeObjectAtIndexSelector: String
-    public var insertAtIndexesSelector: String
-    public var removeAtIndexesSelector: String
-    public var replaceObjectSelector: String
-    public var replaceAtIndexesSelector: String
     /// Keys of the `runtime` flavor.
     public var runtime: RuntimeRelationshipContext? = nil
+
+    // Accessor names and selectors are derived from `capitalizedName` when a template asks for them.
+
+    /// Accessor names.
+    public var addToName: String { "addTo" + capitalizedName }
+    public var removeFromName: String { "removeFrom" + capitalizedName }
+    public var insertIntoName: String { "insertInto" + capitalizedName }
+    public var replaceName: String { "replace" + capitalizedName }
+    /// Objective-C selectors of the Core Data accessors.
+    public var addObjectSelector: String { "add" + capitalizedName + "Object:" }
+    public var removeObjectSelector: String { "remove" + capitalizedName + "Object:" }
+    public var addSetSelector: String { "add" + capitalizedName + ":" }
+    public var removeSetSelector: String { "remove" + capitalizedName + ":" }
+    public var insertObjectSelector: String { "insertObject:in" + capitalizedName + "AtIndex:" }
+    public var removeObjectAtIndexSelector: String { "removeObjectFrom" + capitalizedName + "AtIndex:" }
+    public var insertAtIndexesSelector: String { "insert" + capitalizedName + ":atIndexes:" }
+    public var removeAtIndexesSelector: String { "remove" + capitalizedName + "AtIndexes:" }
+    public var replaceObjectSelector: String { "replaceObjectIn" + capitalizedName + "AtIndex:withObject:" }
+    public var replaceAtIndexesSelector: String {
+        "replace" + capitalizedName + "AtIndexes:with" + capitalizedName + ":"
+    }
 }
 
 /// One fetched property as templates see it.
@@ -256,17 +261,7 @@ public struct TemplateContextBuilder: Sendable {
             destinationEntityName: relationship.destinationEntity, destinationClassName: destinationClass,
             inverseName: relationship.inverseName ?? "", isToMany: relationship.isToMany,
             isOrdered: relationship.isToMany && relationship.isOrdered, isOptional: relationship.isOptional,
-            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet,
-            addToName: "addTo\(capitalized)", removeFromName: "removeFrom\(capitalized)",
-            insertIntoName: "insertInto\(capitalized)", replaceName: "replace\(capitalized)",
-            addObjectSelector: "add\(capitalized)Object:", removeObjectSelector: "remove\(capitalized)Object:",
-            addSetSelector: "add\(capitalized):", removeSetSelector: "remove\(capitalized):",
-            insertObjectSelector: "insertObject:in\(capitalized)AtIndex:",
-            removeObjectAtIndexSelector: "removeObjectFrom\(capitalized)AtIndex:",
-            insertAtIndexesSelector: "insert\(capitalized):atIndexes:",
-            removeAtIndexesSelector: "remove\(capitalized)AtIndexes:",
-            replaceObjectSelector: "replaceObjectIn\(capitalized)AtIndex:withObject:",
-            replaceAtIndexesSelector: "replace\(capitalized)AtIndexes:with\(capitalized):")
+            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet)
     }
 }
 

@@ -35,6 +35,7 @@ struct MustacheRenderer {
         self.library = library
         self.options = library.options
         self.contextStack = contexts
+        output.reserveCapacity(1 << 14)
     }
 
     /// Renders `template` with `context`, resolving partials and parents in `library`.
@@ -86,9 +87,9 @@ struct MustacheRenderer {
             index += 1
             switch node {
             case .text(let text):
-                output.append(contentsOf: text.utf8)
+                appendUTF8(text)
             case .lineStart:
-                if !indentation.isEmpty { output.append(contentsOf: indentation.utf8) }
+                if !indentation.isEmpty { appendUTF8(indentation) }
             case .variable(let name, let escapes):
                 append(resolve(name), escapes: escapes)
             case .section, .partial, .parent, .block:
@@ -182,7 +183,7 @@ struct MustacheRenderer {
         }
         let indentation = indentation + lineIndentation
         work.append(.finishLines(start: output.count))
-        if !content.startsAtLineStart { output.append(contentsOf: indentation.utf8) }
+        if !content.startsAtLineStart { appendUTF8(indentation) }
         work.append(.nodes(content.content, index: 0, indentation: indentation))
     }
 
@@ -268,10 +269,10 @@ struct MustacheRenderer {
             if escapes && options.escapesHTML {
                 appendEscapingHTML(text)
             } else {
-                output.append(contentsOf: text.utf8)
+                appendUTF8(text)
             }
         case .bool, .int, .double, .array, .dictionary, .object, .null:
-            output.append(contentsOf: value.interpolatedText.utf8)
+            appendUTF8(value.interpolatedText)
         }
     }
 
@@ -279,7 +280,7 @@ struct MustacheRenderer {
     /// UTF-8 sequence is ever one of them.
     private mutating func appendEscapingHTML(_ text: String) {
         guard text.utf8.contains(where: Self.needsEscaping) else {
-            output.append(contentsOf: text.utf8)
+            appendUTF8(text)
             return
         }
         for byte in text.utf8 {
@@ -291,6 +292,12 @@ struct MustacheRenderer {
             default: output.append(byte)
             }
         }
+    }
+
+    /// Appends a string's bytes with one copy.
+    private mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {
