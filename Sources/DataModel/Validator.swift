@@ -282,7 +282,7 @@ fileprivate struct ValidationRun {
     // MARK: Attributes
 
     private mutating func check(_ attribute: Attribute, in entity: Entity) {
-        let name = "\(entity.name).\(attribute.name)"
+        var name: String { "\(entity.name).\(attribute.name)" }
         if attribute.type == .undefined && !attribute.isTransient {
             error(
                 "attribute '\(name)' has type Undefined, which only a transient attribute may have",
@@ -375,7 +375,7 @@ fileprivate struct ValidationRun {
     // MARK: Relationships
 
     private mutating func check(_ relationship: Relationship, in entity: Entity) {
-        let name = "\(entity.name).\(relationship.name)"
+        var name: String { "\(entity.name).\(relationship.name)" }
         if let min = relationship.minCount, let max = relationship.maxCount, max > 0, min > max {
             error(
                 "relationship '\(name)' has minCount \(min) greater than maxCount \(max)", "min-count-exceeds-max",

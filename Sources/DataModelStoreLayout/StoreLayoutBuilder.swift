@@ -252,6 +252,16 @@ struct StoreLayoutBuilder {
 
     // MARK: - 4. Entity tables
 
+    /// `items` sorted by ``ModelNameKey`` of their names (stably), each key made once rather than per comparison.
+    private static func sortedByModelName<Item>(_ items: [Item], name: (Item) -> String, descending: Bool = false)
+        -> [Item]
+    {
+        guard items.count > 1 else { return items }
+        let keys = items.map { ModelNameKey(name($0)) }
+        let order = keys.indices.sorted { descending ? keys[$1] < keys[$0] : keys[$0] < keys[$1] }
+        return order.map { items[$0] }
+    }
+
     private static func isStored(_ attribute: LayoutAttribute) -> Bool {
         !attribute.isTransient && attribute.type.columnGroup != nil
     }
@@ -282,9 +292,7 @@ struct StoreLayoutBuilder {
         var toOneOrder: [Int: [(name: String, columns: ForeignKeyColumns)]] = [:]
 
         for number in tree {
-            let attributes = entities[number].attributes.filter(Self.isStored).sorted {
-                ModelNameKey($0.name) < ModelNameKey($1.name)
-            }
+            let attributes = Self.sortedByModelName(entities[number].attributes.filter(Self.isStored), name: \.name)
             ownAttributeLayouts[number] = attributes.map { attribute in
                 AttributeLayout(
                     name: attribute.name, type: attribute.type,
@@ -295,9 +303,8 @@ struct StoreLayoutBuilder {
             for attribute in ownAttributeLayouts[number] {
                 ownAttributeColumns[number][attribute.name] = attribute.column
             }
-            let toOnes = ownRelationships[number].filter { !$0.relationship.isToMany }.sorted {
-                ModelNameKey($0.name) < ModelNameKey($1.name)
-            }
+            let toOnes = Self.sortedByModelName(
+                ownRelationships[number].filter { !$0.relationship.isToMany }, name: \.name)
             var ordered: [(name: String, columns: ForeignKeyColumns)] = []
             for toOne in toOnes {
                 let column = registry.claim(StoreNaming.zName(toOne.name))
@@ -432,7 +439,7 @@ struct StoreLayoutBuilder {
         var created = [Bool](repeating: false, count: pairs.count)
         let walk = Array(stride(from: 1, through: entityCount, by: 1)).sorted { keys[$0] < keys[$1] }
         for number in walk {
-            let sides = sidesByEntity[number].sorted { ModelNameKey($1.name) < ModelNameKey($0.name) }
+            let sides = Self.sortedByModelName(sidesByEntity[number], name: \.name, descending: true)
             for owner in sides where !created[owner.pair] {
                 created[owner.pair] = true
                 let pair = pairs[owner.pair]
@@ -500,7 +507,7 @@ struct StoreLayoutBuilder {
     private func relationshipStorage() -> [[RelationshipLayout]] {
         var result = [[RelationshipLayout]](repeating: [], count: entities.count)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let relationships = ownRelationships[number].sorted { ModelNameKey($0.name) < ModelNameKey($1.name) }
+            let relationships = Self.sortedByModelName(ownRelationships[number], name: \.name)
             result[number] = relationships.compactMap { resolved -> RelationshipLayout? in
                 guard let storage = storage(of: resolved) else { return nil }
                 return RelationshipLayout(
