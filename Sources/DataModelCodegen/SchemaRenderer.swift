@@ -32,6 +32,13 @@ public struct SchemaRenderer: Sendable {
             CodeGenerator.TemplateName.schema,
             with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
     }
+
+    /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
+    public func renderUTF8(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> [UInt8] {
+        try library.renderUTF8(
+            CodeGenerator.TemplateName.schema,
+            withContexts: [SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists).mustacheValue])
+    }
 }
 
 /// The keys of the `schema.sql` template (documented in `Templates/README.md`).

@@ -17,6 +17,11 @@ import Foundation
 enum AtomicFileWriter {
     /// Writes `contents` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ contents: String, at path: String) throws(IOFailure) {
+        try store(Array(contents.utf8), at: path)
+    }
+
+    /// Writes `bytes` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
+    static func store(_ bytes: [UInt8], at path: String) throws(IOFailure) {
         let directory = PathName.deletingLastComponent(path)
         let name = (path as NSString).lastPathComponent
         let temporary =
@@ -24,10 +29,9 @@ enum AtomicFileWriter {
             + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path, "cannot create a temporary file") }
-        var bytes = Array(contents.utf8)
         var written = 0
         let count = bytes.count
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             while written < count {
                 let result = write(descriptor, base + written, count - written)
@@ -39,7 +43,6 @@ enum AtomicFileWriter {
             }
             return true
         }
-        bytes.removeAll()
         let closed = close(descriptor) == 0
         guard ok, closed else {
             unlink(temporary)

@@ -1,5 +1,7 @@
 /// One element of a compiled template; the renderer walks a tree of these.
-enum MustacheNode: Sendable {
+///
+/// Indirect, so that copying a node while rendering retains one box rather than every field of its payload.
+indirect enum MustacheNode: Sendable {
     /// Literal text, emitted as is.
     case text(String)
     /// The start of a template line: emits the current indentation (of a standalone partial,

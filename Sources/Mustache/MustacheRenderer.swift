@@ -50,10 +50,17 @@ struct MustacheRenderer {
     static func render(
         _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
     ) throws(MustacheError) -> String {
+        String(decoding: try renderUTF8(template, contexts: contexts, library: library), as: UTF8.self)
+    }
+
+    /// Renders `template` with a stack of contexts to UTF-8 bytes, without making a string of them.
+    static func renderUTF8(
+        _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
+    ) throws(MustacheError) -> [UInt8] {
         var renderer = MustacheRenderer(library: library, contexts: contexts)
         renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
         try renderer.run()
-        return String(decoding: renderer.output, as: UTF8.self)
+        return renderer.output
     }
 
     // MARK: - Work
@@ -250,8 +257,10 @@ struct MustacheRenderer {
 
     /// The value of `key` in the topmost context that is a dictionary containing it.
     private func lookUp(_ key: MustacheKey) -> MustacheValue? {
-        for context in contextStack.reversed() {
-            switch context {
+        var index = contextStack.count
+        while index > 0 {
+            index -= 1
+            switch contextStack[index] {
             case .dictionary(let entries):
                 if let value = entries[key.name] { return value }
             case .object(let object):
