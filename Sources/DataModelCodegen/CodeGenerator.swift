@@ -45,7 +45,8 @@ public struct CodeGenerator: Sendable {
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
                 files.append(
                     OutputFile(
-                        path: entity.classFileName, utf8: try library.renderUTF8(classTemplate, withContexts: contexts)))
+                        path: entity.classFileName, utf8: try library.renderUTF8(classTemplate, withContexts: contexts))
+                )
             }
             if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
                 files.append(
