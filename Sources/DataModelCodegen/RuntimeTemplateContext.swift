@@ -1,4 +1,5 @@
 import DataModel
+import DataModelStoreLayout
 import Mustache
 
 /// The keys only the `runtime` flavor's templates use: what `DataModelRuntime`'s model
@@ -289,7 +290,7 @@ struct RuntimeContextBuilder {
     /// `_`, and a leading digit gets a `_` before it (`151-ordered` → `_151_ordered`).
     static func typeIdentifier(_ name: String) -> String {
         if let first = name.utf8.first, !Self.isASCIIDigit(first),
-            name.utf8.allSatisfy({ Self.isASCIIDigit($0) || Self.isASCIILetter($0) || $0 == UInt8(ascii: "_") })
+            UTF8Scan.allSatisfy(name, { Self.isASCIIDigit($0) || Self.isASCIILetter($0) || $0 == UInt8(ascii: "_") })
         {
             return name
         }
@@ -310,7 +311,7 @@ struct RuntimeContextBuilder {
     /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
         // Control characters are single bytes below 0x20 in UTF-8: no other byte is below 0x20.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+        if !UTF8Scan.contains(text, where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
             return "\"" + text + "\""
         }
         var result = "\""

@@ -148,9 +148,18 @@ final class SchemaTableObject: MustacheObject {
 
     /// The column definitions, then a table constraint for a primary key of several columns.
     var columns: [MustacheValue] {
+        let singleKey = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
         var definitions = table.columns.map { column -> String in
-            var definition = SQLQuoting.identifier(column.name) + " " + column.type.rawValue
-            if table.primaryKey.count == 1 && table.primaryKey[0] == column.name { definition += " PRIMARY KEY" }
+            // One allocation: `"NAME" TYPE[ PRIMARY KEY]`.
+            let name = SQLQuoting.identifier(column.name)
+            let type = column.type.rawValue
+            let isKey = singleKey == column.name
+            var definition = ""
+            definition.reserveCapacity(name.utf8.count + 1 + type.utf8.count + (isKey ? 12 : 0))
+            definition += name
+            definition += " "
+            definition += type
+            if isKey { definition += " PRIMARY KEY" }
             return definition
         }
         if table.primaryKey.count > 1 {

@@ -81,7 +81,9 @@ public enum SQLQuoting {
 
     private static func doubling(_ quote: Character, in text: String) -> String {
         // Quotes are ASCII: a text without the byte has no such character.
-        guard let byte = quote.asciiValue, text.utf8.contains(byte), text.contains(quote) else { return text }
+        guard let byte = quote.asciiValue, UTF8Scan.contains(text, where: { $0 == byte }), text.contains(quote) else {
+            return text
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count + 2)
         for character in text {
@@ -136,7 +138,31 @@ struct NameRegistry {
     }
 
     private static func fold(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return name }
+        guard UTF8Scan.contains(name, where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+            return name
+        }
         return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+}
+
+/// Scans of a string's UTF-8 bytes through its contiguous storage (a tight loop rather than the
+/// byte view's iterator).
+package enum UTF8Scan {
+    /// Whether any byte of `text` satisfies `predicate`.
+    @inlinable
+    package static func contains(_ text: String, where predicate: (UInt8) -> Bool) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: predicate) }) {
+            return found
+        }
+        return text.utf8.contains(where: predicate)
+    }
+
+    /// Whether every byte of `text` satisfies `predicate`.
+    @inlinable
+    package static func allSatisfy(_ text: String, _ predicate: (UInt8) -> Bool) -> Bool {
+        if let all = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(predicate) }) {
+            return all
+        }
+        return text.utf8.allSatisfy(predicate)
     }
 }
