@@ -23,7 +23,7 @@ enum AtomicFileWriter {
     /// Writes `bytes` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ bytes: [UInt8], at path: String) throws(IOFailure) {
         let directory = PathName.deletingLastComponent(path)
-        let name = (path as NSString).lastPathComponent
+        let name = lastComponent(of: path)
         let temporary =
             (directory.isEmpty ? "." : directory)
             + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -52,6 +52,15 @@ enum AtomicFileWriter {
             unlink(temporary)
             throw failure(path, "cannot replace the file")
         }
+    }
+
+    /// `NSString.lastPathComponent`, without its cost for the usual `directory/file` path.
+    static func lastComponent(of path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        if let last = path.utf8.last, last != slash, let index = path.utf8.lastIndex(of: slash) {
+            return String(path[path.utf8.index(after: index)...])
+        }
+        return (path as NSString).lastPathComponent
     }
 
     private static func failure(_ path: String, _ message: String) -> IOFailure {
