@@ -121,15 +121,15 @@ struct RuntimeContextBuilder {
             var enriched = context
             enriched.attributes = context.attributes.map { attribute in
                 var copy = attribute
-                if let source = entity.attributes.first(where: { $0.name == attribute.name }) {
-                    copy.runtime = Self.attributeContext(source, swiftType: attribute.swiftType)
+                if let index = entity.attributes.firstIndex(where: { $0.name == attribute.name }) {
+                    copy.runtime = Self.attributeContext(entity.attributes[index], swiftType: attribute.swiftType)
                 }
                 return copy
             }
             enriched.relationships = context.relationships.map { relationship in
                 var copy = relationship
-                if let source = entity.relationships.first(where: { $0.name == relationship.name }) {
-                    copy.runtime = Self.relationshipContext(source)
+                if let index = entity.relationships.firstIndex(where: { $0.name == relationship.name }) {
+                    copy.runtime = Self.relationshipContext(entity.relationships[index])
                 }
                 return copy
             }
@@ -203,7 +203,12 @@ struct RuntimeContextBuilder {
         let minimumLiteral = number(minimum)
         let maximumLiteral = number(maximum)
         let patternLiteral = attribute.regularExpressionString.map(literal)
-        var arguments = "name: " + nameLiteral + ", type: ." + type
+        var arguments = ""
+        arguments.reserveCapacity(160)
+        arguments += "name: "
+        arguments += nameLiteral
+        arguments += ", type: ."
+        arguments += type
         if !attribute.isOptional { arguments += ", isOptional: false" }
         if attribute.isTransient { arguments += ", isTransient: true" }
         if attribute.isDerived { arguments += ", isDerived: true" }
@@ -236,7 +241,12 @@ struct RuntimeContextBuilder {
         let nameLiteral = literal(relationship.name)
         let destinationLiteral = literal(relationship.destinationEntity)
         let inverseLiteral = relationship.inverseName.map(literal)
-        var arguments = "name: " + nameLiteral + ", destinationEntityName: " + destinationLiteral
+        var arguments = ""
+        arguments.reserveCapacity(200)
+        arguments += "name: "
+        arguments += nameLiteral
+        arguments += ", destinationEntityName: "
+        arguments += destinationLiteral
         if let inverseLiteral { arguments += ", inverseName: " + inverseLiteral }
         if relationship.isToMany { arguments += ", isToMany: true" }
         if relationship.isToMany && relationship.isOrdered { arguments += ", isOrdered: true" }
@@ -312,7 +322,7 @@ struct RuntimeContextBuilder {
     static func literal(_ text: String) -> String {
         // Control characters are single bytes below 0x20 in UTF-8: no other byte is below 0x20.
         if !UTF8Scan.contains(text, where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
-            return "\"" + text + "\""
+            return StringConcat.concat("\"", text, "\"")
         }
         var result = "\""
         for scalar in text.unicodeScalars {

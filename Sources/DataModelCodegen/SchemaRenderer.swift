@@ -151,16 +151,9 @@ final class SchemaTableObject: MustacheObject {
         let singleKey = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
         var definitions = table.columns.map { column -> String in
             // One allocation: `"NAME" TYPE[ PRIMARY KEY]`.
-            let name = SQLQuoting.identifier(column.name)
-            let type = column.type.rawValue
-            let isKey = singleKey == column.name
-            var definition = ""
-            definition.reserveCapacity(name.utf8.count + 1 + type.utf8.count + (isKey ? 12 : 0))
-            definition += name
-            definition += " "
-            definition += type
-            if isKey { definition += " PRIMARY KEY" }
-            return definition
+            StringConcat.concat(
+                SQLQuoting.identifier(column.name), " ", column.type.rawValue,
+                singleKey == column.name ? " PRIMARY KEY" : "")
         }
         if table.primaryKey.count > 1 {
             definitions.append(

@@ -1,4 +1,5 @@
 import DataModel
+import DataModelStoreLayout
 
 /// Maps model types to Swift types, per flavor.
 struct SwiftTypeMapper: Sendable {
@@ -98,17 +99,20 @@ struct SwiftTypeMapper: Sendable {
         switch flavor {
         case .coredata:
             if !relationship.isToMany {
-                return .init(property: destination + "?", collection: "", indexSet: "")
+                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
             }
             let set = relationship.isOrdered ? q("NSOrderedSet") : q("NSSet")
-            return .init(property: set + "?", collection: set, indexSet: q("NSIndexSet"))
+            return .init(property: StringConcat.concat(set, "?"), collection: set, indexSet: q("NSIndexSet"))
         case .runtime:
             if !relationship.isToMany {
-                return .init(property: destination + "?", collection: "", indexSet: "")
+                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
             }
-            let property = relationship.isOrdered ? "[\(destination)]" : "\(q("Set"))<\(destination)>"
+            let property =
+                relationship.isOrdered
+                ? StringConcat.concat("[", destination, "]") : StringConcat.concat(q("Set"), "<", destination, ">")
             return .init(
-                property: property, collection: "some \(q("Sequence"))<\(destination)>", indexSet: q("IndexSet"))
+                property: property, collection: StringConcat.concat("some ", q("Sequence"), "<", destination, ">"),
+                indexSet: q("IndexSet"))
         }
     }
 }

@@ -15,7 +15,7 @@ public enum StoreNaming {
     /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
     /// collision suffix (observed: `ZKIKCHAT`, `ZDATEUPDATED`).
     public static func zName(_ name: String) -> String {
-        "Z" + uppercased(name)
+        StringConcat.concat("Z", uppercased(name))
     }
 
     /// `Z<n>_<REL>` for a foreign key column `Z<REL>`: the destination's `Z_ENT` (observed:
@@ -71,12 +71,12 @@ public enum StoreNaming {
 public enum SQLQuoting {
     /// `name` as a double-quoted identifier, inner quotes doubled: `order` → `"order"`.
     public static func identifier(_ name: String) -> String {
-        "\"" + doubling("\"", in: name) + "\""
+        StringConcat.concat("\"", doubling("\"", in: name), "\"")
     }
 
     /// `text` as a single-quoted string literal, inner quotes doubled: `O'Neil` → `'O''Neil'`.
     public static func literal(_ text: String) -> String {
-        "'" + doubling("'", in: text) + "'"
+        StringConcat.concat("'", doubling("'", in: text), "'")
     }
 
     private static func doubling(_ quote: Character, in text: String) -> String {
@@ -164,5 +164,49 @@ package enum UTF8Scan {
             return all
         }
         return text.utf8.allSatisfy(predicate)
+    }
+}
+
+/// Joins a few strings with one allocation and one copy of each part, where `a + b + c` makes a
+/// string per `+` and grows it.
+package enum StringConcat {
+    @inlinable
+    package static func concat(_ a: String, _ b: String) -> String {
+        concat(a, b, "", "", "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String) -> String {
+        concat(a, b, c, "", "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
+        concat(a, b, c, d, "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+        let count = a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var offset = copy(a, into: buffer, at: 0)
+            offset = copy(b, into: buffer, at: offset)
+            offset = copy(c, into: buffer, at: offset)
+            offset = copy(d, into: buffer, at: offset)
+            return copy(e, into: buffer, at: offset)
+        }
+    }
+
+    /// Copies `part`'s bytes into `buffer` at `offset`; returns the offset after them.
+    @inlinable
+    package static func copy(_ part: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        if part.isEmpty { return offset }
+        var part = part
+        return part.withUTF8 { bytes in
+            if let target = buffer.baseAddress, let source = bytes.baseAddress {
+                (target + offset).initialize(from: source, count: bytes.count)
+            }
+            return offset + bytes.count
+        }
     }
 }
