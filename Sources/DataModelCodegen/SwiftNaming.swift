@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The one place that decides how model names become Swift identifiers.
@@ -82,7 +83,7 @@ public enum SwiftNaming {
     /// The Swift type named by a `customClassName`: a leading `.` (Xcode's "current module") is dropped;
     /// an explicit module (`MyKit.Tag`) is kept, since that is a valid qualified type. Empty gives nil.
     public static func customClassType(_ customClassName: String?) -> String? {
-        guard var name = customClassName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+        guard var name = customClassName.map(Validator.trimmingWhitespace), !name.isEmpty else { return nil }
         while name.hasPrefix(".") { name.removeFirst() }
         return name.isEmpty ? nil : name
     }
