@@ -288,6 +288,12 @@ struct StoreLayoutBuilder {
         let table = tableName[root]
         let tree = root...lastDescendant[root]
         var registry = NameRegistry()
+        // Room for every column the tree can claim: its attributes, and up to three per to-one.
+        var estimate = 3
+        for number in tree {
+            estimate += entities[number].attributes.count + 3 * ownRelationships[number].count
+        }
+        registry.reserveCapacity(estimate)
         registry.reserve("Z_PK", "Z_ENT", "Z_OPT")
         var toOneOrder: [Int: [(name: String, columns: ForeignKeyColumns)]] = [:]
 
@@ -300,12 +306,15 @@ struct StoreLayoutBuilder {
                     sqlType: attribute.type.sqlColumnType ?? .blob, declaringEntityNumber: number,
                     isDerived: attribute.isDerived)
             }
+            ownAttributeColumns[number].reserveCapacity(ownAttributeLayouts[number].count)
             for attribute in ownAttributeLayouts[number] {
                 ownAttributeColumns[number][attribute.name] = attribute.column
             }
             let toOnes = Self.sortedByModelName(
                 ownRelationships[number].filter { !$0.relationship.isToMany }, name: \.name)
             var ordered: [(name: String, columns: ForeignKeyColumns)] = []
+            ordered.reserveCapacity(toOnes.count)
+            ownToOneColumns[number].reserveCapacity(toOnes.count)
             for toOne in toOnes {
                 let column = registry.claim(StoreNaming.zName(toOne.name))
                 let entityColumn =

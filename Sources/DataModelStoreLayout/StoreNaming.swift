@@ -123,6 +123,11 @@ struct NameRegistry {
     private var taken: Set<String> = []
     private var nextSuffix: [String: Int] = [:]
 
+    /// Makes room for `count` names, so claiming them never rehashes.
+    mutating func reserveCapacity(_ count: Int) {
+        taken.reserveCapacity(count)
+    }
+
     /// Marks names as used without claiming them (e.g. `Z_PK`).
     mutating func reserve(_ names: String...) {
         for name in names { taken.insert(Self.fold(name)) }
