@@ -203,20 +203,31 @@ struct RuntimeContextBuilder {
         let minimumLiteral = number(minimum)
         let maximumLiteral = number(maximum)
         let patternLiteral = attribute.regularExpressionString.map(literal)
-        var arguments = ""
-        arguments.reserveCapacity(160)
-        arguments += "name: "
-        arguments += nameLiteral
-        arguments += ", type: ."
-        arguments += type
-        if !attribute.isOptional { arguments += ", isOptional: false" }
-        if attribute.isTransient { arguments += ", isTransient: true" }
-        if attribute.isDerived { arguments += ", isDerived: true" }
-        if attribute.isIndexed { arguments += ", isIndexed: true" }
-        if let defaultLiteral { arguments += ", defaultValue: " + defaultLiteral }
-        if minimum != nil { arguments += ", minValue: " + minimumLiteral }
-        if maximum != nil { arguments += ", maxValue: " + maximumLiteral }
-        if let patternLiteral { arguments += ", regularExpression: " + patternLiteral }
+        var arguments = StringBuilder(capacity: 192)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", type: .")
+        arguments.append(type)
+        if !attribute.isOptional { arguments.append(", isOptional: false") }
+        if attribute.isTransient { arguments.append(", isTransient: true") }
+        if attribute.isDerived { arguments.append(", isDerived: true") }
+        if attribute.isIndexed { arguments.append(", isIndexed: true") }
+        if let defaultLiteral {
+            arguments.append(", defaultValue: ")
+            arguments.append(defaultLiteral)
+        }
+        if minimum != nil {
+            arguments.append(", minValue: ")
+            arguments.append(minimumLiteral)
+        }
+        if maximum != nil {
+            arguments.append(", maxValue: ")
+            arguments.append(maximumLiteral)
+        }
+        if let patternLiteral {
+            arguments.append(", regularExpression: ")
+            arguments.append(patternLiteral)
+        }
         return RuntimeAttributeContext(
             nameLiteral: nameLiteral, runtimeAttributeType: type,
             runtimeGetter: usesCodable ? "transformableValue" : "value",
@@ -225,7 +236,7 @@ struct RuntimeContextBuilder {
             defaultValueLiteral: defaultLiteral ?? "nil",
             minValueLiteral: minimumLiteral, maxValueLiteral: maximumLiteral,
             regularExpressionLiteral: patternLiteral ?? "nil",
-            descriptionArguments: arguments)
+            descriptionArguments: arguments.string)
     }
 
     static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
@@ -241,20 +252,31 @@ struct RuntimeContextBuilder {
         let nameLiteral = literal(relationship.name)
         let destinationLiteral = literal(relationship.destinationEntity)
         let inverseLiteral = relationship.inverseName.map(literal)
-        var arguments = ""
-        arguments.reserveCapacity(200)
-        arguments += "name: "
-        arguments += nameLiteral
-        arguments += ", destinationEntityName: "
-        arguments += destinationLiteral
-        if let inverseLiteral { arguments += ", inverseName: " + inverseLiteral }
-        if relationship.isToMany { arguments += ", isToMany: true" }
-        if relationship.isToMany && relationship.isOrdered { arguments += ", isOrdered: true" }
-        if !relationship.isOptional { arguments += ", isOptional: false" }
-        if relationship.isTransient { arguments += ", isTransient: true" }
-        if deleteRule != "nullify" { arguments += ", deleteRule: ." + deleteRule }
-        if let minimum = relationship.minCount, minimum != 0 { arguments += ", minCount: " + String(minimum) }
-        if let maximum = relationship.maxCount, maximum != 0 { arguments += ", maxCount: " + String(maximum) }
+        var arguments = StringBuilder(capacity: 224)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", destinationEntityName: ")
+        arguments.append(destinationLiteral)
+        if let inverseLiteral {
+            arguments.append(", inverseName: ")
+            arguments.append(inverseLiteral)
+        }
+        if relationship.isToMany { arguments.append(", isToMany: true") }
+        if relationship.isToMany && relationship.isOrdered { arguments.append(", isOrdered: true") }
+        if !relationship.isOptional { arguments.append(", isOptional: false") }
+        if relationship.isTransient { arguments.append(", isTransient: true") }
+        if deleteRule != "nullify" {
+            arguments.append(", deleteRule: .")
+            arguments.append(deleteRule)
+        }
+        if let minimum = relationship.minCount, minimum != 0 {
+            arguments.append(", minCount: ")
+            arguments.append(String(minimum))
+        }
+        if let maximum = relationship.maxCount, maximum != 0 {
+            arguments.append(", maxCount: ")
+            arguments.append(String(maximum))
+        }
         let getter: String
         switch accessor {
         case "ToOne": getter = "toOne"
@@ -265,7 +287,7 @@ struct RuntimeContextBuilder {
             nameLiteral: nameLiteral, destinationNameLiteral: destinationLiteral,
             inverseNameLiteral: inverseLiteral ?? "nil", runtimeGetter: getter, runtimeSetter: "set" + accessor,
             deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
-            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments)
+            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.string)
     }
 
     /// The runtime's `AttributeType` case for a model type.

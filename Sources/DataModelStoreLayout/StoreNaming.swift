@@ -215,3 +215,28 @@ package enum StringConcat {
         }
     }
 }
+
+/// Builds a string from many small pieces in one byte buffer, where `+=` on a string costs a
+/// capacity check and a copy-on-write check per piece.
+package struct StringBuilder {
+    @usableFromInline var bytes: [UInt8] = []
+
+    /// Creates a builder with room for `capacity` bytes.
+    @inlinable
+    package init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends `text`.
+    @inlinable
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The text built so far.
+    @inlinable
+    package var string: String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}
