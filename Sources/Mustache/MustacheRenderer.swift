@@ -2,7 +2,7 @@
 ///
 /// The walk keeps its own stack of pending work instead of recursing, so no template or context,
 /// however deeply nested, can overflow the thread's stack.
-struct MustacheRenderer {
+struct MustacheRenderer: ~Copyable {
     /// Work still to do, innermost last.
     private enum Work {
         /// Render `nodes` from `index` on, prefixing template lines with `indentation`.
@@ -22,7 +22,7 @@ struct MustacheRenderer {
     private let library: MustacheLibrary
     private let options: MustacheRenderOptions
     /// The UTF-8 bytes rendered so far; made a string once, at the end.
-    private var output: [UInt8] = []
+    private var output = MustacheOutputBuffer(capacity: 1 << 14)
     private var work: [Work] = []
     /// The context stack; names resolve from the top (the end) down.
     private var contextStack: [MustacheValue]
@@ -35,7 +35,6 @@ struct MustacheRenderer {
         self.library = library
         self.options = library.options
         self.contextStack = contexts
-        output.reserveCapacity(1 << 14)
     }
 
     /// Renders `template` with `context`, resolving partials and parents in `library`.
@@ -60,7 +59,7 @@ struct MustacheRenderer {
         var renderer = MustacheRenderer(library: library, contexts: contexts)
         renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
         try renderer.run()
-        return renderer.output
+        return renderer.output.bytes
     }
 
     // MARK: - Work
@@ -294,10 +293,10 @@ struct MustacheRenderer {
         }
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "&"): output.append("&amp;")
+            case UInt8(ascii: "<"): output.append("&lt;")
+            case UInt8(ascii: ">"): output.append("&gt;")
+            case UInt8(ascii: "\""): output.append("&quot;")
             default: output.append(byte)
             }
         }
@@ -306,7 +305,7 @@ struct MustacheRenderer {
     /// Appends a string's bytes with one copy.
     private mutating func appendUTF8(_ text: String) {
         var text = text
-        text.withUTF8 { output.append(contentsOf: $0) }
+        text.withUTF8 { output.append($0) }
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {
