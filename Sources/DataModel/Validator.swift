@@ -63,10 +63,14 @@ fileprivate struct ValidationRun {
 
     init(model: ObjectModel) {
         self.model = model
+        parents.reserveCapacity(model.entities.count)
+        propertyNames.reserveCapacity(model.entities.count)
+        relationships.reserveCapacity(model.entities.count)
         for entity in model.entities where propertyNames[entity.name] == nil {
             parents[entity.name] = entity.parentEntity
             propertyNames[entity.name] = Set(entity.propertyNames)
             var byName: [String: Relationship] = [:]
+            byName.reserveCapacity(entity.relationships.count)
             for relationship in entity.relationships where byName[relationship.name] == nil {
                 byName[relationship.name] = relationship
             }

@@ -5,6 +5,15 @@ import DataModelStoreLayout
 struct SwiftTypeMapper: Sendable {
     let flavor: Flavor
     let generatedClassNames: Set<String>
+    /// Whether any generated class shares its name with a standard type; usually not, and then no type
+    /// needs qualifying.
+    private let hasClashes: Bool
+
+    init(flavor: Flavor, generatedClassNames: Set<String>) {
+        self.flavor = flavor
+        self.generatedClassNames = generatedClassNames
+        self.hasClashes = SwiftNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
+    }
 
     struct AttributeType {
         var name: String
@@ -18,7 +27,7 @@ struct SwiftTypeMapper: Sendable {
     }
 
     private func q(_ type: String) -> String {
-        SwiftNaming.qualified(type, generatedClassNames: generatedClassNames)
+        hasClashes ? SwiftNaming.qualified(type, generatedClassNames: generatedClassNames) : type
     }
 
     /// The Swift type of an attribute's property, with `?` when optional.
