@@ -71,19 +71,20 @@ public enum StoreNaming {
 public enum SQLQuoting {
     /// `name` as a double-quoted identifier, inner quotes doubled: `order` → `"order"`.
     public static func identifier(_ name: String) -> String {
-        StringConcat.concat("\"", doubling("\"", in: name), "\"")
+        StringConcat.concat("\"", doubling("\"", byte: UInt8(ascii: "\""), in: name), "\"")
     }
 
     /// `text` as a single-quoted string literal, inner quotes doubled: `O'Neil` → `'O''Neil'`.
     public static func literal(_ text: String) -> String {
-        StringConcat.concat("'", doubling("'", in: text), "'")
+        StringConcat.concat("'", doubling("'", byte: UInt8(ascii: "'"), in: text), "'")
     }
 
-    private static func doubling(_ quote: Character, in text: String) -> String {
-        // Quotes are ASCII: a text without the byte has no such character.
-        guard let byte = quote.asciiValue, UTF8Scan.contains(text, where: { $0 == byte }), text.contains(quote) else {
-            return text
-        }
+    /// `text` with each `quote` doubled; `byte` is the quote's (ASCII) byte.
+    private static func doubling(_ quote: Character, byte: UInt8, in text: String) -> String {
+        // A text without the quote's byte has no quote character.
+        var text = text
+        let hasByte = text.withUTF8 { $0.contains(byte) }
+        guard hasByte, text.contains(quote) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 2)
         for character in text {
