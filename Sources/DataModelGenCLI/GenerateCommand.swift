@@ -114,7 +114,8 @@ enum ModelOutput {
         -> [OutputFile]
     {
         // The schema renders on another thread meanwhile; its errors still come after the Swift files' errors.
-        let schema = options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
+        let schema =
+            options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
         let swiftFiles: Result<[OutputFile], any Error> = Result {
             try CodeGenerator(library: library, options: options).generate(model)
         }
