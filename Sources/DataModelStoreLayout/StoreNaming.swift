@@ -206,14 +206,21 @@ package enum StringConcat {
     /// Copies `part`'s bytes into `buffer` at `offset`; returns the offset after them.
     @inlinable
     package static func copy(_ part: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        if part.isEmpty { return offset }
-        var part = part
-        return part.withUTF8 { bytes in
-            if let target = buffer.baseAddress, let source = bytes.baseAddress {
-                (target + offset).initialize(from: source, count: bytes.count)
-            }
-            return offset + bytes.count
+        let count = part.utf8.count
+        guard count > 0, let target = buffer.baseAddress else { return offset }
+        let copied = part.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let source = bytes.baseAddress else { return false }
+            UnsafeMutableRawPointer(target + offset).copyMemory(from: source, byteCount: count)
+            return true
         }
+        if copied != true {
+            var index = offset
+            for byte in part.utf8 {
+                target[index] = byte
+                index += 1
+            }
+        }
+        return offset + count
     }
 }
 
