@@ -339,7 +339,10 @@ struct StoreLayoutBuilder {
         ]
         var owner: [Int] = [0, 0, 0]  // entity number per column; 0 for the shared columns
         func appendAttributes(of number: Int, in group: ColumnGroup) {
-            for attribute in ownAttributeLayouts[number] where attribute.type.columnGroup == group {
+            // Indices rather than elements: most attributes are in another group, and are not copied.
+            for index in ownAttributeLayouts[number].indices
+            where ownAttributeLayouts[number][index].type.columnGroup == group {
+                let attribute = ownAttributeLayouts[number][index]
                 columns.append(
                     ColumnLayout(
                         name: attribute.column, type: attribute.sqlType, role: .attribute, entityNumber: number,

@@ -15,7 +15,19 @@ public enum StoreNaming {
     /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
     /// collision suffix (observed: `ZKIKCHAT`, `ZDATEUPDATED`).
     public static func zName(_ name: String) -> String {
-        StringConcat.concat("Z", uppercased(name))
+        // ASCII names (the usual case) are upper-cased byte by byte, straight after the `Z`.
+        let count = name.utf8.count
+        let isASCII = name.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? false
+        guard isASCII else { return StringConcat.concat("Z", uppercased(name)) }
+        return String(unsafeUninitializedCapacity: count + 1) { buffer in
+            buffer[0] = UInt8(ascii: "Z")
+            var index = 1
+            for byte in name.utf8 {
+                buffer[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                index += 1
+            }
+            return index
+        }
     }
 
     /// `Z<n>_<REL>` for a foreign key column `Z<REL>`: the destination's `Z_ENT` (observed:
