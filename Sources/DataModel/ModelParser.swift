@@ -337,8 +337,8 @@ private struct ElementReader {
 
     private mutating func bool(_ value: String?, _ name: String, of element: XMLElementNode) -> Bool? {
         guard let value else { return nil }
-        if value.utf8.elementsEqual("YES".utf8) { return true }
-        if value.utf8.elementsEqual("NO".utf8) { return false }
+        if Self.hasBytes(value, "YES") { return true }
+        if Self.hasBytes(value, "NO") { return false }
         switch value {
         case "yes", "true", "1": return true
         case "no", "false", "0": return false
@@ -348,6 +348,15 @@ private struct ElementReader {
                     "'\(name)' is '\(value)', expected YES or NO; ignoring it", rule: "invalid-attribute-value",
                     at: element.location))
             return nil
+        }
+    }
+
+    /// Whether `value`'s bytes are exactly `literal`'s (no Unicode equivalence), compared in place.
+    private static func hasBytes(_ value: String, _ literal: StaticString) -> Bool {
+        guard value.utf8.count == literal.utf8CodeUnitCount else { return false }
+        var value = value
+        return value.withUTF8 { bytes in
+            literal.withUTF8Buffer { expected in bytes.elementsEqual(expected) }
         }
     }
 

@@ -198,6 +198,12 @@ public struct Entity: Hashable, Sendable, Codable {
     /// The class name: `representedClassName` without any module prefix, or the entity name.
     public var className: String {
         guard let represented = representedClassName, !represented.isEmpty else { return name }
+        // Most names have no module prefix: a name without a `.` byte has no `.` character.
+        let dotByte = UInt8(ascii: ".")
+        let hasDot =
+            represented.utf8.withContiguousStorageIfAvailable { $0.contains(dotByte) }
+            ?? represented.utf8.contains(dotByte)
+        guard hasDot else { return represented }
         if let dot = represented.lastIndex(of: ".") {
             let tail = represented[represented.index(after: dot)...]
             return tail.isEmpty ? name : String(tail)

@@ -63,10 +63,14 @@ fileprivate struct ValidationRun {
 
     init(model: ObjectModel) {
         self.model = model
+        parents.reserveCapacity(model.entities.count)
+        propertyNames.reserveCapacity(model.entities.count)
+        relationships.reserveCapacity(model.entities.count)
         for entity in model.entities where propertyNames[entity.name] == nil {
             parents[entity.name] = entity.parentEntity
             propertyNames[entity.name] = Set(entity.propertyNames)
             var byName: [String: Relationship] = [:]
+            byName.reserveCapacity(entity.relationships.count)
             for relationship in entity.relationships where byName[relationship.name] == nil {
                 byName[relationship.name] = relationship
             }
@@ -282,7 +286,7 @@ fileprivate struct ValidationRun {
     // MARK: Attributes
 
     private mutating func check(_ attribute: Attribute, in entity: Entity) {
-        let name = "\(entity.name).\(attribute.name)"
+        var name: String { "\(entity.name).\(attribute.name)" }
         if attribute.type == .undefined && !attribute.isTransient {
             error(
                 "attribute '\(name)' has type Undefined, which only a transient attribute may have",
@@ -294,7 +298,7 @@ fileprivate struct ValidationRun {
                 "transformable-without-class",
                 attribute.location)
         }
-        if let custom = attribute.customClassName, !custom.trimmingCharacters(in: .whitespaces).isEmpty,
+        if let custom = attribute.customClassName, !Validator.trimmingWhitespace(custom).isEmpty,
             !Validator.isTypeReference(custom)
         {
             error(
@@ -375,7 +379,7 @@ fileprivate struct ValidationRun {
     // MARK: Relationships
 
     private mutating func check(_ relationship: Relationship, in entity: Entity) {
-        let name = "\(entity.name).\(relationship.name)"
+        var name: String { "\(entity.name).\(relationship.name)" }
         if let min = relationship.minCount, let max = relationship.maxCount, max > 0, min > max {
             error(
                 "relationship '\(name)' has minCount \(min) greater than maxCount \(max)", "min-count-exceeds-max",
@@ -514,12 +518,23 @@ fileprivate struct ValidationRun {
 }
 
 extension Validator {
+    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation's cost when the text starts and ends
+    /// with a character that is ASCII and not a space or tab (the usual case: nothing to trim).
+    public static func trimmingWhitespace(_ text: String) -> String {
+        func isPlainASCII(_ byte: UInt8?) -> Bool {
+            guard let byte else { return false }
+            return byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+        }
+        if isPlainASCII(text.utf8.first) && isPlainASCII(text.utf8.last) { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// A Swift type as written in a `customClassName`: an optional leading `.` (Xcode's current module), then
     /// identifiers joined by `.`, with balanced `<…>` generic arguments, `[…]`/`[K: V]` collection sugar and
     /// `?`, separated by `,` `:` or spaces. Anything else (comments, quotes, newlines, `{`, `/`) would break the
     /// generated code.
     static func isTypeReference(_ text: String) -> Bool {
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var body = Substring(trimmingWhitespace(text))
         while body.first == "." { body.removeFirst() }
         var stack: [Character] = []
         var word = ""

@@ -45,20 +45,21 @@ public struct CodeGenerator: Sendable {
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
                 files.append(
                     OutputFile(
-                        path: entity.classFileName, contents: try library.render(classTemplate, withContexts: contexts))
+                        path: entity.classFileName, utf8: try library.renderUTF8(classTemplate, withContexts: contexts))
                 )
             }
             if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
                 files.append(
                     OutputFile(
                         path: entity.propertiesFileName,
-                        contents: try library.render(propertiesTemplate, withContexts: contexts)))
+                        utf8: try library.renderUTF8(propertiesTemplate, withContexts: contexts)))
             }
         }
         if options.flavor == .runtime {
             let path = model.name + "+Model.swift"
             files.append(
-                OutputFile(path: path, contents: try library.render(TemplateName.runtimeModel, with: modelValue)))
+                OutputFile(
+                    path: path, utf8: try library.renderUTF8(TemplateName.runtimeModel, withContexts: [modelValue])))
         }
         return files.sorted { $0.path < $1.path }
     }

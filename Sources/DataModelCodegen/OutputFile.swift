@@ -2,13 +2,25 @@
 public struct OutputFile: Sendable, Equatable {
     /// The path relative to the output directory.
     public var path: String
+    /// The file's bytes: its text in UTF-8, as written.
+    public var utf8: [UInt8]
+
     /// The file's full text.
-    public var contents: String
+    public var contents: String {
+        get { String(decoding: utf8, as: UTF8.self) }
+        set { utf8 = Array(newValue.utf8) }
+    }
 
     /// Creates an output file.
     public init(path: String, contents: String) {
         self.path = path
-        self.contents = contents
+        self.utf8 = Array(contents.utf8)
+    }
+
+    /// Creates an output file from its UTF-8 bytes.
+    public init(path: String, utf8: [UInt8]) {
+        self.path = path
+        self.utf8 = utf8
     }
 }
 

@@ -1,4 +1,5 @@
 import DataModel
+import DataModelStoreLayout
 import Mustache
 
 /// The keys only the `runtime` flavor's templates use: what `DataModelRuntime`'s model
@@ -120,15 +121,15 @@ struct RuntimeContextBuilder {
             var enriched = context
             enriched.attributes = context.attributes.map { attribute in
                 var copy = attribute
-                if let source = entity.attributes.first(where: { $0.name == attribute.name }) {
-                    copy.runtime = Self.attributeContext(source, swiftType: attribute.swiftType)
+                if let index = entity.attributes.firstIndex(where: { $0.name == attribute.name }) {
+                    copy.runtime = Self.attributeContext(entity.attributes[index], swiftType: attribute.swiftType)
                 }
                 return copy
             }
             enriched.relationships = context.relationships.map { relationship in
                 var copy = relationship
-                if let source = entity.relationships.first(where: { $0.name == relationship.name }) {
-                    copy.runtime = Self.relationshipContext(source)
+                if let index = entity.relationships.firstIndex(where: { $0.name == relationship.name }) {
+                    copy.runtime = Self.relationshipContext(entity.relationships[index])
                 }
                 return copy
             }
@@ -196,26 +197,46 @@ struct RuntimeContextBuilder {
         let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
         let defaultText =
             isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
-        var arguments = ["name: \(literal(attribute.name))", "type: .\(runtimeType(attribute.type))"]
-        if !attribute.isOptional { arguments.append("isOptional: false") }
-        if attribute.isTransient { arguments.append("isTransient: true") }
-        if attribute.isDerived { arguments.append("isDerived: true") }
-        if attribute.isIndexed { arguments.append("isIndexed: true") }
-        if let defaultText { arguments.append("defaultValue: \(literal(defaultText))") }
-        if minimum != nil { arguments.append("minValue: \(number(minimum))") }
-        if maximum != nil { arguments.append("maxValue: \(number(maximum))") }
-        if let pattern = attribute.regularExpressionString {
-            arguments.append("regularExpression: \(literal(pattern))")
+        let nameLiteral = literal(attribute.name)
+        let type = runtimeType(attribute.type)
+        let defaultLiteral = defaultText.map(literal)
+        let minimumLiteral = number(minimum)
+        let maximumLiteral = number(maximum)
+        let patternLiteral = attribute.regularExpressionString.map(literal)
+        var arguments = StringBuilder(capacity: 192)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", type: .")
+        arguments.append(type)
+        if !attribute.isOptional { arguments.append(", isOptional: false") }
+        if attribute.isTransient { arguments.append(", isTransient: true") }
+        if attribute.isDerived { arguments.append(", isDerived: true") }
+        if attribute.isIndexed { arguments.append(", isIndexed: true") }
+        if let defaultLiteral {
+            arguments.append(", defaultValue: ")
+            arguments.append(defaultLiteral)
+        }
+        if minimum != nil {
+            arguments.append(", minValue: ")
+            arguments.append(minimumLiteral)
+        }
+        if maximum != nil {
+            arguments.append(", maxValue: ")
+            arguments.append(maximumLiteral)
+        }
+        if let patternLiteral {
+            arguments.append(", regularExpression: ")
+            arguments.append(patternLiteral)
         }
         return RuntimeAttributeContext(
-            nameLiteral: literal(attribute.name), runtimeAttributeType: runtimeType(attribute.type),
+            nameLiteral: nameLiteral, runtimeAttributeType: type,
             runtimeGetter: usesCodable ? "transformableValue" : "value",
             runtimeSetter: usesCodable ? "setTransformableValue" : "setValue",
             isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
-            defaultValueLiteral: defaultText.map(literal) ?? "nil",
-            minValueLiteral: number(minimum), maxValueLiteral: number(maximum),
-            regularExpressionLiteral: attribute.regularExpressionString.map(literal) ?? "nil",
-            descriptionArguments: arguments.joined(separator: ", "))
+            defaultValueLiteral: defaultLiteral ?? "nil",
+            minValueLiteral: minimumLiteral, maxValueLiteral: maximumLiteral,
+            regularExpressionLiteral: patternLiteral ?? "nil",
+            descriptionArguments: arguments.string)
     }
 
     static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
@@ -228,23 +249,45 @@ struct RuntimeContextBuilder {
         case .deny: deleteRule = "deny"
         case .noAction: deleteRule = "noAction"
         }
-        var arguments = [
-            "name: \(literal(relationship.name))", "destinationEntityName: \(literal(relationship.destinationEntity))",
-        ]
-        if let inverse = relationship.inverseName { arguments.append("inverseName: \(literal(inverse))") }
-        if relationship.isToMany { arguments.append("isToMany: true") }
-        if relationship.isToMany && relationship.isOrdered { arguments.append("isOrdered: true") }
-        if !relationship.isOptional { arguments.append("isOptional: false") }
-        if relationship.isTransient { arguments.append("isTransient: true") }
-        if deleteRule != "nullify" { arguments.append("deleteRule: .\(deleteRule)") }
-        if let minimum = relationship.minCount, minimum != 0 { arguments.append("minCount: \(minimum)") }
-        if let maximum = relationship.maxCount, maximum != 0 { arguments.append("maxCount: \(maximum)") }
+        let nameLiteral = literal(relationship.name)
+        let destinationLiteral = literal(relationship.destinationEntity)
+        let inverseLiteral = relationship.inverseName.map(literal)
+        var arguments = StringBuilder(capacity: 224)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", destinationEntityName: ")
+        arguments.append(destinationLiteral)
+        if let inverseLiteral {
+            arguments.append(", inverseName: ")
+            arguments.append(inverseLiteral)
+        }
+        if relationship.isToMany { arguments.append(", isToMany: true") }
+        if relationship.isToMany && relationship.isOrdered { arguments.append(", isOrdered: true") }
+        if !relationship.isOptional { arguments.append(", isOptional: false") }
+        if relationship.isTransient { arguments.append(", isTransient: true") }
+        if deleteRule != "nullify" {
+            arguments.append(", deleteRule: .")
+            arguments.append(deleteRule)
+        }
+        if let minimum = relationship.minCount, minimum != 0 {
+            arguments.append(", minCount: ")
+            arguments.append(String(minimum))
+        }
+        if let maximum = relationship.maxCount, maximum != 0 {
+            arguments.append(", maxCount: ")
+            arguments.append(String(maximum))
+        }
+        let getter: String
+        switch accessor {
+        case "ToOne": getter = "toOne"
+        case "ToManyArray": getter = "toManyArray"
+        default: getter = "toManySet"
+        }
         return RuntimeRelationshipContext(
-            nameLiteral: literal(relationship.name), destinationNameLiteral: literal(relationship.destinationEntity),
-            inverseNameLiteral: relationship.inverseName.map(literal) ?? "nil",
-            runtimeGetter: SwiftNaming.lowercasedFirst(accessor), runtimeSetter: "set" + accessor,
+            nameLiteral: nameLiteral, destinationNameLiteral: destinationLiteral,
+            inverseNameLiteral: inverseLiteral ?? "nil", runtimeGetter: getter, runtimeSetter: "set" + accessor,
             deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
-            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.joined(separator: ", "))
+            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.string)
     }
 
     /// The runtime's `AttributeType` case for a model type.
@@ -278,13 +321,31 @@ struct RuntimeContextBuilder {
     /// `name` made a Swift identifier: characters other than letters, digits and `_` become
     /// `_`, and a leading digit gets a `_` before it (`151-ordered` → `_151_ordered`).
     static func typeIdentifier(_ name: String) -> String {
+        if let first = name.utf8.first, !Self.isASCIIDigit(first),
+            UTF8Scan.allSatisfy(name, { Self.isASCIIDigit($0) || Self.isASCIILetter($0) || $0 == UInt8(ascii: "_") })
+        {
+            return name
+        }
         var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         if result.first?.isNumber ?? true { result = "_" + result }
         return result
     }
 
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
     /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
+        // Control characters are single bytes below 0x20 in UTF-8: no other byte is below 0x20.
+        if !UTF8Scan.contains(text, where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+            return StringConcat.concat("\"", text, "\"")
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -337,61 +398,5 @@ extension SwiftTypeMapper {
             return nil
         }
         return name
-    }
-}
-
-// MARK: - Mustache
-
-extension RuntimeEntityContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "entityNameLiteral": .string(entityNameLiteral), "parentNameLiteral": .string(parentNameLiteral),
-            "objectTypeName": .string(objectTypeName),
-            "uniquenessConstraintsLiteral": .string(uniquenessConstraintsLiteral),
-            "fetchIndexes": .array(
-                fetchIndexes.map {
-                    .dictionary([
-                        "nameLiteral": .string($0.nameLiteral), "elementsLiteral": .string($0.elementsLiteral),
-                    ])
-                }),
-            "declaresFetchRequest": .bool(declaresFetchRequest), "describeFunctionName": .string(describeFunctionName),
-            "keyPathProperties": .array(
-                keyPathProperties.map {
-                    .dictionary(["swiftName": .string($0.swiftName), "nameLiteral": .string($0.nameLiteral)])
-                }),
-        ]
-    }
-}
-
-extension RuntimeAttributeContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "nameLiteral": .string(nameLiteral), "runtimeAttributeType": .string(runtimeAttributeType),
-            "runtimeGetter": .string(runtimeGetter), "runtimeSetter": .string(runtimeSetter),
-            "isDerived": .bool(isDerived), "isIndexed": .bool(isIndexed),
-            "defaultValueLiteral": .string(defaultValueLiteral), "minValueLiteral": .string(minValueLiteral),
-            "maxValueLiteral": .string(maxValueLiteral), "regularExpressionLiteral": .string(regularExpressionLiteral),
-            "descriptionArguments": .string(descriptionArguments),
-        ]
-    }
-}
-
-extension RuntimeRelationshipContext {
-    var mustacheEntries: [String: MustacheValue] {
-        [
-            "nameLiteral": .string(nameLiteral), "destinationNameLiteral": .string(destinationNameLiteral),
-            "inverseNameLiteral": .string(inverseNameLiteral), "runtimeGetter": .string(runtimeGetter),
-            "runtimeSetter": .string(runtimeSetter), "deleteRule": .string(deleteRule),
-            "isTransient": .bool(isTransient), "minCount": .int(minCount), "maxCount": .int(maxCount),
-            "descriptionArguments": .string(descriptionArguments),
-        ]
-    }
-}
-
-extension MustacheValue {
-    /// The dictionary with `entries` added (existing keys win).
-    func merging(_ entries: [String: MustacheValue]?) -> MustacheValue {
-        guard let entries, case .dictionary(let values) = self else { return self }
-        return .dictionary(values.merging(entries) { existing, _ in existing })
     }
 }

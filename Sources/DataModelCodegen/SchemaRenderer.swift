@@ -32,6 +32,13 @@ public struct SchemaRenderer: Sendable {
             CodeGenerator.TemplateName.schema,
             with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
     }
+
+    /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
+    public func renderUTF8(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> [UInt8] {
+        try library.renderUTF8(
+            CodeGenerator.TemplateName.schema,
+            withContexts: [SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists).mustacheValue])
+    }
 }
 
 /// The keys of the `schema.sql` template (documented in `Templates/README.md`).
@@ -41,59 +48,27 @@ struct SchemaContext: MustacheRepresentable {
     var ifNotExists: Bool
 
     var mustacheValue: MustacheValue {
-        let existence = ifNotExists ? "IF NOT EXISTS " : ""
-        let tables = layout.tables.map { table -> MustacheValue in
-            var definitions = table.columns.map { column -> String in
-                var definition = SQLQuoting.identifier(column.name) + " " + column.type.rawValue
-                if table.primaryKey == [column.name] { definition += " PRIMARY KEY" }
-                return definition
-            }
-            if table.primaryKey.count > 1 {
-                definitions.append(
-                    "PRIMARY KEY (" + table.primaryKey.map(SQLQuoting.identifier).joined(separator: ", ") + ")")
-            }
-            let columns = definitions.enumerated().map { index, definition -> MustacheValue in
-                .dictionary([
-                    "definition": .string(definition),
-                    "separator": .string(index == definitions.count - 1 ? "" : ","),
-                ])
-            }
-            return .dictionary([
-                "name": .string(SQLQuoting.identifier(table.name)), "plainName": .string(table.name),
-                "comment": .string(Self.comment(for: table, layout: layout)), "columns": .array(columns),
-            ])
-        }
-        let indexes = layout.indexes.map { index -> MustacheValue in
-            let columns = index.columns.map { column in
-                SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
-            }
-            return .dictionary([
-                "name": .string(SQLQuoting.identifier(index.name)),
-                "table": .string(SQLQuoting.identifier(index.tableName)),
-                "unique": .string(index.isUnique ? "UNIQUE " : ""), "columns": .string(columns.joined(separator: ", ")),
-            ])
-        }
-        let rows = layout.primaryKeyRows.map { row -> MustacheValue in
-            .dictionary([
-                "entityNumber": .int(row.entityNumber), "name": .string(SQLQuoting.literal(row.name)),
-                "superentityNumber": .int(row.superentityNumber),
-                "maximumPrimaryKey": .string(String(row.maximumPrimaryKey)),
-            ])
-        }
-        return .dictionary([
-            "modelName": .string(model.name), "versionName": .string(model.versionName),
-            "sourceFileName": .string(model.name + ".xcdatamodeld"), "ifNotExists": .string(existence),
-            "tables": .array(tables), "indexes": .array(indexes), "hasIndexes": .bool(!indexes.isEmpty),
-            "primaryKeyRows": .array(rows),
-        ])
+        .object(SchemaObject(model: model, layout: layout, ifNotExists: ifNotExists))
     }
 
     /// What a table stores, for the comment above it.
     static func comment(for table: TableLayout, layout: StoreLayout) -> String {
+        comment(for: table, layout: layout, entitiesByTable: entityDescriptionsByTable(layout))
+    }
+
+    /// Each table's entities as the comment lists them (`Person (3)`), in entity-number order.
+    static func entityDescriptionsByTable(_ layout: StoreLayout) -> [String: [String]] {
+        var names: [String: [String]] = [:]
+        for entity in layout.entities {
+            names[entity.tableName, default: []].append(entity.name + " (" + String(entity.number) + ")")
+        }
+        return names
+    }
+
+    static func comment(for table: TableLayout, layout: StoreLayout, entitiesByTable: [String: [String]]) -> String {
         switch table.kind {
         case .entity:
-            let names = layout.entities.filter { $0.tableName == table.name }.map { "\($0.name) (\($0.number))" }
-            return "Entities: " + names.joined(separator: ", ")
+            return "Entities: " + (entitiesByTable[table.name] ?? []).joined(separator: ", ")
         case .join:
             guard let join = layout.joinTable(named: table.name) else { return "Many-to-many join table" }
             let owner = layout.entity(number: join.ownerEntityNumber)?.name ?? "?"
@@ -112,4 +87,192 @@ struct SchemaContext: MustacheRepresentable {
 public struct SchemaLayoutError: Error, Sendable {
     /// What is wrong, located at the model.
     public var diagnostic: Diagnostic
+}
+
+/// The `schema.sql` template's root keys.
+final class SchemaObject: MustacheObject {
+    let model: ObjectModel
+    let ifNotExists: Bool
+    let tables: [MustacheValue]
+    let indexes: [MustacheValue]
+    let primaryKeyRows: [MustacheValue]
+
+    init(model: ObjectModel, layout: StoreLayout, ifNotExists: Bool) {
+        self.model = model
+        self.ifNotExists = ifNotExists
+        let entitiesByTable = SchemaContext.entityDescriptionsByTable(layout)
+        tables = layout.tables.map { table in
+            .object(
+                SchemaTableObject(
+                    table: table,
+                    comment: SchemaContext.comment(for: table, layout: layout, entitiesByTable: entitiesByTable)))
+        }
+        indexes = layout.indexes.map { .object(SchemaIndexObject($0)) }
+        primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }
+    }
+
+    private enum Key: Int, CaseIterable {
+        case modelName, versionName, sourceFileName, ifNotExists, tables, indexes, hasIndexes, primaryKeyRows
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .modelName: return .string(model.name)
+        case .versionName: return .string(model.versionName)
+        case .sourceFileName: return .string(model.name + ".xcdatamodeld")
+        case .ifNotExists: return .string(ifNotExists ? "IF NOT EXISTS " : "")
+        case .tables: return .array(tables)
+        case .indexes: return .array(indexes)
+        case .hasIndexes: return .bool(!indexes.isEmpty)
+        case .primaryKeyRows: return .array(primaryKeyRows)
+        }
+    }
+}
+
+/// A table of `schema.sql`.
+final class SchemaTableObject: MustacheObject {
+    let table: TableLayout
+    let comment: String
+
+    init(table: TableLayout, comment: String) {
+        self.table = table
+        self.comment = comment
+    }
+
+    /// The column definitions, then a table constraint for a primary key of several columns.
+    var columns: [MustacheValue] {
+        let singleKey = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
+        var definitions = table.columns.map { column -> String in
+            // One allocation: `"NAME" TYPE[ PRIMARY KEY]`.
+            StringConcat.concat(
+                SQLQuoting.identifier(column.name), " ", column.type.rawValue,
+                singleKey == column.name ? " PRIMARY KEY" : "")
+        }
+        if table.primaryKey.count > 1 {
+            definitions.append(
+                "PRIMARY KEY (" + table.primaryKey.map(SQLQuoting.identifier).joined(separator: ", ") + ")")
+        }
+        let last = definitions.count - 1
+        return definitions.enumerated().map { index, definition in
+            .object(SchemaColumnObject(definition: definition, isLast: index == last))
+        }
+    }
+
+    private enum Key: Int, CaseIterable {
+        case `name`, plainName, comment, columns
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .name: return .string(SQLQuoting.identifier(table.name))
+        case .plainName: return .string(table.name)
+        case .comment: return .string(comment)
+        case .columns: return .array(columns)
+        }
+    }
+}
+
+/// A column definition of `schema.sql`.
+final class SchemaColumnObject: MustacheObject {
+    let definition: String
+    let isLast: Bool
+
+    init(definition: String, isLast: Bool) {
+        self.definition = definition
+        self.isLast = isLast
+    }
+
+    private enum Key: Int, CaseIterable {
+        case definition, separator
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .definition: return .string(definition)
+        case .separator: return .string(isLast ? "" : ",")
+        }
+    }
+}
+
+/// An index of `schema.sql`.
+final class SchemaIndexObject: MustacheObject {
+    let index: IndexLayout
+
+    init(_ index: IndexLayout) {
+        self.index = index
+    }
+
+    private enum Key: Int, CaseIterable {
+        case `name`, table, unique, columns
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let position = Self.keys[key], let known = Key(rawValue: position) else { return nil }
+        switch known {
+        case .name: return .string(SQLQuoting.identifier(index.name))
+        case .table: return .string(SQLQuoting.identifier(index.tableName))
+        case .unique: return .string(index.isUnique ? "UNIQUE " : "")
+        case .columns:
+            let columns = index.columns.map { column in
+                SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
+            }
+            return .string(columns.joined(separator: ", "))
+        }
+    }
+}
+
+/// A `Z_PRIMARYKEY` row of `schema.sql`.
+final class SchemaPrimaryKeyRowObject: MustacheObject {
+    let row: PrimaryKeyRow
+
+    init(_ row: PrimaryKeyRow) {
+        self.row = row
+    }
+
+    private enum Key: Int, CaseIterable {
+        case entityNumber, `name`, superentityNumber, maximumPrimaryKey
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .entityNumber: return .int(row.entityNumber)
+        case .name: return .string(SQLQuoting.literal(row.name))
+        case .superentityNumber: return .int(row.superentityNumber)
+        case .maximumPrimaryKey: return .string(String(row.maximumPrimaryKey))
+        }
+    }
 }

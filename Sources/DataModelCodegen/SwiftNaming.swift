@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The one place that decides how model names become Swift identifiers.
@@ -57,6 +58,13 @@ public enum SwiftNaming {
 
     /// The first character upper-cased: `departments` → `Departments` (used in accessor names and selectors).
     public static func capitalized(_ name: String) -> String {
+        // Fast path: a first ASCII byte followed by an ASCII byte is a whole character (a carriage return,
+        // the one ASCII character that can join the next, is no letter).
+        var bytes = name.utf8.makeIterator()
+        if let first = bytes.next(), first < 0x80, bytes.next().map({ $0 < 0x80 }) ?? true {
+            guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return name }
+            return String(UnicodeScalar(first - 32)) + name.dropFirst()
+        }
         guard let first = name.first else { return name }
         return first.uppercased() + name.dropFirst()
     }
@@ -75,7 +83,7 @@ public enum SwiftNaming {
     /// The Swift type named by a `customClassName`: a leading `.` (Xcode's "current module") is dropped;
     /// an explicit module (`MyKit.Tag`) is kept, since that is a valid qualified type. Empty gives nil.
     public static func customClassType(_ customClassName: String?) -> String? {
-        guard var name = customClassName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+        guard var name = customClassName.map(Validator.trimmingWhitespace), !name.isEmpty else { return nil }
         while name.hasPrefix(".") { name.removeFirst() }
         return name.isEmpty ? nil : name
     }

@@ -1,9 +1,19 @@
 import DataModel
+import DataModelStoreLayout
 
 /// Maps model types to Swift types, per flavor.
 struct SwiftTypeMapper: Sendable {
     let flavor: Flavor
     let generatedClassNames: Set<String>
+    /// Whether any generated class shares its name with a standard type; usually not, and then no type
+    /// needs qualifying.
+    private let hasClashes: Bool
+
+    init(flavor: Flavor, generatedClassNames: Set<String>) {
+        self.flavor = flavor
+        self.generatedClassNames = generatedClassNames
+        self.hasClashes = SwiftNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
+    }
 
     struct AttributeType {
         var name: String
@@ -17,7 +27,7 @@ struct SwiftTypeMapper: Sendable {
     }
 
     private func q(_ type: String) -> String {
-        SwiftNaming.qualified(type, generatedClassNames: generatedClassNames)
+        hasClashes ? SwiftNaming.qualified(type, generatedClassNames: generatedClassNames) : type
     }
 
     /// The Swift type of an attribute's property, with `?` when optional.
@@ -98,17 +108,20 @@ struct SwiftTypeMapper: Sendable {
         switch flavor {
         case .coredata:
             if !relationship.isToMany {
-                return .init(property: destination + "?", collection: "", indexSet: "")
+                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
             }
             let set = relationship.isOrdered ? q("NSOrderedSet") : q("NSSet")
-            return .init(property: set + "?", collection: set, indexSet: q("NSIndexSet"))
+            return .init(property: StringConcat.concat(set, "?"), collection: set, indexSet: q("NSIndexSet"))
         case .runtime:
             if !relationship.isToMany {
-                return .init(property: destination + "?", collection: "", indexSet: "")
+                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
             }
-            let property = relationship.isOrdered ? "[\(destination)]" : "\(q("Set"))<\(destination)>"
+            let property =
+                relationship.isOrdered
+                ? StringConcat.concat("[", destination, "]") : StringConcat.concat(q("Set"), "<", destination, ">")
             return .init(
-                property: property, collection: "some \(q("Sequence"))<\(destination)>", indexSet: q("IndexSet"))
+                property: property, collection: StringConcat.concat("some ", q("Sequence"), "<", destination, ">"),
+                indexSet: q("IndexSet"))
         }
     }
 }

@@ -38,10 +38,14 @@ final class ModelObject: MustacheObject {
         case modelName, versionName, sourceFileName, accessPrefix, modelTypeName, entities
     }
 
-    private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
 
     func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let known = Self.keys[key] else { return nil }
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         switch known {
         case .modelName: return .string(context.modelName)
         case .versionName: return .string(context.versionName)
@@ -60,27 +64,45 @@ final class EntityObject: MustacheObject {
     let relationships: [MustacheValue]
     let toManyRelationships: [MustacheValue]
     let fetchedProperties: [MustacheValue]
-    let extra: [String: MustacheValue]
+    let runtime: RuntimeEntityContext?
+    let fetchIndexes: [MustacheValue]
+    let keyPathProperties: [MustacheValue]
 
     init(_ context: EntityContext) {
         self.context = context
         attributes = context.attributes.map(\.mustacheValue)
         relationships = context.relationships.map(\.mustacheValue)
-        toManyRelationships = context.toManyRelationships.map(\.mustacheValue)
+        // The same relationships, sharing their objects.
+        var toMany: [MustacheValue] = []
+        for (index, relationship) in context.relationships.enumerated() where relationship.isToMany {
+            toMany.append(relationships[index])
+        }
+        toManyRelationships =
+            toMany.count == context.toManyRelationships.count
+            ? toMany : context.toManyRelationships.map(\.mustacheValue)
         fetchedProperties = context.fetchedProperties.map(\.mustacheValue)
-        extra = context.runtime?.mustacheEntries ?? [:]
+        runtime = context.runtime
+        fetchIndexes = context.runtime?.fetchIndexes.map { .object(FetchIndexObject($0)) } ?? []
+        keyPathProperties = context.runtime?.keyPathProperties.map { .object(KeyPathObject($0)) } ?? []
     }
 
     private enum Key: Int, CaseIterable {
         case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
-            attributes, relationships, toManyRelationships, fetchedProperties
+            attributes, relationships, toManyRelationships, fetchedProperties,
+            // The runtime flavor's keys.
+            entityNameLiteral, parentNameLiteral, objectTypeName, uniquenessConstraintsLiteral, fetchIndexes,
+            declaresFetchRequest, describeFunctionName, keyPathProperties
     }
 
-    private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
 
     func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let known = Self.keys[key] else { return extra[key] }
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         switch known {
         case .entityName: return .string(context.entityName)
         case .className: return .string(context.className)
@@ -99,6 +121,19 @@ final class EntityObject: MustacheObject {
         case .relationships: return .array(relationships)
         case .toManyRelationships: return .array(toManyRelationships)
         case .fetchedProperties: return .array(fetchedProperties)
+        default: break
+        }
+        guard let runtime else { return nil }
+        switch known {
+        case .entityNameLiteral: return .string(runtime.entityNameLiteral)
+        case .parentNameLiteral: return .string(runtime.parentNameLiteral)
+        case .objectTypeName: return .string(runtime.objectTypeName)
+        case .uniquenessConstraintsLiteral: return .string(runtime.uniquenessConstraintsLiteral)
+        case .fetchIndexes: return .array(fetchIndexes)
+        case .declaresFetchRequest: return .bool(runtime.declaresFetchRequest)
+        case .describeFunctionName: return .string(runtime.describeFunctionName)
+        case .keyPathProperties: return .array(keyPathProperties)
+        default: return nil
         }
     }
 }
@@ -106,21 +141,26 @@ final class EntityObject: MustacheObject {
 /// An attribute's keys, plus the runtime flavor's extra keys when present.
 final class AttributeObject: MustacheObject {
     let context: AttributeContext
-    let extra: [String: MustacheValue]
 
     init(_ context: AttributeContext) {
         self.context = context
-        extra = context.runtime?.mustacheEntries ?? [:]
     }
 
     private enum Key: Int, CaseIterable {
-        case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar
+        case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar,
+            // The runtime flavor's keys.
+            nameLiteral, runtimeAttributeType, runtimeGetter, runtimeSetter, isDerived, isIndexed,
+            defaultValueLiteral, minValueLiteral, maxValueLiteral, regularExpressionLiteral, descriptionArguments
     }
 
-    private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
 
     func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let known = Self.keys[key] else { return extra[key] }
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
@@ -129,6 +169,22 @@ final class AttributeObject: MustacheObject {
         case .isOptional: return .bool(context.isOptional)
         case .isTransient: return .bool(context.isTransient)
         case .isScalar: return .bool(context.isScalar)
+        default: break
+        }
+        guard let runtime = context.runtime else { return nil }
+        switch known {
+        case .nameLiteral: return .string(runtime.nameLiteral)
+        case .runtimeAttributeType: return .string(runtime.runtimeAttributeType)
+        case .runtimeGetter: return .string(runtime.runtimeGetter)
+        case .runtimeSetter: return .string(runtime.runtimeSetter)
+        case .isDerived: return .bool(runtime.isDerived)
+        case .isIndexed: return .bool(runtime.isIndexed)
+        case .defaultValueLiteral: return .string(runtime.defaultValueLiteral)
+        case .minValueLiteral: return .string(runtime.minValueLiteral)
+        case .maxValueLiteral: return .string(runtime.maxValueLiteral)
+        case .regularExpressionLiteral: return .string(runtime.regularExpressionLiteral)
+        case .descriptionArguments: return .string(runtime.descriptionArguments)
+        default: return nil
         }
     }
 }
@@ -136,11 +192,9 @@ final class AttributeObject: MustacheObject {
 /// A relationship's keys, plus the runtime flavor's extra keys when present.
 final class RelationshipObject: MustacheObject {
     let context: RelationshipContext
-    let extra: [String: MustacheValue]
 
     init(_ context: RelationshipContext) {
         self.context = context
-        extra = context.runtime?.mustacheEntries ?? [:]
     }
 
     private enum Key: Int, CaseIterable {
@@ -148,13 +202,20 @@ final class RelationshipObject: MustacheObject {
             isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName,
             insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector,
             insertObjectSelector, removeObjectAtIndexSelector, insertAtIndexesSelector, removeAtIndexesSelector,
-            replaceObjectSelector, replaceAtIndexesSelector
+            replaceObjectSelector, replaceAtIndexesSelector,
+            // The runtime flavor's keys.
+            nameLiteral, destinationNameLiteral, inverseNameLiteral, runtimeGetter, runtimeSetter, deleteRule,
+            isTransient, minCount, maxCount, descriptionArguments
     }
 
-    private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
 
     func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let known = Self.keys[key] else { return extra[key] }
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
@@ -183,6 +244,21 @@ final class RelationshipObject: MustacheObject {
         case .removeAtIndexesSelector: return .string(context.removeAtIndexesSelector)
         case .replaceObjectSelector: return .string(context.replaceObjectSelector)
         case .replaceAtIndexesSelector: return .string(context.replaceAtIndexesSelector)
+        default: break
+        }
+        guard let runtime = context.runtime else { return nil }
+        switch known {
+        case .nameLiteral: return .string(runtime.nameLiteral)
+        case .destinationNameLiteral: return .string(runtime.destinationNameLiteral)
+        case .inverseNameLiteral: return .string(runtime.inverseNameLiteral)
+        case .runtimeGetter: return .string(runtime.runtimeGetter)
+        case .runtimeSetter: return .string(runtime.runtimeSetter)
+        case .deleteRule: return .string(runtime.deleteRule)
+        case .isTransient: return .bool(runtime.isTransient)
+        case .minCount: return .int(runtime.minCount)
+        case .maxCount: return .int(runtime.maxCount)
+        case .descriptionArguments: return .string(runtime.descriptionArguments)
+        default: return nil
         }
     }
 }
@@ -199,15 +275,73 @@ final class FetchedPropertyObject: MustacheObject {
         case `name`, swiftName, destinationClassName, destinationEntityName
     }
 
-    private static let keys: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ("\($0)", $0) })
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
 
     func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let known = Self.keys[key] else { return nil }
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
         case .destinationClassName: return .string(context.destinationClassName)
         case .destinationEntityName: return .string(context.destinationEntityName)
+        }
+    }
+}
+
+/// A fetch index of the runtime flavor.
+final class FetchIndexObject: MustacheObject {
+    let context: RuntimeFetchIndexContext
+
+    init(_ context: RuntimeFetchIndexContext) {
+        self.context = context
+    }
+
+    private enum Key: Int, CaseIterable {
+        case nameLiteral, elementsLiteral
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .nameLiteral: return .string(context.nameLiteral)
+        case .elementsLiteral: return .string(context.elementsLiteral)
+        }
+    }
+}
+
+/// An entry of the runtime flavor's key-path map.
+final class KeyPathObject: MustacheObject {
+    let context: RuntimeKeyPathContext
+
+    init(_ context: RuntimeKeyPathContext) {
+        self.context = context
+    }
+
+    private enum Key: Int, CaseIterable {
+        case swiftName, nameLiteral
+    }
+
+    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+    func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        switch known {
+        case .swiftName: return .string(context.swiftName)
+        case .nameLiteral: return .string(context.nameLiteral)
         }
     }
 }

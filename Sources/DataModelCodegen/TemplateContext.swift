@@ -1,4 +1,5 @@
 import DataModel
+import DataModelStoreLayout
 
 /// The typed values templates see: every derived fact is computed here, never in a template.
 ///
@@ -105,24 +106,33 @@ public struct RelationshipContext: Sendable {
     public var collectionType: String
     /// The index-set type of the ordered accessors (`NSIndexSet`, `IndexSet`).
     public var indexSetType: String
-    /// Accessor names.
-    public var addToName: String
-    public var removeFromName: String
-    public var insertIntoName: String
-    public var replaceName: String
-    /// Objective-C selectors of the Core Data accessors.
-    public var addObjectSelector: String
-    public var removeObjectSelector: String
-    public var addSetSelector: String
-    public var removeSetSelector: String
-    public var insertObjectSelector: String
-    public var removeObjectAtIndexSelector: String
-    public var insertAtIndexesSelector: String
-    public var removeAtIndexesSelector: String
-    public var replaceObjectSelector: String
-    public var replaceAtIndexesSelector: String
     /// Keys of the `runtime` flavor.
     public var runtime: RuntimeRelationshipContext? = nil
+
+    // Accessor names and selectors are derived from `capitalizedName` when a template asks for them.
+
+    /// Accessor names.
+    public var addToName: String { StringConcat.concat("addTo", capitalizedName) }
+    public var removeFromName: String { StringConcat.concat("removeFrom", capitalizedName) }
+    public var insertIntoName: String { StringConcat.concat("insertInto", capitalizedName) }
+    public var replaceName: String { StringConcat.concat("replace", capitalizedName) }
+    /// Objective-C selectors of the Core Data accessors.
+    public var addObjectSelector: String { StringConcat.concat("add", capitalizedName, "Object:") }
+    public var removeObjectSelector: String { StringConcat.concat("remove", capitalizedName, "Object:") }
+    public var addSetSelector: String { StringConcat.concat("add", capitalizedName, ":") }
+    public var removeSetSelector: String { StringConcat.concat("remove", capitalizedName, ":") }
+    public var insertObjectSelector: String { StringConcat.concat("insertObject:in", capitalizedName, "AtIndex:") }
+    public var removeObjectAtIndexSelector: String {
+        StringConcat.concat("removeObjectFrom", capitalizedName, "AtIndex:")
+    }
+    public var insertAtIndexesSelector: String { StringConcat.concat("insert", capitalizedName, ":atIndexes:") }
+    public var removeAtIndexesSelector: String { StringConcat.concat("remove", capitalizedName, "AtIndexes:") }
+    public var replaceObjectSelector: String {
+        StringConcat.concat("replaceObjectIn", capitalizedName, "AtIndex:withObject:")
+    }
+    public var replaceAtIndexesSelector: String {
+        StringConcat.concat("replace", capitalizedName, "AtIndexes:with", capitalizedName, ":")
+    }
 }
 
 /// One fetched property as templates see it.
@@ -190,11 +200,11 @@ public struct TemplateContextBuilder: Sendable {
         case .manual: (generatesClass, generatesProperties) = (options.includeManual, options.includeManual)
         }
         let suffixes = flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
-        let attributes = Self.sortedByName(entity.attributes, name: \.name).map {
-            attributeContext($0, typeMapper: typeMapper)
+        let attributes = Self.sortedIndicesByName(entity.attributes, name: \.name).map {
+            attributeContext(entity.attributes[$0], typeMapper: typeMapper)
         }
-        let relationships = Self.sortedByName(entity.relationships, name: \.name).map {
-            relationshipContext($0, classNames: classNames, typeMapper: typeMapper)
+        let relationships = Self.sortedIndicesByName(entity.relationships, name: \.name).map {
+            relationshipContext(entity.relationships[$0], classNames: classNames, typeMapper: typeMapper)
         }
         let fetched = Self.sortedByName(entity.fetchedProperties, name: \.name).map { property in
             let destination = property.fetchRequest?.entity ?? ""
@@ -222,11 +232,15 @@ public struct TemplateContextBuilder: Sendable {
 
     /// `items` in the order of their names (Unicode scalar order), moving indices rather than large values.
     static func sortedByName<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
-        let names = items.map(name)
-        let order = names.indices.sorted {
-            names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars)
-        }
-        return order.map { items[$0] }
+        sortedIndicesByName(items, name: name).map { items[$0] }
+    }
+
+    /// The indices of `items` in the order of their names (Unicode scalar order).
+    static func sortedIndicesByName<Item>(_ items: [Item], name: (Item) -> String) -> [Int] {
+        guard items.count > 1 else { return Array(items.indices) }
+        // UTF-8 byte order is Unicode scalar order, and comparing bytes is much cheaper.
+        let names = items.map { Array(name($0).utf8) }
+        return names.indices.sorted { names[$0].lexicographicallyPrecedes(names[$1]) }
     }
 
     private func propertyName(_ name: String) -> String {
@@ -256,17 +270,7 @@ public struct TemplateContextBuilder: Sendable {
             destinationEntityName: relationship.destinationEntity, destinationClassName: destinationClass,
             inverseName: relationship.inverseName ?? "", isToMany: relationship.isToMany,
             isOrdered: relationship.isToMany && relationship.isOrdered, isOptional: relationship.isOptional,
-            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet,
-            addToName: "addTo\(capitalized)", removeFromName: "removeFrom\(capitalized)",
-            insertIntoName: "insertInto\(capitalized)", replaceName: "replace\(capitalized)",
-            addObjectSelector: "add\(capitalized)Object:", removeObjectSelector: "remove\(capitalized)Object:",
-            addSetSelector: "add\(capitalized):", removeSetSelector: "remove\(capitalized):",
-            insertObjectSelector: "insertObject:in\(capitalized)AtIndex:",
-            removeObjectAtIndexSelector: "removeObjectFrom\(capitalized)AtIndex:",
-            insertAtIndexesSelector: "insert\(capitalized):atIndexes:",
-            removeAtIndexesSelector: "remove\(capitalized)AtIndexes:",
-            replaceObjectSelector: "replaceObjectIn\(capitalized)AtIndex:withObject:",
-            replaceAtIndexesSelector: "replace\(capitalized)AtIndexes:with\(capitalized):")
+            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet)
     }
 }
 

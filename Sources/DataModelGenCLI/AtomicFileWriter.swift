@@ -17,17 +17,21 @@ import Foundation
 enum AtomicFileWriter {
     /// Writes `contents` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ contents: String, at path: String) throws(IOFailure) {
+        try store(Array(contents.utf8), at: path)
+    }
+
+    /// Writes `bytes` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
+    static func store(_ bytes: [UInt8], at path: String) throws(IOFailure) {
         let directory = PathName.deletingLastComponent(path)
-        let name = (path as NSString).lastPathComponent
+        let name = lastComponent(of: path)
         let temporary =
             (directory.isEmpty ? "." : directory)
             + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path, "cannot create a temporary file") }
-        var bytes = Array(contents.utf8)
         var written = 0
         let count = bytes.count
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             while written < count {
                 let result = write(descriptor, base + written, count - written)
@@ -39,7 +43,6 @@ enum AtomicFileWriter {
             }
             return true
         }
-        bytes.removeAll()
         let closed = close(descriptor) == 0
         guard ok, closed else {
             unlink(temporary)
@@ -49,6 +52,15 @@ enum AtomicFileWriter {
             unlink(temporary)
             throw failure(path, "cannot replace the file")
         }
+    }
+
+    /// `NSString.lastPathComponent`, without its cost for the usual `directory/file` path.
+    static func lastComponent(of path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        if let last = path.utf8.last, last != slash, let index = path.utf8.lastIndex(of: slash) {
+            return String(path[path.utf8.index(after: index)...])
+        }
+        return (path as NSString).lastPathComponent
     }
 
     private static func failure(_ path: String, _ message: String) -> IOFailure {

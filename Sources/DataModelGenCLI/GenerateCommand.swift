@@ -113,9 +113,16 @@ enum ModelOutput {
     static func files(for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions) throws
         -> [OutputFile]
     {
-        var files = try CodeGenerator(library: library, options: options).generate(model)
-        if options.includeSchema {
-            files.append(try SchemaOutput.file(for: model, library: library))
+        // The schema renders on another thread meanwhile; its errors still come after the Swift files' errors.
+        let schema =
+            options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
+        let swiftFiles: Result<[OutputFile], any Error> = Result {
+            try CodeGenerator(library: library, options: options).generate(model)
+        }
+        let schemaFile = schema.map { work in Result { try work.wait() } }
+        var files = try swiftFiles.get()
+        if let schemaFile {
+            files.append(try schemaFile.get())
             files.sort { $0.path < $1.path }
         }
         return files

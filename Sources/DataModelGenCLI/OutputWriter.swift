@@ -28,11 +28,11 @@ enum OutputWriter {
         let produced = Set(files.map(\.path))
         for file in files {
             let path = (directory as NSString).appendingPathComponent(file.path)
-            let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-            if existing == file.contents {
+            let existing = FileManager.default.contents(atPath: path)
+            if let existing, existing.count == file.utf8.count, [UInt8](existing) == file.utf8 {
                 plan.unchanged.append(file.path)
             } else {
-                plan.changes.append(.init(file: file, existing: existing))
+                plan.changes.append(.init(file: file, existing: existing.map { String(decoding: $0, as: UTF8.self) }))
             }
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -60,7 +60,7 @@ enum OutputWriter {
         }
         for change in plan.changes {
             let path = (plan.directory as NSString).appendingPathComponent(change.file.path)
-            try AtomicFileWriter.store(change.file.contents, at: path)
+            try AtomicFileWriter.store(change.file.utf8, at: path)
         }
         for removal in plan.removals {
             let path = (plan.directory as NSString).appendingPathComponent(removal)

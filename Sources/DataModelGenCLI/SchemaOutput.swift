@@ -6,8 +6,10 @@ import Mustache
 enum SchemaOutput {
     /// The schema file for `model`; throws a located diagnostic when the model cannot be laid out.
     static func file(for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool = false) throws -> OutputFile {
-        OutputFile(
-            path: model.name + ".sql", contents: try text(for: model, library: library, ifNotExists: ifNotExists))
+        let layout = try SchemaRenderer.layout(of: model)
+        return OutputFile(
+            path: model.name + ".sql",
+            utf8: try SchemaRenderer(library: library, ifNotExists: ifNotExists).renderUTF8(model, layout: layout))
     }
 
     /// The schema text for `model`.

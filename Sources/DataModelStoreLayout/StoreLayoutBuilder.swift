@@ -252,6 +252,16 @@ struct StoreLayoutBuilder {
 
     // MARK: - 4. Entity tables
 
+    /// `items` sorted by ``ModelNameKey`` of their names (stably), each key made once rather than per comparison.
+    private static func sortedByModelName<Item>(_ items: [Item], name: (Item) -> String, descending: Bool = false)
+        -> [Item]
+    {
+        guard items.count > 1 else { return items }
+        let keys = items.map { ModelNameKey(name($0)) }
+        let order = keys.indices.sorted { descending ? keys[$1] < keys[$0] : keys[$0] < keys[$1] }
+        return order.map { items[$0] }
+    }
+
     private static func isStored(_ attribute: LayoutAttribute) -> Bool {
         !attribute.isTransient && attribute.type.columnGroup != nil
     }
@@ -278,13 +288,17 @@ struct StoreLayoutBuilder {
         let table = tableName[root]
         let tree = root...lastDescendant[root]
         var registry = NameRegistry()
+        // Room for every column the tree can claim: its attributes, and up to three per to-one.
+        var estimate = 3
+        for number in tree {
+            estimate += entities[number].attributes.count + 3 * ownRelationships[number].count
+        }
+        registry.reserveCapacity(estimate)
         registry.reserve("Z_PK", "Z_ENT", "Z_OPT")
         var toOneOrder: [Int: [(name: String, columns: ForeignKeyColumns)]] = [:]
 
         for number in tree {
-            let attributes = entities[number].attributes.filter(Self.isStored).sorted {
-                ModelNameKey($0.name) < ModelNameKey($1.name)
-            }
+            let attributes = Self.sortedByModelName(entities[number].attributes.filter(Self.isStored), name: \.name)
             ownAttributeLayouts[number] = attributes.map { attribute in
                 AttributeLayout(
                     name: attribute.name, type: attribute.type,
@@ -292,13 +306,15 @@ struct StoreLayoutBuilder {
                     sqlType: attribute.type.sqlColumnType ?? .blob, declaringEntityNumber: number,
                     isDerived: attribute.isDerived)
             }
+            ownAttributeColumns[number].reserveCapacity(ownAttributeLayouts[number].count)
             for attribute in ownAttributeLayouts[number] {
                 ownAttributeColumns[number][attribute.name] = attribute.column
             }
-            let toOnes = ownRelationships[number].filter { !$0.relationship.isToMany }.sorted {
-                ModelNameKey($0.name) < ModelNameKey($1.name)
-            }
+            let toOnes = Self.sortedByModelName(
+                ownRelationships[number].filter { !$0.relationship.isToMany }, name: \.name)
             var ordered: [(name: String, columns: ForeignKeyColumns)] = []
+            ordered.reserveCapacity(toOnes.count)
+            ownToOneColumns[number].reserveCapacity(toOnes.count)
             for toOne in toOnes {
                 let column = registry.claim(StoreNaming.zName(toOne.name))
                 let entityColumn =
@@ -323,7 +339,10 @@ struct StoreLayoutBuilder {
         ]
         var owner: [Int] = [0, 0, 0]  // entity number per column; 0 for the shared columns
         func appendAttributes(of number: Int, in group: ColumnGroup) {
-            for attribute in ownAttributeLayouts[number] where attribute.type.columnGroup == group {
+            // Indices rather than elements: most attributes are in another group, and are not copied.
+            for index in ownAttributeLayouts[number].indices
+            where ownAttributeLayouts[number][index].type.columnGroup == group {
+                let attribute = ownAttributeLayouts[number][index]
                 columns.append(
                     ColumnLayout(
                         name: attribute.column, type: attribute.sqlType, role: .attribute, entityNumber: number,
@@ -432,7 +451,7 @@ struct StoreLayoutBuilder {
         var created = [Bool](repeating: false, count: pairs.count)
         let walk = Array(stride(from: 1, through: entityCount, by: 1)).sorted { keys[$0] < keys[$1] }
         for number in walk {
-            let sides = sidesByEntity[number].sorted { ModelNameKey($1.name) < ModelNameKey($0.name) }
+            let sides = Self.sortedByModelName(sidesByEntity[number], name: \.name, descending: true)
             for owner in sides where !created[owner.pair] {
                 created[owner.pair] = true
                 let pair = pairs[owner.pair]
@@ -500,7 +519,7 @@ struct StoreLayoutBuilder {
     private func relationshipStorage() -> [[RelationshipLayout]] {
         var result = [[RelationshipLayout]](repeating: [], count: entities.count)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let relationships = ownRelationships[number].sorted { ModelNameKey($0.name) < ModelNameKey($1.name) }
+            let relationships = Self.sortedByModelName(ownRelationships[number], name: \.name)
             result[number] = relationships.compactMap { resolved -> RelationshipLayout? in
                 guard let storage = storage(of: resolved) else { return nil }
                 return RelationshipLayout(

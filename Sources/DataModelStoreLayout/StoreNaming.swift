@@ -15,7 +15,19 @@ public enum StoreNaming {
     /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
     /// collision suffix (observed: `ZKIKCHAT`, `ZDATEUPDATED`).
     public static func zName(_ name: String) -> String {
-        "Z" + uppercased(name)
+        // ASCII names (the usual case) are upper-cased byte by byte, straight after the `Z`.
+        let count = name.utf8.count
+        let isASCII = name.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? false
+        guard isASCII else { return StringConcat.concat("Z", uppercased(name)) }
+        return String(unsafeUninitializedCapacity: count + 1) { buffer in
+            buffer[0] = UInt8(ascii: "Z")
+            var index = 1
+            for byte in name.utf8 {
+                buffer[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                index += 1
+            }
+            return index
+        }
     }
 
     /// `Z<n>_<REL>` for a foreign key column `Z<REL>`: the destination's `Z_ENT` (observed:
@@ -71,16 +83,20 @@ public enum StoreNaming {
 public enum SQLQuoting {
     /// `name` as a double-quoted identifier, inner quotes doubled: `order` → `"order"`.
     public static func identifier(_ name: String) -> String {
-        "\"" + doubling("\"", in: name) + "\""
+        StringConcat.concat("\"", doubling("\"", byte: UInt8(ascii: "\""), in: name), "\"")
     }
 
     /// `text` as a single-quoted string literal, inner quotes doubled: `O'Neil` → `'O''Neil'`.
     public static func literal(_ text: String) -> String {
-        "'" + doubling("'", in: text) + "'"
+        StringConcat.concat("'", doubling("'", byte: UInt8(ascii: "'"), in: text), "'")
     }
 
-    private static func doubling(_ quote: Character, in text: String) -> String {
-        guard text.contains(quote) else { return text }
+    /// `text` with each `quote` doubled; `byte` is the quote's (ASCII) byte.
+    private static func doubling(_ quote: Character, byte: UInt8, in text: String) -> String {
+        // A text without the quote's byte has no quote character.
+        var text = text
+        let hasByte = text.withUTF8 { $0.contains(byte) }
+        guard hasByte, text.contains(quote) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 2)
         for character in text {
@@ -120,6 +136,11 @@ struct NameRegistry {
     private var taken: Set<String> = []
     private var nextSuffix: [String: Int] = [:]
 
+    /// Makes room for `count` names, so claiming them never rehashes.
+    mutating func reserveCapacity(_ count: Int) {
+        taken.reserveCapacity(count)
+    }
+
     /// Marks names as used without claiming them (e.g. `Z_PK`).
     mutating func reserve(_ names: String...) {
         for name in names { taken.insert(Self.fold(name)) }
@@ -135,7 +156,107 @@ struct NameRegistry {
     }
 
     private static func fold(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return name }
+        guard UTF8Scan.contains(name, where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+            return name
+        }
         return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+}
+
+/// Scans of a string's UTF-8 bytes through its contiguous storage (a tight loop rather than the
+/// byte view's iterator).
+package enum UTF8Scan {
+    /// Whether any byte of `text` satisfies `predicate`.
+    @inlinable
+    package static func contains(_ text: String, where predicate: (UInt8) -> Bool) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: predicate) }) {
+            return found
+        }
+        return text.utf8.contains(where: predicate)
+    }
+
+    /// Whether every byte of `text` satisfies `predicate`.
+    @inlinable
+    package static func allSatisfy(_ text: String, _ predicate: (UInt8) -> Bool) -> Bool {
+        if let all = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(predicate) }) {
+            return all
+        }
+        return text.utf8.allSatisfy(predicate)
+    }
+}
+
+/// Joins a few strings with one allocation and one copy of each part, where `a + b + c` makes a
+/// string per `+` and grows it.
+package enum StringConcat {
+    @inlinable
+    package static func concat(_ a: String, _ b: String) -> String {
+        concat(a, b, "", "", "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String) -> String {
+        concat(a, b, c, "", "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
+        concat(a, b, c, d, "")
+    }
+
+    @inlinable
+    package static func concat(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> String {
+        let count = a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var offset = copy(a, into: buffer, at: 0)
+            offset = copy(b, into: buffer, at: offset)
+            offset = copy(c, into: buffer, at: offset)
+            offset = copy(d, into: buffer, at: offset)
+            return copy(e, into: buffer, at: offset)
+        }
+    }
+
+    /// Copies `part`'s bytes into `buffer` at `offset`; returns the offset after them.
+    @inlinable
+    package static func copy(_ part: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let count = part.utf8.count
+        guard count > 0, let target = buffer.baseAddress else { return offset }
+        let copied = part.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let source = bytes.baseAddress else { return false }
+            UnsafeMutableRawPointer(target + offset).copyMemory(from: source, byteCount: count)
+            return true
+        }
+        if copied != true {
+            var index = offset
+            for byte in part.utf8 {
+                target[index] = byte
+                index += 1
+            }
+        }
+        return offset + count
+    }
+}
+
+/// Builds a string from many small pieces in one byte buffer, where `+=` on a string costs a
+/// capacity check and a copy-on-write check per piece.
+package struct StringBuilder {
+    @usableFromInline var bytes: [UInt8] = []
+
+    /// Creates a builder with room for `capacity` bytes.
+    @inlinable
+    package init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends `text`.
+    @inlinable
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The text built so far.
+    @inlinable
+    package var string: String {
+        String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -100,6 +100,16 @@ public struct MustacheLibrary: Sendable {
         return try MustacheRenderer.render(template, contexts: contexts, library: self)
     }
 
+    /// Renders the template named `name` with a stack of contexts, like
+    /// ``render(_:withContexts:)``, returning the text's UTF-8 bytes (for writing to a file without a
+    /// string in between).
+    public func renderUTF8(_ name: String, withContexts contexts: [MustacheValue]) throws(MustacheError) -> [UInt8] {
+        guard let template = templates[name] else {
+            throw MustacheError(.unknownTemplate, path: name, line: 1, column: 1, message: "unknown template '\(name)'")
+        }
+        return try MustacheRenderer.renderUTF8(template, contexts: contexts, library: self)
+    }
+
     /// Errors for every partial or parent tag that names a template the library does not have,
     /// ordered by template name and then by position; empty when every name resolves.
     ///

@@ -1,5 +1,7 @@
 /// One element of a compiled template; the renderer walks a tree of these.
-enum MustacheNode: Sendable {
+///
+/// Indirect, so that copying a node while rendering retains one box rather than every field of its payload.
+indirect enum MustacheNode: Sendable {
     /// Literal text, emitted as is.
     case text(String)
     /// The start of a template line: emits the current indentation (of a standalone partial,
@@ -23,7 +25,7 @@ enum MustacheName: Sendable, Equatable {
     case implicitIterator
     /// A dotted name, split at its periods; the first component is looked up through the whole
     /// context stack, the others inside the previous result.
-    case path(first: String, rest: [String])
+    case path(first: MustacheKey, rest: [MustacheKey])
 
     /// Parses a tag's name: `.` is the implicit iterator, anything else a dotted name.
     init(_ text: String) {
@@ -32,7 +34,8 @@ enum MustacheName: Sendable, Equatable {
             return
         }
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        self = .path(first: components.first ?? text, rest: Array(components.dropFirst()))
+        self = .path(
+            first: MustacheKey(components.first ?? text), rest: components.dropFirst().map { MustacheKey($0) })
     }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// The walk keeps its own stack of pending work instead of recursing, so no template or context,
 /// however deeply nested, can overflow the thread's stack.
-struct MustacheRenderer {
+struct MustacheRenderer: ~Copyable {
     /// Work still to do, innermost last.
     private enum Work {
         /// Render `nodes` from `index` on, prefixing template lines with `indentation`.
@@ -21,7 +21,8 @@ struct MustacheRenderer {
 
     private let library: MustacheLibrary
     private let options: MustacheRenderOptions
-    private var output = ""
+    /// The UTF-8 bytes rendered so far; made a string once, at the end.
+    private var output = MustacheOutputBuffer(capacity: 1 << 14)
     private var work: [Work] = []
     /// The context stack; names resolve from the top (the end) down.
     private var contextStack: [MustacheValue]
@@ -48,10 +49,17 @@ struct MustacheRenderer {
     static func render(
         _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
     ) throws(MustacheError) -> String {
+        String(decoding: try renderUTF8(template, contexts: contexts, library: library), as: UTF8.self)
+    }
+
+    /// Renders `template` with a stack of contexts to UTF-8 bytes, without making a string of them.
+    static func renderUTF8(
+        _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
+    ) throws(MustacheError) -> [UInt8] {
         var renderer = MustacheRenderer(library: library, contexts: contexts)
         renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
         try renderer.run()
-        return renderer.output
+        return renderer.output.bytes
     }
 
     // MARK: - Work
@@ -71,7 +79,7 @@ struct MustacheRenderer {
                 overrides.removeLast()
                 depth -= 1
             case .finishLines(let start):
-                if output.utf8.count > start, output.utf8.last != ASCII.newline { output += "\n" }
+                if output.count > start, output.last != ASCII.newline { output.append(ASCII.newline) }
             }
         }
     }
@@ -85,9 +93,9 @@ struct MustacheRenderer {
             index += 1
             switch node {
             case .text(let text):
-                output += text
+                appendUTF8(text)
             case .lineStart:
-                if !indentation.isEmpty { output += indentation }
+                if !indentation.isEmpty { appendUTF8(indentation) }
             case .variable(let name, let escapes):
                 append(resolve(name), escapes: escapes)
             case .section, .partial, .parent, .block:
@@ -180,8 +188,8 @@ struct MustacheRenderer {
             return
         }
         let indentation = indentation + lineIndentation
-        work.append(.finishLines(start: output.utf8.count))
-        if !content.startsAtLineStart { output += indentation }
+        work.append(.finishLines(start: output.count))
+        if !content.startsAtLineStart { appendUTF8(indentation) }
         work.append(.nodes(content.content, index: 0, indentation: indentation))
     }
 
@@ -247,13 +255,15 @@ struct MustacheRenderer {
     }
 
     /// The value of `key` in the topmost context that is a dictionary containing it.
-    private func lookUp(_ key: String) -> MustacheValue? {
-        for context in contextStack.reversed() {
-            switch context {
+    private func lookUp(_ key: MustacheKey) -> MustacheValue? {
+        var index = contextStack.count
+        while index > 0 {
+            index -= 1
+            switch contextStack[index] {
             case .dictionary(let entries):
-                if let value = entries[key] { return value }
+                if let value = entries[key.name] { return value }
             case .object(let object):
-                if let value = object.mustacheValue(forKey: key) { return value }
+                if let value = object.mustacheValue(for: key) { return value }
             default:
                 continue
             }
@@ -267,27 +277,35 @@ struct MustacheRenderer {
             if escapes && options.escapesHTML {
                 appendEscapingHTML(text)
             } else {
-                output += text
+                appendUTF8(text)
             }
         case .bool, .int, .double, .array, .dictionary, .object, .null:
-            output += value.interpolatedText
+            appendUTF8(value.interpolatedText)
         }
     }
 
+    /// Appends `text` with `&`, `<`, `>` and `"` escaped; they are ASCII, so no byte of a longer
+    /// UTF-8 sequence is ever one of them.
     private mutating func appendEscapingHTML(_ text: String) {
         guard text.utf8.contains(where: Self.needsEscaping) else {
-            output += text
+            appendUTF8(text)
             return
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            default: output.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): output.append("&amp;")
+            case UInt8(ascii: "<"): output.append("&lt;")
+            case UInt8(ascii: ">"): output.append("&gt;")
+            case UInt8(ascii: "\""): output.append("&quot;")
+            default: output.append(byte)
             }
         }
+    }
+
+    /// Appends a string's bytes with one copy.
+    private mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { output.append($0) }
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {

@@ -60,6 +60,15 @@ public enum MustacheValue: Sendable, Hashable {
         }
     }
 
+    /// The value stored under `key` when this value is a dictionary or an object.
+    public subscript(key: MustacheKey) -> MustacheValue? {
+        switch self {
+        case .dictionary(let entries): entries[key.name]
+        case .object(let object): object.mustacheValue(for: key)
+        default: nil
+        }
+    }
+
     public static func == (lhs: MustacheValue, rhs: MustacheValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
@@ -162,4 +171,17 @@ extension MustacheValue: ExpressibleByNilLiteral {
 public protocol MustacheObject: AnyObject, Sendable {
     /// The value for `key`, or nil when this object has no such key (lookup then continues outward).
     func mustacheValue(forKey key: String) -> MustacheValue?
+
+    /// The value for a key resolved when the template compiled; the renderer calls this one.
+    ///
+    /// The default calls ``mustacheValue(forKey:)``. Implement it with a static ``MustacheKeyTable``
+    /// to answer without hashing the name.
+    func mustacheValue(for key: MustacheKey) -> MustacheValue?
+}
+
+extension MustacheObject {
+    /// Looks the key's name up with ``mustacheValue(forKey:)``.
+    public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        mustacheValue(forKey: key.name)
+    }
 }

@@ -56,4 +56,51 @@ import Testing
                 == "public Inner")
         #expect(try library.render("t", withContexts: [outer]) == "public Outer")
     }
+
+    /// An object answering through a static key table, the way generated-code contexts do.
+    final class Keyed: MustacheObject {
+        private enum Key: Int, CaseIterable {
+            case name, kind, isEmpty
+        }
+
+        private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+
+        func mustacheValue(forKey key: String) -> MustacheValue? {
+            mustacheValue(for: MustacheKey(key))
+        }
+
+        func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+            guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+            switch known {
+            case .name: return "Keyed"
+            case .kind: return "object"
+            case .isEmpty: return false
+            }
+        }
+    }
+
+    @Test func keyTablesFindEveryNameAndNothingElse() {
+        let names = (0..<300).map { "name\($0)" } + ["", "é", "a.b", "name0"]
+        let table = MustacheKeyTable(names)
+        for (position, name) in names.enumerated().dropLast() {
+            #expect(table[MustacheKey(name)] == position)
+            #expect(table[name] == position)
+        }
+        #expect(table["name0"] == 0)  // a repeated name keeps its first position
+        #expect(table["name300"] == nil)
+        #expect(table["Name1"] == nil)
+        #expect(MustacheKeyTable([])["anything"] == nil)
+        #expect(MustacheKey("a") == MustacheKey("a"))
+        #expect(MustacheKey("a") != MustacheKey("b"))
+    }
+
+    @Test func keyedObjectsResolveThroughTheStack() throws {
+        let template = try MustacheTemplate(
+            "{{#object}}{{name}} is an {{kind}}{{^isEmpty}}, {{outer}}{{/isEmpty}}{{missing}}{{/object}} {{object.kind}}"
+        )
+        let output = try template.render(
+            with: .dictionary(["object": .object(Keyed()), "outer": "outside"]),
+            library: MustacheLibrary(options: .codeGeneration))
+        #expect(output == "Keyed is an object, outside object")
+    }
 }
