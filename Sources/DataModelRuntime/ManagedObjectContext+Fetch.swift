@@ -437,8 +437,9 @@ extension ManagedObjectContext {
     /// `objects`, every one of which is a `T`, as a `[T]`.
     private static func downcast<T: ManagedObject>(_ objects: [ManagedObject], to type: T.Type) -> [T] {
         [T](unsafeUninitializedCapacity: objects.count) { buffer, count in
+            // safe: fetchRows checked each entity's class is a `T`.
             for index in objects.indices {
-                buffer.initializeElement(at: index, to: unsafeDowncast(objects[index], to: T.self))  // safe: classes checked per entity
+                buffer.initializeElement(at: index, to: unsafeDowncast(objects[index], to: T.self))
             }
             count = objects.count
         }
