@@ -52,15 +52,15 @@ struct GenerationCache {
         }
         var keyHasher = FNV1a()
         keyHasher.add(absolute)
-        recordPath = directory + "/" + keyHasher.hex + ".json"
+        recordPath = directory + "/" + keyHasher.hex + ".record"
         outputDirectory = output
         fingerprint = hasher.hex
     }
 
     /// The recorded run, when it matches the inputs and every file it wrote is untouched.
     func validRecord() -> Record? {
-        guard let data = FileManager.default.contents(atPath: recordPath),
-            let record = try? JSONDecoder().decode(Record.self, from: data), record.fingerprint == fingerprint
+        guard let data = FileManager.default.contents(atPath: recordPath), let record = Self.decode(data),
+            record.fingerprint == fingerprint
         else { return nil }
         for entry in record.files where Self.entry(for: entry.path, in: outputDirectory) != entry {
             return nil
@@ -71,10 +71,72 @@ struct GenerationCache {
     /// Records a successful run that left `paths` (relative to the output directory).
     func store(paths: [String], diagnostics: [Diagnostic]) {
         let entries = paths.compactMap { Self.entry(for: $0, in: outputDirectory) }
-        guard entries.count == paths.count else { return }
-        let record = Record(fingerprint: fingerprint, files: entries, diagnostics: diagnostics)
-        guard let data = try? JSONEncoder().encode(record) else { return }
-        try? AtomicFileWriter.store(String(decoding: data, as: UTF8.self), at: recordPath)
+        guard entries.count == paths.count,
+            let text = Self.encode(Record(fingerprint: fingerprint, files: entries, diagnostics: diagnostics))
+        else { return }
+        try? AtomicFileWriter.store(text, at: recordPath)
+    }
+
+    private static let header = "datamodelgen-cache 2"
+
+    /// The record as lines: the header, the fingerprint, the diagnostics as one JSON line, then
+    /// `size<TAB>modified<TAB>path` per file (plain text: a JSON list of thousands of files took
+    /// most of a no-change run to decode). `nil` when a path holds a tab or a line break.
+    static func encode(_ record: Record) -> String? {
+        guard let diagnostics = try? JSONEncoder().encode(record.diagnostics) else { return nil }
+        var text = header + "\n" + record.fingerprint + "\n" + String(decoding: diagnostics, as: UTF8.self) + "\n"
+        for entry in record.files {
+            guard !entry.path.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return nil }
+            text += String(entry.size) + "\t" + String(entry.modified) + "\t" + entry.path + "\n"
+        }
+        return text
+    }
+
+    static func decode(_ data: Data) -> Record? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Record? in
+            // Lines as byte ranges, scanned once (no per-byte `Data` access).
+            var lines: [Range<Int>] = []
+            var start = 0
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+                lines.append(start..<index)
+                start = index + 1
+            }
+            if start < bytes.count { lines.append(start..<bytes.count) }
+            func text(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            func number(_ range: Range<Int>) -> Int64? {
+                guard !range.isEmpty else { return nil }
+                var value: Int64 = 0
+                var negative = false
+                for index in range {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "-") && index == range.lowerBound {
+                        negative = true
+                        continue
+                    }
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+                    guard !overflow else { return nil }
+                    value = product + Int64(byte - UInt8(ascii: "0"))
+                }
+                return negative ? -value : value
+            }
+            guard lines.count >= 3, text(lines[0]) == header,
+                let diagnostics = try? JSONDecoder().decode(
+                    [Diagnostic].self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[lines[2]])))
+            else { return nil }
+            var files: [Entry] = []
+            files.reserveCapacity(lines.count - 3)
+            for line in lines.dropFirst(3) where !line.isEmpty {
+                guard let firstTab = line.first(where: { bytes[$0] == UInt8(ascii: "\t") }),
+                    let secondTab = (firstTab + 1..<line.upperBound).first(where: { bytes[$0] == UInt8(ascii: "\t") }),
+                    let size = number(line.lowerBound..<firstTab), let modified = number(firstTab + 1..<secondTab)
+                else { return nil }
+                files.append(Entry(path: text(secondTab + 1..<line.upperBound), size: size, modified: modified))
+            }
+            return Record(fingerprint: text(lines[1]), files: files, diagnostics: diagnostics)
+        }
     }
 
     /// Every file under `path` when it is a directory (sorted), else the file itself.
@@ -127,14 +189,22 @@ struct GenerationCache {
     }
 }
 
-/// The 64-bit FNV-1a hash, for fingerprints (not for security).
+/// A 64-bit fingerprint hash (FNV-1a for strings, a word-wise multiply-shift for file contents); not for security.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    /// Adds `data` eight bytes at a time (a model file is megabytes): each word is mixed in with
+    /// a multiply and a shift, the tail byte by byte.
     mutating func add(_ data: Data) {
         data.withUnsafeBytes { buffer in
             var hash = value
-            for byte in buffer {
+            let words = buffer.count / 8
+            for index in 0..<words {
+                let word = buffer.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 29
+            }
+            for byte in buffer[(words * 8)...] {
                 hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             }
             value = hash
