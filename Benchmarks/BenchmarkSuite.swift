@@ -95,15 +95,32 @@ func median(_ values: [Double]) -> Double {
 
 /// Runs a program and waits; throws when it fails.
 @discardableResult
+///
+/// Spawned with `posix_spawn` and reaped with `waitpid`: Foundation's `Process.waitUntilExit()`
+/// polls a run loop every 50 ms on Linux, which would round every timing up to a multiple of it.
 func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else {
+        throw GeneratorBenchmarks.SetupError(
+            description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 {
+        guard errno == EINTR else {
+            throw GeneratorBenchmarks.SetupError(description: "waitpid failed for \(executable)")
+        }
+    }
+    // Exited normally: the exit code; killed by a signal: 128 + the signal, as shells report it.
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }
 
 /// The full path of a program on PATH.

@@ -17,10 +17,10 @@ enum GeneratorBenchmarks {
             throw SetupError(description: "\(script.path) not found")
         }
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        // Models and generated output live in the package's build directory, on the disk a project's
-        // own output goes to (a temporary directory can be a much slower file system for creating
-        // thousands of files, which would time the file system, not the generator).
-        let work = repositoryRoot().appendingPathComponent(".build/datamodelgen-bench-\(getpid())")
+        // Models and generated output go to the temporary directory (TMPDIR): creating thousands of
+        // files costs what that file system charges — on some virtual disks far more than the
+        // generator itself; `TMPDIR=/dev/shm` times the generator alone.
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-bench-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
