@@ -171,11 +171,17 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             let found = rows.map {
                 ($0.count > 2 ? $0[1].textValue ?? "" : "", $0.count > 2 ? $0[2].textValue ?? "" : "")
             }
-            let expected = table.columns.map { ($0.name, $0.type.rawValue) }
-            if found.map(\.0) != expected.map(\.0) || found.map({ $0.1.uppercased() }) != expected.map(\.1) {
+            // Columns are read and written by name: every column of the model must exist with the
+            // same type affinity; order, the spelling of the declared type and columns the model
+            // does not know (another Core Data version's) do not matter.
+            var foundAffinity: [String: String] = [:]
+            for (name, type) in found { foundAffinity[name] = Self.affinity(type) }
+            let mismatched = table.columns.filter { foundAffinity[$0.name] != Self.affinity($0.type.rawValue) }
+            if !mismatched.isEmpty {
                 differences.append(
                     "table \(table.name) has columns (" + found.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                        + "), the model expects (" + expected.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")")
+                        + "), the model expects ("
+                        + table.columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ") + ")")
             }
         }
         if differences.isEmpty {
@@ -198,6 +204,16 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             }
         }
         if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
+    }
+
+    /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).
+    static func affinity(_ declared: String) -> String {
+        let type = declared.uppercased()
+        if type.contains("INT") { return "INTEGER" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
+        if type.isEmpty || type.contains("BLOB") { return "BLOB" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
     }
 
     // MARK: Primary keys

@@ -1,6 +1,7 @@
 import DataModelRuntime
 import Foundation
 import GeneratedCompanyModel
+import SQLiteKit
 import Testing
 
 @Suite("Stores have Core Data's layout")
@@ -50,5 +51,64 @@ struct StoreSchemaTests {
         let reopened = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
         #expect(try StoreInspection.primaryKeyRows(of: reopened)[0] == "1|BusinessEntity|0|3")
         #expect(BusinessEntity(context: reopened.viewContext).objectID.primaryKey == 4)
+    }
+}
+
+@Suite("Stores written by other Core Data versions")
+struct ForeignStoreTests {
+    @Test("columns in another order, other type spellings, extra columns and history rows are accepted")
+    func tolerantOpen() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let employee = EmployeeEntity(context: store.context)
+        employee.name = "Ann"
+        employee.age = 41
+        try store.context.save()
+        let id = employee.objectID
+
+        let database = try Database(path: store.url.path)
+        try database.execute(
+            sql: """
+                ALTER TABLE "ZEMPLOYEEENTITY" RENAME TO "OLD";
+                CREATE TABLE "ZEMPLOYEEENTITY" (
+                    "ZNAME" varchar(255), "ZEXTRA" integer, "ZDEPARTMENT" integer, "Z_OPT" integer,
+                    "ZDATEJOINED" timestamp, "Z_ENT" integer, "ZAGE" integer, "ZBUSINESS" integer,
+                    "Z_PK" integer PRIMARY KEY);
+                INSERT INTO "ZEMPLOYEEENTITY" ("Z_PK", "Z_ENT", "Z_OPT", "ZAGE", "ZDATEJOINED", "ZNAME", "ZBUSINESS",
+                    "ZDEPARTMENT") SELECT "Z_PK", "Z_ENT", "Z_OPT", "ZAGE", "ZDATEJOINED", "ZNAME", "ZBUSINESS",
+                    "ZDEPARTMENT" FROM "OLD";
+                DROP TABLE "OLD";
+                INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (16001, 'ACHANGE', 0, 0);
+                """)
+        let reopened = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
+        let found = try #require(try reopened.viewContext.existingObject(with: id) as? EmployeeEntity)
+        #expect(found.name == "Ann")
+        #expect(found.age == 41)
+        found.age = 42
+        let second = EmployeeEntity(context: reopened.viewContext)
+        second.name = "Bea"
+        try reopened.viewContext.save()
+        let check = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url)).viewContext
+        let names = try check.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
+        #expect(names.map(\.name) == ["Ann", "Bea"])
+        #expect(names.map(\.age) == [42, 0])
+    }
+
+    @Test("a missing column or a column of another affinity is still a mismatch")
+    func strictWhereItMatters() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        try store.context.save()
+        let database = try Database(path: store.url.path)
+        try database.execute(
+            sql: """
+                ALTER TABLE "ZEMPLOYEEENTITY" RENAME TO "OLD";
+                CREATE TABLE "ZEMPLOYEEENTITY" ("Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER,
+                    "ZAGE" VARCHAR, "ZNAME" VARCHAR, "ZBUSINESS" INTEGER, "ZDEPARTMENT" INTEGER);
+                DROP TABLE "OLD";
+                """)
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
+        }
     }
 }
