@@ -44,7 +44,15 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone.
-    @exclusivity(unchecked) public internal(set) weak var context: ManagedObjectContext?
+    public internal(set) var context: ManagedObjectContext? {
+        get { contextReference }
+        set { contextReference = newValue }
+    }
+    /// Not retained (the context owns its objects) and not weak (a weak reference costs atomic
+    /// operations on every object's creation, access and destruction): the context clears it
+    /// in every registered object when it goes away, and ``ManagedObjectContext/unregister(_:)``
+    /// when an object leaves it.
+    @exclusivity(unchecked) private unowned(unsafe) var contextReference: ManagedObjectContext?
 
     // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
     // context's isolation domain and no accessor holds an access across a call that could
@@ -76,7 +84,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         inbox = seed.context.inbox
         probe = seed.context.observationProbe
         objectID = seed.objectID
-        context = seed.context
+        contextReference = seed.context
         isFault = seed.isFault
         if seed.isFault {
             values = []

@@ -63,6 +63,8 @@ public final class ManagedObjectContext {
 
     deinit {
         if automaticallyMergesChangesFromParent { coordinator.setMerging(false, inbox: inbox) }
+        // Objects that outlive their context see `context == nil`.
+        registered.forEach { $0.context = nil }
     }
 
     /// Runs a context operation: holds the store, merges waiting changes first (outermost

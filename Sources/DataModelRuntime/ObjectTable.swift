@@ -80,6 +80,13 @@ struct ObjectTable {
         }
     }
 
+    /// Calls `body` with every object, in table order, without building an array.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for slot in slots {
+            if let object = slot { body(object) }
+        }
+    }
+
     /// Every object, in table order.
     var objects: [ManagedObject] {
         slots.compactMap { $0 }
