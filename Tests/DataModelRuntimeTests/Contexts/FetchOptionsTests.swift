@@ -99,3 +99,39 @@ struct FetchBatchTests {
         #expect(noFault)
     }
 }
+
+@Suite("Sorting")
+struct SortingTests {
+    @Test("several keys, either order, optional values, across a to-one key path", arguments: StoreKind.allCases)
+    func acrossToOne(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        let ops = DepartmentEntity(context: context)
+        ops.name = "Ops"
+        let dev = DepartmentEntity(context: context)
+        dev.name = "Dev"
+        let rows: [(String, DepartmentEntity?, Int16)] = [
+            ("Ann", ops, 30), ("Bob", dev, 40), ("Cy", nil, 20), ("Dee", dev, 40), ("Eve", ops, 25),
+        ]
+        for (name, department, age) in rows {
+            let employee = EmployeeEntity(context: context)
+            employee.name = name
+            employee.department = department
+            employee.age = age
+        }
+        for saved in [false, true] {
+            if saved { try context.save() }
+            let byDepartment = try context.fetch(
+                EmployeeEntity.fetchRequest().sorted(by: [
+                    SortDescriptor(\.department?.name), SortDescriptor(\.age, order: .reverse), SortDescriptor(\.name),
+                ]))
+            // nil sorts first, as Swift's optional ordering in SortDescriptor does.
+            #expect(byDepartment.compactMap(\.name) == ["Cy", "Bob", "Dee", "Ann", "Eve"], "saved: \(saved)")
+            let window = try context.fetch(
+                EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.department?.name, order: .reverse)])
+                    .limited(to: 2).offset(by: 1))
+            #expect(window.compactMap(\.name) == ["Eve", "Bob"], "saved: \(saved)")
+        }
+    }
+}
