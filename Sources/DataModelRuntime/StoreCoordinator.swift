@@ -43,6 +43,13 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         do {
             database = try Database(location: location)
             database.setBusyTimeout(milliseconds: 5000)
+            if case .file = location {
+                // Core Data's defaults for SQLite stores: a write-ahead log (readers never wait for
+                // the writer, commits append) synced at checkpoints. A killed process loses nothing
+                // committed; a power cut may lose the last commits, never consistency.
+                _ = try? database.fetchAll(sql: "PRAGMA journal_mode=WAL")
+                try? database.execute(sql: "PRAGMA synchronous=NORMAL")
+            }
             try SwiftStringFunctions.register(on: database)
         } catch {
             throw StoreError(error)
