@@ -106,3 +106,31 @@ struct ConcurrencyTests {
         #expect((try container.viewContext.existingObject(with: ids[0]) as? EmployeeEntity)?.name == "Later")
     }
 }
+
+@Suite("perform and performAndWait, as Core Data spells them")
+struct PerformTests {
+    @Test func synchronousForms() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let employee = EmployeeEntity(context: context)
+            employee.name = "Sync"
+            try context.save()
+            return employee.objectID
+        }
+        var name: String?
+        context.perform { name = (try? context.existingObject(with: id) as? EmployeeEntity)?.name }
+        #expect(name == "Sync")
+    }
+
+    @MainActor @Test func asyncFormOnTheMainActor() async throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.viewContext
+        let count = try await context.perform {
+            EmployeeEntity(context: context).name = "Main"
+            try context.save()
+            return try context.count(for: EmployeeEntity.fetchRequest())
+        }
+        #expect(count == 1)
+    }
+}
