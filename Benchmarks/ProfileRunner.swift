@@ -59,8 +59,19 @@ enum ProfileRunner {
                 )
                 .sorted(by: [SortDescriptor(\.name)])
             return try context.fetch(request).count
+        case "raw-insert":
+            let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
+            let raw = try RawCompanyBaseline(
+                path: path + "-raw", schema: layout.ddlStatements() + layout.primaryKeyRowStatements())
+            try raw.insert(
+                employees: employees, departments: 100, dateJoined: dateJoined.timeIntervalSinceReferenceDate)
+            try? FileManager.default.removeItem(atPath: path + "-raw")
+            return employees
+        case "raw-fetch":
+            return try RawCompanyBaseline(path: path, schema: []).fetchAll().count
         default:
-            throw StoreError.unknownEntity("no profile case '\(name)' (insert, fetch, traverse, update, predicate)")
+            throw StoreError.unknownEntity(
+                "no profile case '\(name)' (insert, fetch, traverse, update, predicate, raw-insert, raw-fetch)")
         }
     }
 }
