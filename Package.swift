@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "DataModelGenCLI",
             dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout"]),
-        .executableTarget(name: "datamodelgen", dependencies: ["DataModelGenCLI"]),
+        .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
         .plugin(

@@ -40,6 +40,7 @@ public struct CodeGenerator: Sendable {
         let modelObject = ModelObject(context)
         let modelValue = MustacheValue.object(modelObject)
         let entityValues = modelObject.entities
+        defer { ExitTeardown.keep(modelObject) }
         for (index, entity) in context.entities.enumerated() where index < entityValues.count {
             let contexts = [modelValue, entityValues[index]]
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {

@@ -101,9 +101,11 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
 struct RuntimeContextBuilder {
     let model: ObjectModel
 
-    /// `entities` (in `model.entities` order) with their runtime keys.
-    func enrich(_ entities: [EntityContext]) -> [EntityContext] {
+    /// Fills the entity-level runtime keys of `entities` (in `model.entities` order); the attribute and
+    /// relationship keys are filled while their contexts are built.
+    func enrich(_ entities: inout [EntityContext]) {
         var contextByName: [String: EntityContext] = [:]
+        contextByName.reserveCapacity(entities.count)
         for context in entities where contextByName[context.entityName] == nil {
             contextByName[context.entityName] = context
         }
@@ -116,27 +118,12 @@ struct RuntimeContextBuilder {
                 for relationship in context.relationships { referenced.insert(relationship.destinationClassName) }
             }
         }
-        return entities.map { context in
-            guard let entity = model.entity(named: context.entityName) else { return context }
-            var enriched = context
-            enriched.attributes = context.attributes.map { attribute in
-                var copy = attribute
-                if let index = entity.attributes.firstIndex(where: { $0.name == attribute.name }) {
-                    copy.runtime = Self.attributeContext(entity.attributes[index], swiftType: attribute.swiftType)
-                }
-                return copy
-            }
-            enriched.relationships = context.relationships.map { relationship in
-                var copy = relationship
-                if let index = entity.relationships.firstIndex(where: { $0.name == relationship.name }) {
-                    copy.runtime = Self.relationshipContext(entity.relationships[index])
-                }
-                return copy
-            }
-            enriched.toManyRelationships = enriched.relationships.filter(\.isToMany)
-            enriched.runtime = entityContext(
-                entity, context: context, contexts: contextByName, isReferenced: referenced.contains(context.className))
-            return enriched
+        for index in entities.indices {
+            guard let entity = model.entity(named: entities[index].entityName) else { continue }
+            let runtime = entityContext(
+                entity, context: entities[index], contexts: contextByName,
+                isReferenced: referenced.contains(entities[index].className))
+            entities[index].runtime = runtime
         }
     }
 

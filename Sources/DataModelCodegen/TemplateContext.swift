@@ -171,7 +171,7 @@ public struct TemplateContextBuilder: Sendable {
                 entity, classNames: classNames, hasSubentities: !(subentities[entity.name] ?? []).isEmpty,
                 typeMapper: typeMapper)
         }
-        if options.flavor == .runtime { entities = RuntimeContextBuilder(model: model).enrich(entities) }
+        if options.flavor == .runtime { RuntimeContextBuilder(model: model).enrich(&entities) }
         let typeName = model.name.hasSuffix("Model") ? model.name : model.name + "Model"
         return ModelContext(
             modelName: model.name, versionName: model.versionName,
@@ -255,7 +255,9 @@ public struct TemplateContextBuilder: Sendable {
         return AttributeContext(
             name: attribute.name, swiftName: propertyName(attribute.name), attributeType: attribute.type.rawValue,
             swiftType: type.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
-            isScalar: type.isScalar)
+            isScalar: type.isScalar,
+            runtime: options.flavor == .runtime
+                ? RuntimeContextBuilder.attributeContext(attribute, swiftType: type.name) : nil)
     }
 
     private func relationshipContext(
@@ -270,7 +272,8 @@ public struct TemplateContextBuilder: Sendable {
             destinationEntityName: relationship.destinationEntity, destinationClassName: destinationClass,
             inverseName: relationship.inverseName ?? "", isToMany: relationship.isToMany,
             isOrdered: relationship.isToMany && relationship.isOrdered, isOptional: relationship.isOptional,
-            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet)
+            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet,
+            runtime: options.flavor == .runtime ? RuntimeContextBuilder.relationshipContext(relationship) : nil)
     }
 }
 

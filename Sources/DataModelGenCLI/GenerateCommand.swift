@@ -31,6 +31,7 @@ enum GenerateCommand {
             path: modelPath, versionName: versionName, printer: printer)
         printer.print(diagnostics)
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
+        defer { ExitTeardown.keep(loaded) }
 
         let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
         let files: [OutputFile]
@@ -49,7 +50,9 @@ enum GenerateCommand {
             printer.print([.error(mismatch, rule: "unexpected-outputs", at: SourceLocation(file: loaded.contentsPath))])
             return .modelError
         }
+        defer { ExitTeardown.keep(files) }
         let plan = OutputWriter.plan(files, in: output, modelFileName: loaded.model.name + ".xcdatamodeld")
+        defer { ExitTeardown.keep(plan) }
         if arguments.flag("check") {
             if plan.isUpToDate { return .success }
             console.out(OutputWriter.diff(plan))

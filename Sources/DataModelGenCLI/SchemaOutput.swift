@@ -7,6 +7,7 @@ enum SchemaOutput {
     /// The schema file for `model`; throws a located diagnostic when the model cannot be laid out.
     static func file(for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool = false) throws -> OutputFile {
         let layout = try SchemaRenderer.layout(of: model)
+        defer { ExitTeardown.keep(layout) }
         return OutputFile(
             path: model.name + ".sql",
             utf8: try SchemaRenderer(library: library, ifNotExists: ifNotExists).renderUTF8(model, layout: layout))
