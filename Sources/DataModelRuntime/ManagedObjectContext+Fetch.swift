@@ -436,7 +436,10 @@ extension ManagedObjectContext {
 
     /// `objects`, every one of which is a `T`, as a `[T]`.
     private static func downcast<T: ManagedObject>(_ objects: [ManagedObject], to type: T.Type) -> [T] {
-        [T](unsafeUninitializedCapacity: objects.count) { buffer, count in
+        // Not for an empty list: the initializer then writes the count into the shared empty-array
+        // storage, a (harmless) race between threads that the thread sanitizer reports.
+        guard !objects.isEmpty else { return [] }
+        return [T](unsafeUninitializedCapacity: objects.count) { buffer, count in
             // safe: fetchRows checked each entity's class is a `T`.
             for index in objects.indices {
                 buffer.initializeElement(at: index, to: unsafeDowncast(objects[index], to: T.self))

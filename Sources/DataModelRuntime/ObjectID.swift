@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The identity of a managed object's row: which store, which entity, which primary key.
 ///
@@ -41,14 +41,30 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// The entity names of every open store, by store number, for ``ObjectID/entityName``.
 enum EntityNames {
-    private static let names = Mutex<[Int: [String]]>([:])
+    private static let table = NameTable()
 
     static func register(_ entityNames: [String], store: Int) {
-        names.withLock { $0[store] = entityNames }
+        table.register(entityNames, store: store)
     }
 
     static func name(store: Int, entity: Int) -> String {
-        names.withLock { names in
+        table.name(store: store, entity: entity)
+    }
+
+    /// Guarded by a pthread-based lock, which the thread sanitizer understands.
+    private final class NameTable: @unchecked Sendable {  // safe: `names` is only touched under `lock`
+        private let lock = NSLock()
+        private var names: [Int: [String]] = [:]
+
+        func register(_ entityNames: [String], store: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            names[store] = entityNames
+        }
+
+        func name(store: Int, entity: Int) -> String {
+            lock.lock()
+            defer { lock.unlock() }
             guard let list = names[store], list.indices.contains(entity - 1) else { return "Entity\(entity)" }
             return list[entity - 1]
         }

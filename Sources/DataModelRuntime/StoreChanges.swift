@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What one save or batch request changed in the store, by object ID.
@@ -27,28 +28,30 @@ public struct StoreChanges: Sendable, Hashable {
 /// Where the store coordinator leaves other contexts' changes for a merging context, which
 /// takes them in its own isolation domain: at its next fetch, count, save, `existingObject`,
 /// or property access.
-final class ChangeInbox: Sendable {
-    private let pending = Mutex<[StoreChanges]>([])
+final class ChangeInbox: @unchecked Sendable {  // safe: `pending` is only touched under `lock`
+    /// A pthread-based lock (which the thread sanitizer understands) around the list.
+    private let lock = NSLock()
+    private var pending: [StoreChanges] = []
     private let flag = Atomic<Bool>(false)
 
     /// Whether changes wait (a cheap check, made on every property access).
     var hasPending: Bool { flag.load(ordering: .acquiring) }
 
     func post(_ changes: StoreChanges) {
-        pending.withLock {
-            $0.append(changes)
-            flag.store(true, ordering: .releasing)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        pending.append(changes)
+        flag.store(true, ordering: .releasing)
     }
 
     /// The waiting changes, oldest first; the inbox is empty afterwards.
     func take() -> [StoreChanges] {
-        pending.withLock {
-            let taken = $0
-            $0.removeAll()
-            flag.store(false, ordering: .releasing)
-            return taken
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = pending
+        pending.removeAll()
+        flag.store(false, ordering: .releasing)
+        return taken
     }
 }
 
