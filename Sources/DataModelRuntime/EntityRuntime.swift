@@ -348,6 +348,17 @@ final class EntityRuntime {
             + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
     }
 
+    /// The relationship called `name`: a linear scan for entities with few relationships (literal
+    /// keys compare by identity), a hash lookup for the others.
+    @inline(__always)
+    func relationship(named name: String) -> RelationshipRuntime? {
+        if relationships.count <= 12 {
+            for relationship in relationships where relationship.description.name == name { return relationship }
+            return nil
+        }
+        return relationshipIndex[name].map { relationships[$0] }
+    }
+
     /// Whether `other` is this entity or one of its sub-entities.
     func includes(_ other: EntityRuntime) -> Bool {
         layout.hierarchyNumbers.contains(other.number)

@@ -138,7 +138,7 @@ extension ManagedObject {
 
 extension ManagedObject {
     final func relationship(_ key: String) -> RelationshipRuntime? {
-        entityRuntime.relationshipIndex[key].map { entityRuntime.relationships[$0] }
+        entityRuntime.relationship(named: key)
     }
 
     /// Whether `value` may be related to this object: same context, not invalid.
