@@ -125,11 +125,8 @@ extension ManagedObjectContext {
     @discardableResult
     public func execute<T: ManagedObject>(_ request: BatchUpdateRequest<T>) throws(StoreError) -> BatchResult {
         try operation { () throws(StoreError) -> BatchResult in
-            guard let entity = runtime.entity(for: T.self) ?? runtime.entity(named: request.fetchRequest.entityName)
-            else {
-                throw .unknownEntity(
-                    request.fetchRequest.entityName.isEmpty ? "\(T.self)" : request.fetchRequest.entityName)
-            }
+            // The entity a fetch of the same request would read.
+            let entity = try self.entity(of: request.fetchRequest)
             var columns: [(column: String, value: PrimitiveValue)] = []
             for assignment in request.assignments {
                 let name: String?

@@ -151,7 +151,7 @@ extension ManagedObjectContext {
     // MARK: Helpers
 
     /// The entity a request names, or the entity of its result class.
-    private func entity<T: ManagedObject>(of request: FetchRequest<T>) throws(StoreError) -> EntityRuntime {
+    func entity<T: ManagedObject>(of request: FetchRequest<T>) throws(StoreError) -> EntityRuntime {
         if request.entityName.isEmpty {
             guard let entity = entity(for: T.self) else { throw .unknownEntity(String(describing: T.self)) }
             return entity
