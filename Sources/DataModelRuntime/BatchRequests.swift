@@ -343,47 +343,21 @@ struct BatchDeletePlanner {
         let destination = relationship.destination
         switch relationship.storage {
         case .foreignKey(let columns)?:
-            var ids: [ObjectID] = []
-            let entityColumn = columns.entityColumn.map(SQLQuoting.identifier) ?? String(destination.number)
-            let sql =
+            let entityColumn = columns.entityColumn.map(SQLQuoting.identifier) ?? "NULL"
+            return try ids(
                 "SELECT " + SQLQuoting.identifier(columns.column) + ", " + entityColumn + " FROM "
-                + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_PK" = ? AND "#
-                + SQLQuoting.identifier(columns.column) + " IS NOT NULL"
-            let statement = try database.cachedStatement(sql)
-            defer { statement.resetIgnoringErrors() }
-            for key in keys {
-                try statement.reset()
-                try statement.bind(key, at: 1)
-                while try statement.step() == .row {
-                    let number = statement.isNull(at: 1) ? destination.number : statement.int(at: 1)
-                    if let id = runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: 0)) {
-                        ids.append(id)
-                    }
-                }
-            }
-            return ids
+                    + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_PK" = ? AND "#
+                    + SQLQuoting.identifier(columns.column) + " IS NOT NULL",
+                for: keys, entityNumber: destination.number)
         case .inverseForeignKey(_, let columns)?:
             return try rows(of: destination, whereColumn: columns.column, in: keys)
         case .joinTable(let columns)?:
-            var ids: [ObjectID] = []
-            let sql =
+            return try ids(
                 #"SELECT d."Z_PK", d."Z_ENT" FROM "# + SQLQuoting.identifier(columns.table) + " AS j JOIN "
-                + SQLQuoting.identifier(destination.tableName) + #" AS d ON d."Z_PK" = j."#
-                + SQLQuoting.identifier(columns.destinationColumn) + " WHERE j."
-                + SQLQuoting.identifier(columns.sourceColumn) + " = ?"
-            let statement = try database.cachedStatement(sql)
-            defer { statement.resetIgnoringErrors() }
-            for key in keys {
-                try statement.reset()
-                try statement.bind(key, at: 1)
-                while try statement.step() == .row {
-                    if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
-                    {
-                        ids.append(id)
-                    }
-                }
-            }
-            return ids
+                    + SQLQuoting.identifier(destination.tableName) + #" AS d ON d."Z_PK" = j."#
+                    + SQLQuoting.identifier(columns.destinationColumn) + " WHERE j."
+                    + SQLQuoting.identifier(columns.sourceColumn) + " = ?",
+                for: keys, entityNumber: destination.number)
         case nil:
             return []
         }
@@ -391,17 +365,24 @@ struct BatchDeletePlanner {
 
     /// Rows of `entity`'s table whose `column` holds one of `keys`.
     private func rows(of entity: EntityRuntime, whereColumn column: String, in keys: [Int64]) throws -> [ObjectID] {
-        var ids: [ObjectID] = []
-        let sql =
+        try ids(
             #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " WHERE "
-            + SQLQuoting.identifier(column) + " = ?"
+                + SQLQuoting.identifier(column) + " = ?",
+            for: keys, entityNumber: entity.number)
+    }
+
+    /// Runs `sql` (one `?`, selecting a primary key and an entity number) once per key; a `NULL`
+    /// entity number means `entityNumber`.
+    private func ids(_ sql: String, for keys: [Int64], entityNumber: Int) throws -> [ObjectID] {
+        var ids: [ObjectID] = []
         let statement = try database.cachedStatement(sql)
         defer { statement.resetIgnoringErrors() }
         for key in keys {
             try statement.reset()
             try statement.bind(key, at: 1)
             while try statement.step() == .row {
-                if let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0)) {
+                let number = statement.isNull(at: 1) ? entityNumber : statement.int(at: 1)
+                if let id = runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: 0)) {
                     ids.append(id)
                 }
             }
