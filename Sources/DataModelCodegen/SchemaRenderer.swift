@@ -90,7 +90,7 @@ public struct SchemaLayoutError: Error, Sendable {
 }
 
 /// The `schema.sql` template's root keys.
-final class SchemaObject: MustacheObject {
+final class SchemaObject: KeyedMustacheObject {
     let model: ObjectModel
     let ifNotExists: Bool
     let tables: [MustacheValue]
@@ -111,18 +111,13 @@ final class SchemaObject: MustacheObject {
         primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case modelName, versionName, sourceFileName, ifNotExists, tables, indexes, hasIndexes, primaryKeyRows
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .modelName: return .string(model.name)
         case .versionName: return .string(model.versionName)
@@ -137,7 +132,7 @@ final class SchemaObject: MustacheObject {
 }
 
 /// A table of `schema.sql`.
-final class SchemaTableObject: MustacheObject {
+final class SchemaTableObject: KeyedMustacheObject {
     let table: TableLayout
     let comment: String
 
@@ -165,18 +160,13 @@ final class SchemaTableObject: MustacheObject {
         }
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case `name`, plainName, comment, columns
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .name: return .string(SQLQuoting.identifier(table.name))
         case .plainName: return .string(table.name)
@@ -187,7 +177,7 @@ final class SchemaTableObject: MustacheObject {
 }
 
 /// A column definition of `schema.sql`.
-final class SchemaColumnObject: MustacheObject {
+final class SchemaColumnObject: KeyedMustacheObject {
     let definition: String
     let isLast: Bool
 
@@ -196,18 +186,13 @@ final class SchemaColumnObject: MustacheObject {
         self.isLast = isLast
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case definition, separator
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .definition: return .string(definition)
         case .separator: return .string(isLast ? "" : ",")
@@ -216,25 +201,20 @@ final class SchemaColumnObject: MustacheObject {
 }
 
 /// An index of `schema.sql`.
-final class SchemaIndexObject: MustacheObject {
+final class SchemaIndexObject: KeyedMustacheObject {
     let index: IndexLayout
 
     init(_ index: IndexLayout) {
         self.index = index
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case `name`, table, unique, columns
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let position = Self.keys[key], let known = Key(rawValue: position) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .name: return .string(SQLQuoting.identifier(index.name))
         case .table: return .string(SQLQuoting.identifier(index.tableName))
@@ -249,25 +229,20 @@ final class SchemaIndexObject: MustacheObject {
 }
 
 /// A `Z_PRIMARYKEY` row of `schema.sql`.
-final class SchemaPrimaryKeyRowObject: MustacheObject {
+final class SchemaPrimaryKeyRowObject: KeyedMustacheObject {
     let row: PrimaryKeyRow
 
     init(_ row: PrimaryKeyRow) {
         self.row = row
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case entityNumber, `name`, superentityNumber, maximumPrimaryKey
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .entityNumber: return .int(row.entityNumber)
         case .name: return .string(SQLQuoting.literal(row.name))

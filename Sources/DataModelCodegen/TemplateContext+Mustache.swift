@@ -24,7 +24,7 @@ extension FetchedPropertyContext: MustacheRepresentable {
 }
 
 /// The model's keys.
-final class ModelObject: MustacheObject {
+final class ModelObject: KeyedMustacheObject {
     let context: ModelContext
     /// Each entity's object, built once and shared by every template that renders the entity.
     let entities: [MustacheValue]
@@ -34,18 +34,13 @@ final class ModelObject: MustacheObject {
         self.entities = context.entities.map(\.mustacheValue)
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case modelName, versionName, sourceFileName, accessPrefix, modelTypeName, entities
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .modelName: return .string(context.modelName)
         case .versionName: return .string(context.versionName)
@@ -58,7 +53,7 @@ final class ModelObject: MustacheObject {
 }
 
 /// An entity's keys, plus the runtime flavor's extra keys when present.
-final class EntityObject: MustacheObject {
+final class EntityObject: KeyedMustacheObject {
     let context: EntityContext
     let attributes: [MustacheValue]
     let relationships: [MustacheValue]
@@ -86,7 +81,7 @@ final class EntityObject: MustacheObject {
         keyPathProperties = context.runtime?.keyPathProperties.map { .object(KeyPathObject($0)) } ?? []
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
             attributes, relationships, toManyRelationships, fetchedProperties,
@@ -95,14 +90,9 @@ final class EntityObject: MustacheObject {
             declaresFetchRequest, describeFunctionName, keyPathProperties
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .entityName: return .string(context.entityName)
         case .className: return .string(context.className)
@@ -139,28 +129,23 @@ final class EntityObject: MustacheObject {
 }
 
 /// An attribute's keys, plus the runtime flavor's extra keys when present.
-final class AttributeObject: MustacheObject {
+final class AttributeObject: KeyedMustacheObject {
     let context: AttributeContext
 
     init(_ context: AttributeContext) {
         self.context = context
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar,
             // The runtime flavor's keys.
             nameLiteral, runtimeAttributeType, runtimeGetter, runtimeSetter, isDerived, isIndexed,
             defaultValueLiteral, minValueLiteral, maxValueLiteral, regularExpressionLiteral, descriptionArguments
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
@@ -190,14 +175,14 @@ final class AttributeObject: MustacheObject {
 }
 
 /// A relationship's keys, plus the runtime flavor's extra keys when present.
-final class RelationshipObject: MustacheObject {
+final class RelationshipObject: KeyedMustacheObject {
     let context: RelationshipContext
 
     init(_ context: RelationshipContext) {
         self.context = context
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case `name`, swiftName, capitalizedName, destinationEntityName, destinationClassName, inverseName, isToMany,
             isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName,
             insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector,
@@ -208,14 +193,9 @@ final class RelationshipObject: MustacheObject {
             isTransient, minCount, maxCount, descriptionArguments
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
@@ -264,25 +244,20 @@ final class RelationshipObject: MustacheObject {
 }
 
 /// A fetched property's keys.
-final class FetchedPropertyObject: MustacheObject {
+final class FetchedPropertyObject: KeyedMustacheObject {
     let context: FetchedPropertyContext
 
     init(_ context: FetchedPropertyContext) {
         self.context = context
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case `name`, swiftName, destinationClassName, destinationEntityName
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .name: return .string(context.name)
         case .swiftName: return .string(context.swiftName)
@@ -293,25 +268,20 @@ final class FetchedPropertyObject: MustacheObject {
 }
 
 /// A fetch index of the runtime flavor.
-final class FetchIndexObject: MustacheObject {
+final class FetchIndexObject: KeyedMustacheObject {
     let context: RuntimeFetchIndexContext
 
     init(_ context: RuntimeFetchIndexContext) {
         self.context = context
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case nameLiteral, elementsLiteral
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .nameLiteral: return .string(context.nameLiteral)
         case .elementsLiteral: return .string(context.elementsLiteral)
@@ -320,25 +290,20 @@ final class FetchIndexObject: MustacheObject {
 }
 
 /// An entry of the runtime flavor's key-path map.
-final class KeyPathObject: MustacheObject {
+final class KeyPathObject: KeyedMustacheObject {
     let context: RuntimeKeyPathContext
 
     init(_ context: RuntimeKeyPathContext) {
         self.context = context
     }
 
-    private enum Key: Int, CaseIterable {
+    enum Key: Int, CaseIterable {
         case swiftName, nameLiteral
     }
 
-    private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+    static let keys = makeKeys()
 
-    func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
-    }
-
-    func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+    func value(for known: Key) -> MustacheValue? {
         switch known {
         case .swiftName: return .string(context.swiftName)
         case .nameLiteral: return .string(context.nameLiteral)

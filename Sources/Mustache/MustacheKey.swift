@@ -44,16 +44,8 @@ public struct MustacheKey: Sendable, Hashable, CustomStringConvertible {
 
 /// A fixed list of names, each looked up by ``MustacheKey`` to its position without hashing.
 ///
-/// Meant for the static key tables of ``MustacheObject`` types:
-///
-/// ```swift
-/// private enum Key: Int, CaseIterable { case name, type }
-/// private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
-/// func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-///     guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
-///     switch known { case .name: return .string(name); case .type: return .string(type) }
-/// }
-/// ```
+/// Meant for the static key tables of ``MustacheObject`` types; ``KeyedMustacheObject`` does the
+/// lookups for objects whose keys are an enum's cases.
 public struct MustacheKeyTable: Sendable {
     private struct Slot: Sendable {
         var key: MustacheKey
@@ -100,5 +92,42 @@ public struct MustacheKeyTable: Sendable {
     /// The position of `name` in the table's names, or nil when it is not one of them.
     public subscript(name: String) -> Int? {
         self[MustacheKey(name)]
+    }
+}
+
+/// A ``MustacheObject`` whose keys are the cases of an `Int` enum, answered through a static
+/// ``MustacheKeyTable``: the object only says what each case's value is.
+///
+/// ```swift
+/// final class ItemObject: KeyedMustacheObject {
+///     enum Key: Int, CaseIterable { case name, type }
+///     static let keys = makeKeys()
+///     func value(for known: Key) -> MustacheValue? {
+///         switch known { case .name: return .string(name); case .type: return .string(type) }
+///     }
+/// }
+/// ```
+public protocol KeyedMustacheObject: MustacheObject {
+    /// The keys, in the order of their raw values (0, 1, 2, …).
+    associatedtype Key: RawRepresentable & CaseIterable where Key.RawValue == Int
+    /// The table of ``Key``'s case names: `makeKeys()`.
+    static var keys: MustacheKeyTable { get }
+    /// The value of one key, or nil for none.
+    func value(for known: Key) -> MustacheValue?
+}
+
+extension KeyedMustacheObject {
+    /// The key table of ``Key``'s case names, for ``keys``.
+    public static func makeKeys() -> MustacheKeyTable {
+        MustacheKeyTable(Key.allCases.map { "\($0)" })
+    }
+
+    public func mustacheValue(forKey key: String) -> MustacheValue? {
+        mustacheValue(for: MustacheKey(key))
+    }
+
+    public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        return value(for: known)
     }
 }

@@ -58,19 +58,14 @@ import Testing
     }
 
     /// An object answering through a static key table, the way generated-code contexts do.
-    final class Keyed: MustacheObject {
-        private enum Key: Int, CaseIterable {
+    final class Keyed: KeyedMustacheObject {
+        enum Key: Int, CaseIterable {
             case name, kind, isEmpty
         }
 
-        private static let keys = MustacheKeyTable(Key.allCases.map { "\($0)" })
+        static let keys = makeKeys()
 
-        func mustacheValue(forKey key: String) -> MustacheValue? {
-            mustacheValue(for: MustacheKey(key))
-        }
-
-        func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-            guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        func value(for known: Key) -> MustacheValue? {
             switch known {
             case .name: return "Keyed"
             case .kind: return "object"
