@@ -122,10 +122,13 @@ extension KeyedMustacheObject {
         MustacheKeyTable(Key.allCases.map { "\($0)" })
     }
 
+    // Inlinable: each conforming type gets the lookup specialized for its own `Key`.
+    @inlinable
     public func mustacheValue(forKey key: String) -> MustacheValue? {
         mustacheValue(for: MustacheKey(key))
     }
 
+    @inlinable
     public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
         guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
         return value(for: known)
