@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Work started on a thread of its own; ``wait()`` blocks until it is done and returns its result.
 ///
@@ -31,4 +32,44 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
             condition.wait()
         }
     }
+}
+
+/// Runs a function on every element of an array at once: the first element on the calling thread, each
+/// other one on a ``BackgroundWork`` thread. For a handful of large, independent pieces of work.
+enum ParallelWork {
+    /// `transform` applied to each of `elements`, in order.
+    static func map<Element: Sendable, Value: Sendable>(
+        _ elements: [Element], _ transform: @escaping @Sendable (Element) -> Value
+    ) -> [Value] {
+        guard let first = elements.first else { return [] }
+        let others = elements.dropFirst().map { element in BackgroundWork { transform(element) } }
+        var values = [transform(first)]
+        for work in others {
+            // safe: the work never throws, `transform` is not a throwing function.
+            if let value = try? work.wait() { values.append(value) }
+        }
+        return values
+    }
+
+    /// Calls `body` with every index in `0..<count`, on up to `threads` threads (the calling thread among them),
+    /// each taking the next index when it is done with one. Returns once every call has returned.
+    static func forEach(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let next = IndexCounter()
+        let workers = max(1, min(threads, count))
+        let run: @Sendable () -> Void = {
+            while true {
+                let index = next.value.add(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                body(index)
+            }
+        }
+        let others = (1..<max(1, workers)).map { _ in BackgroundWork { run() } }
+        run()
+        for work in others { _ = try? work.wait() }
+    }
+}
+
+/// The next index to hand out, shared by the threads of ``ParallelWork/forEach(count:threads:_:)``.
+private final class IndexCounter: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -20,7 +20,7 @@ enum Command: String, CaseIterable, Sendable {
     var usageLine: String {
         switch self {
         case .generate:
-            "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
+            "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata|coredata,runtime] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
         case .schema: "USAGE: datamodelgen schema <model> [--output FILE] [--if-not-exists] [--model-version NAME]"
         case .validate: "USAGE: datamodelgen validate <model>... [options]"
         case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
@@ -44,8 +44,8 @@ enum Command: String, CaseIterable, Sendable {
                 .value("output", "DIR", "Directory for the generated files (created when missing)."),
                 .value(
                     "flavor", "FLAVOR",
-                    "runtime (default: classes for DataModelRuntime) or coredata (Xcode's codegen).",
-                    allowed: ["runtime", "coredata"]),
+                    "runtime (default: classes for DataModelRuntime), coredata (Xcode's codegen), or several: coredata,runtime or all (each into <output>/<flavor>)."
+                ),
                 .value(
                     "access", "LEVEL", "Access level of declarations: public (default) or internal.",
                     allowed: ["public", "internal"]),

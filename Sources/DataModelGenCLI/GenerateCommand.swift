@@ -20,7 +20,8 @@ enum GenerateCommand {
         guard let output = arguments.value("output") ?? config?.output else {
             throw UsageError("missing '--output DIR'")
         }
-        let options = try options(arguments, config: config)
+        let flavors = try flavors(arguments, config: config)
+        let options = try options(arguments, config: config, flavor: flavors[0])
         let cache = cache(for: arguments, config: config, modelPath: modelPath, output: output, options: options)
         if let record = cache?.validRecord() {
             printer.print(record.diagnostics)
@@ -34,9 +35,10 @@ enum GenerateCommand {
         defer { ExitTeardown.keep(loaded) }
 
         let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
-        let files: [OutputFile]
+        let targets = FlavorTarget.targets(for: flavors, output: output)
+        let rendered: [[OutputFile]]
         do {
-            files = try ModelOutput.files(for: loaded.model, library: library, options: options)
+            rendered = try ModelOutput.files(for: loaded.model, library: library, options: options, flavors: flavors)
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
@@ -44,33 +46,41 @@ enum GenerateCommand {
             printer.print([error.diagnostic])
             return .modelError
         }
+        defer { ExitTeardown.keep(rendered) }
+        let produced = zip(targets, rendered).flatMap { target, files in files.map { target.prefix + $0.path } }
         if let expected = arguments.values["expect-output"],
-            let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: files.map(\.path))
+            let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: produced)
         {
             printer.print([.error(mismatch, rule: "unexpected-outputs", at: SourceLocation(file: loaded.contentsPath))])
             return .modelError
         }
-        defer { ExitTeardown.keep(files) }
-        let plan = OutputWriter.plan(files, in: output, modelFileName: loaded.model.name + ".xcdatamodeld")
-        defer { ExitTeardown.keep(plan) }
+        let modelFileName = loaded.model.name + ".xcdatamodeld"
+        let plans = ParallelWork.map(Array(zip(targets, rendered))) { target, files in
+            OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
+        }
+        defer { ExitTeardown.keep(plans) }
         if arguments.flag("check") {
-            if plan.isUpToDate { return .success }
-            console.out(OutputWriter.diff(plan))
+            let changes = plans.reduce(0) { $0 + $1.changes.count }
+            let removals = plans.reduce(0) { $0 + $1.removals.count }
+            if changes == 0 && removals == 0 { return .success }
+            console.out(plans.map(OutputWriter.diff).joined())
             console.err(
-                "error: generated files in '\(output)' are stale (\(plan.changes.count) to write, \(plan.removals.count) to remove); run 'datamodelgen generate' to update them\n"
+                "error: generated files in '\(output)' are stale (\(changes) to write, \(removals) to remove); run 'datamodelgen generate' to update them\n"
             )
             return .modelError
         }
         if arguments.flag("dry-run") {
-            for change in plan.changes {
-                console.out("\(change.existing == nil ? "create" : "update") \(change.file.path)\n")
+            for (target, plan) in zip(targets, plans) {
+                for change in plan.changes {
+                    console.out("\(change.existing == nil ? "create" : "update") \(target.prefix)\(change.file.path)\n")
+                }
+                for path in plan.unchanged { console.out("keep   \(target.prefix)\(path)\n") }
+                for path in plan.removals { console.out("remove \(target.prefix)\(path)\n") }
             }
-            for path in plan.unchanged { console.out("keep   \(path)\n") }
-            for path in plan.removals { console.out("remove \(path)\n") }
             return .success
         }
-        try OutputWriter.apply(plan)
-        cache?.store(paths: files.map(\.path), diagnostics: diagnostics)
+        try OutputWriter.apply(plans)
+        cache?.store(paths: produced, diagnostics: diagnostics)
         return .success
     }
 
@@ -86,7 +96,7 @@ enum GenerateCommand {
         }
         if let configPath = arguments.value("config") { files.append(configPath) }
         let parts = [
-            "flavor=\(options.flavor.rawValue)", "access=\(options.access.rawValue)",
+            "flavor=\((arguments.value("flavor") ?? config?.flavor ?? ""))", "access=\(options.access.rawValue)",
             "manual=\(options.includeManual)", "schema=\(options.includeSchema)",
             "version=\(arguments.value("model-version") ?? config?.modelVersion ?? "")",
             "expect=\((arguments.values["expect-output"] ?? []).joined(separator: "\n"))",
@@ -95,11 +105,28 @@ enum GenerateCommand {
         return GenerationCache(output: output, parts: parts, files: files)
     }
 
-    static func options(_ arguments: ArgumentParser.Parsed, config: GenerationConfig?) throws -> GenerationOptions {
-        let flavorName = arguments.value("flavor") ?? config?.flavor ?? Flavor.runtime.rawValue
-        guard let flavor = Flavor(rawValue: flavorName) else {
-            throw UsageError("invalid flavor '\(flavorName)' in the config; expected runtime or coredata")
+    /// The flavors asked for: `--flavor` (or the config's `flavor`) is one flavor, or several separated by
+    /// commas, or `all`; each flavor is generated once, in the order given.
+    static func flavors(_ arguments: ArgumentParser.Parsed, config: GenerationConfig?) throws -> [Flavor] {
+        let fromCommandLine = arguments.value("flavor")
+        let list = fromCommandLine ?? config?.flavor ?? Flavor.runtime.rawValue
+        var flavors: [Flavor] = []
+        for part in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces)
+            let named = name == "all" ? Flavor.allCases : Flavor(rawValue: name).map { [$0] }
+            guard let named else {
+                throw UsageError(
+                    "invalid flavor '\(name)'\(fromCommandLine == nil ? " in the config" : ""); expected runtime, coredata, a comma-separated list of them, or all"
+                )
+            }
+            for flavor in named where !flavors.contains(flavor) { flavors.append(flavor) }
         }
+        return flavors
+    }
+
+    static func options(_ arguments: ArgumentParser.Parsed, config: GenerationConfig?, flavor: Flavor) throws
+        -> GenerationOptions
+    {
         let accessName = arguments.value("access") ?? config?.access ?? AccessLevel.public.rawValue
         guard let access = AccessLevel(rawValue: accessName) else {
             throw UsageError("invalid access level '\(accessName)' in the config; expected public or internal")
@@ -111,24 +138,61 @@ enum GenerateCommand {
     }
 }
 
-/// Everything `generate` writes for a model: the Swift files and, when asked, the schema.
+/// Where one flavor's files go: the output directory itself when one flavor is generated, else a
+/// subdirectory named after the flavor (`<output>/coredata`, `<output>/runtime`).
+struct FlavorTarget {
+    var flavor: Flavor
+    var directory: String
+    /// The path of the flavor's directory relative to the output directory, with a trailing slash, or "".
+    var prefix: String
+
+    static func targets(for flavors: [Flavor], output: String) -> [FlavorTarget] {
+        guard flavors.count > 1 else {
+            return flavors.map { FlavorTarget(flavor: $0, directory: output, prefix: "") }
+        }
+        return flavors.map {
+            FlavorTarget(
+                flavor: $0, directory: (output as NSString).appendingPathComponent($0.rawValue),
+                prefix: $0.rawValue + "/")
+        }
+    }
+}
+
+/// Everything `generate` writes for a model: the Swift files of each flavor and, when asked, the schema.
 enum ModelOutput {
+    /// The files of `options.flavor`, sorted by path.
     static func files(for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions) throws
         -> [OutputFile]
     {
-        // The schema renders on another thread meanwhile; its errors still come after the Swift files' errors.
+        try files(for: model, library: library, options: options, flavors: [options.flavor])[0]
+    }
+
+    /// The files of each of `flavors` (in that order), each list sorted by path. The schema is rendered
+    /// once and goes into every list.
+    ///
+    /// The flavors and the schema render on threads of their own; they share nothing but immutable
+    /// inputs. Errors come in a fixed order whatever the timing: the flavors' in order, then the schema's.
+    static func files(
+        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, flavors: [Flavor]
+    ) throws -> [[OutputFile]] {
         let schema =
             options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
-        let swiftFiles: Result<[OutputFile], any Error> = Result {
-            try CodeGenerator(library: library, options: options).generate(model)
+        let swiftFiles = ParallelWork.map(flavors) { flavor in
+            var flavorOptions = options
+            flavorOptions.flavor = flavor
+            return Result { try CodeGenerator(library: library, options: flavorOptions).generate(model) }
         }
         let schemaFile = schema.map { work in Result { try work.wait() } }
-        var files = try swiftFiles.get()
-        if let schemaFile {
-            files.append(try schemaFile.get())
-            files.sort { $0.path < $1.path }
+        var lists: [[OutputFile]] = []
+        for result in swiftFiles {
+            var files = try result.get()
+            if let schemaFile {
+                files.append(try schemaFile.get())
+                files.sort { $0.path < $1.path }
+            }
+            lists.append(files)
         }
-        return files
+        return lists
     }
 }
 

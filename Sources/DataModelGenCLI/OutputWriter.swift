@@ -52,22 +52,42 @@ enum OutputWriter {
     }
 
     static func apply(_ plan: OutputPlan) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
-        } catch {
-            throw IOFailure(
-                path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
-        }
-        for change in plan.changes {
-            let path = (plan.directory as NSString).appendingPathComponent(change.file.path)
-            try AtomicFileWriter.store(change.file.utf8, at: path)
-        }
-        for removal in plan.removals {
-            let path = (plan.directory as NSString).appendingPathComponent(removal)
+        try apply([plan])
+    }
+
+    /// Applies several plans: creates their directories, writes every change (on a few threads, as a large
+    /// model's thousands of files are written fastest so), then removes the stale files. The first failure,
+    /// in plan and file order, is thrown.
+    static func apply(_ plans: [OutputPlan]) throws {
+        for plan in plans {
             do {
-                try FileManager.default.removeItem(atPath: path)
+                try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
             } catch {
-                throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
+                throw IOFailure(
+                    path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
+            }
+        }
+        let writes = plans.flatMap { plan in
+            plan.changes.map { ((plan.directory as NSString).appendingPathComponent($0.file.path), $0.file.utf8) }
+        }
+        let failures = FailureSlots()
+        let threads = writes.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        ParallelWork.forEach(count: writes.count, threads: threads) { index in
+            do throws(IOFailure) {
+                try AtomicFileWriter.store(writes[index].1, at: writes[index].0)
+            } catch {
+                failures.record(error, at: index)
+            }
+        }
+        if let failure = failures.first { throw failure }
+        for plan in plans {
+            for removal in plan.removals {
+                let path = (plan.directory as NSString).appendingPathComponent(removal)
+                do {
+                    try FileManager.default.removeItem(atPath: path)
+                } catch {
+                    throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
+                }
             }
         }
     }
@@ -87,5 +107,26 @@ enum OutputWriter {
             output += UnifiedDiff.diff(old: old, new: "", oldName: "a/\(path)", newName: "/dev/null")
         }
         return output
+    }
+}
+
+/// The failures of writes made on several threads, kept by index so that the first one reported does not
+/// depend on timing.
+private final class FailureSlots: @unchecked Sendable {
+    // @unchecked: `failures` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var failures: [Int: IOFailure] = [:]
+
+    func record(_ failure: IOFailure, at index: Int) {
+        lock.lock()
+        failures[index] = failure
+        lock.unlock()
+    }
+
+    /// The failure with the lowest index.
+    var first: IOFailure? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures.min { $0.key < $1.key }?.value
     }
 }
