@@ -137,15 +137,18 @@ struct RuntimeContextBuilder {
                 guard let ancestorContext = contexts[ancestor.name], ancestorContext.generatesProperties else {
                     continue
                 }
+                // The properties' runtime keys already hold their name literals.
                 for attribute in ancestorContext.attributes {
                     keyPaths.append(
-                        RuntimeKeyPathContext(swiftName: attribute.swiftName, nameLiteral: Self.literal(attribute.name))
-                    )
+                        RuntimeKeyPathContext(
+                            swiftName: attribute.swiftName,
+                            nameLiteral: attribute.runtime?.nameLiteral ?? Self.literal(attribute.name)))
                 }
                 for relationship in ancestorContext.relationships {
                     keyPaths.append(
                         RuntimeKeyPathContext(
-                            swiftName: relationship.swiftName, nameLiteral: Self.literal(relationship.name)))
+                            swiftName: relationship.swiftName,
+                            nameLiteral: relationship.runtime?.nameLiteral ?? Self.literal(relationship.name)))
                 }
             }
         }
@@ -172,13 +175,9 @@ struct RuntimeContextBuilder {
                 + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
     }
 
-    static func attributeContext(_ attribute: Attribute, swiftType: String) -> RuntimeAttributeContext {
-        let usesCodable: Bool
-        switch attribute.type {
-        case .objectID: usesCodable = true
-        case .transformable: usesCodable = SwiftTypeMapper.runtimeTransformableType(attribute) != nil
-        default: usesCodable = false
-        }
+    /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
+    /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
+    static func attributeContext(_ attribute: Attribute, usesCodable: Bool) -> RuntimeAttributeContext {
         let isDate = attribute.type == .date
         let minimum = isDate ? attribute.minDateTimeInterval ?? attribute.minValueString : attribute.minValueString
         let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString

@@ -50,11 +50,18 @@ public enum SwiftNaming {
 
     /// `name` in backticks when it is a keyword.
     public static func escaped(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+        needsEscaping(name) ? "`\(name)`" : name
     }
 
     /// Whether `name` needs backticks.
-    public static func needsEscaping(_ name: String) -> Bool { keywords.contains(name) }
+    public static func needsEscaping(_ name: String) -> Bool {
+        keywordShapes.mightContain(name) && keywords.contains(name)
+    }
+
+    /// The first bytes and lengths of ``keywords``: most names are ruled out without hashing them.
+    private static let keywordShapes = WordShapes(keywords)
+    /// The first bytes and lengths of ``runtimeReservedMembers``.
+    private static let reservedMemberShapes = WordShapes(runtimeReservedMembers)
 
     /// The first character upper-cased: `departments` → `Departments` (used in accessor names and selectors).
     public static func capitalized(_ name: String) -> String {
@@ -63,7 +70,15 @@ public enum SwiftNaming {
         var bytes = name.utf8.makeIterator()
         if let first = bytes.next(), first < 0x80, bytes.next().map({ $0 < 0x80 }) ?? true {
             guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return name }
-            return String(UnicodeScalar(first - 32)) + name.dropFirst()
+            let count = name.utf8.count
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                var index = 0
+                for byte in name.utf8 {
+                    buffer[index] = index == 0 ? byte - 32 : byte
+                    index += 1
+                }
+                return count
+            }
         }
         guard let first = name.first else { return name }
         return first.uppercased() + name.dropFirst()
@@ -77,7 +92,7 @@ public enum SwiftNaming {
 
     /// The Swift property name for a model property in the runtime flavor (rule 2), unescaped.
     public static func runtimePropertyName(_ name: String) -> String {
-        runtimeReservedMembers.contains(name) ? name + "_" : name
+        reservedMemberShapes.mightContain(name) && runtimeReservedMembers.contains(name) ? name + "_" : name
     }
 
     /// The Swift type named by a `customClassName`: a leading `.` (Xcode's "current module") is dropped;
@@ -92,5 +107,29 @@ public enum SwiftNaming {
     public static func qualified(_ type: String, generatedClassNames: Set<String>) -> String {
         guard generatedClassNames.contains(type), let module = standardTypeModules[type] else { return type }
         return "\(module).\(type)"
+    }
+}
+
+/// Which (first byte, length) pairs occur in a set of words: a name whose pair does not occur is not one of
+/// them, which a table lookup tells without hashing the name.
+private struct WordShapes: Sendable {
+    /// For each first byte, a bit per length below 64; longer words set bit 63.
+    private var lengthsByFirstByte = [UInt64](repeating: 0, count: 256)
+
+    init(_ words: Set<String>) {
+        for word in words {
+            guard let first = word.utf8.first else { continue }
+            lengthsByFirstByte[Int(first)] |= Self.bit(forLength: word.utf8.count)
+        }
+    }
+
+    /// Whether `name` could be one of the words; false means it certainly is not.
+    func mightContain(_ name: String) -> Bool {
+        guard let first = name.utf8.first else { return true }
+        return lengthsByFirstByte[Int(first)] & Self.bit(forLength: name.utf8.count) != 0
+    }
+
+    private static func bit(forLength length: Int) -> UInt64 {
+        1 << UInt64(min(length, 63))
     }
 }

@@ -18,6 +18,9 @@ struct SwiftTypeMapper: Sendable {
     struct AttributeType {
         var name: String
         var isScalar: Bool
+        /// Whether the runtime flavor stores the value through `Codable` (an object ID, or a transformable
+        /// of a `Codable` type).
+        var usesCodable = false
     }
 
     struct RelationshipTypes {
@@ -72,6 +75,7 @@ struct SwiftTypeMapper: Sendable {
     /// Swift-native types: non-optional attributes are non-optional properties.
     private func runtimeType(of attribute: Attribute) -> AttributeType {
         let base: String
+        var codableType: String?
         switch attribute.type {
         case .integer16: base = q("Int16")
         case .integer32: base = q("Int32")
@@ -86,19 +90,19 @@ struct SwiftTypeMapper: Sendable {
         case .uuid: base = q("UUID")
         case .uri: base = q("URL")
         case .transformable:
-            base = Self.runtimeTransformableType(attribute) ?? q("Data")
+            codableType = Self.runtimeTransformableType(attribute)
+            base = codableType ?? q("Data")
         case .objectID: base = "ObjectID"
         case .composite: base = q("Data")
         case .undefined: base = q("Data")
         }
         // A `Codable` transformable or an object ID has no empty value to stand in for a missing or
         // undecodable one, so its property is optional whatever the model says (a save still requires it).
-        let hasNoEmptyValue =
-            attribute.type == .objectID
-            || (attribute.type == .transformable && Self.runtimeTransformableType(attribute) != nil)
+        let hasNoEmptyValue = attribute.type == .objectID || codableType != nil
         let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
         return .init(
-            name: optional ? base + "?" : base, isScalar: attribute.type.isNumeric || attribute.type == .boolean)
+            name: optional ? StringConcat.concat(base, "?") : base,
+            isScalar: attribute.type.isNumeric || attribute.type == .boolean, usesCodable: hasNoEmptyValue)
     }
 
     /// The property, bulk-collection and index-set types of a relationship.

@@ -177,9 +177,25 @@ final class AttributeObject: KeyedMustacheObject {
 /// A relationship's keys, plus the runtime flavor's extra keys when present.
 final class RelationshipObject: KeyedMustacheObject {
     let context: RelationshipContext
+    /// The accessor names of a to-many relationship, made once: templates use each several times. Nil for a
+    /// to-one, whose names are made if a template asks for them.
+    private let accessorNames: AccessorNames?
+
+    private struct AccessorNames {
+        var addTo: MustacheValue
+        var removeFrom: MustacheValue
+        var insertInto: MustacheValue
+        var replace: MustacheValue
+    }
 
     init(_ context: RelationshipContext) {
         self.context = context
+        accessorNames =
+            context.isToMany
+            ? AccessorNames(
+                addTo: .string(context.addToName), removeFrom: .string(context.removeFromName),
+                insertInto: .string(context.insertIntoName), replace: .string(context.replaceName))
+            : nil
     }
 
     enum Key: Int, CaseIterable {
@@ -210,10 +226,10 @@ final class RelationshipObject: KeyedMustacheObject {
         case .swiftType: return .string(context.swiftType)
         case .collectionType: return .string(context.collectionType)
         case .indexSetType: return .string(context.indexSetType)
-        case .addToName: return .string(context.addToName)
-        case .removeFromName: return .string(context.removeFromName)
-        case .insertIntoName: return .string(context.insertIntoName)
-        case .replaceName: return .string(context.replaceName)
+        case .addToName: return accessorNames?.addTo ?? .string(context.addToName)
+        case .removeFromName: return accessorNames?.removeFrom ?? .string(context.removeFromName)
+        case .insertIntoName: return accessorNames?.insertInto ?? .string(context.insertIntoName)
+        case .replaceName: return accessorNames?.replace ?? .string(context.replaceName)
         case .addObjectSelector: return .string(context.addObjectSelector)
         case .removeObjectSelector: return .string(context.removeObjectSelector)
         case .addSetSelector: return .string(context.addSetSelector)

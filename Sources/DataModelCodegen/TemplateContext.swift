@@ -200,11 +200,16 @@ public struct TemplateContextBuilder: Sendable {
         case .manual: (generatesClass, generatesProperties) = (options.includeManual, options.includeManual)
         }
         let suffixes = flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
-        let attributes = Self.sortedIndicesByName(entity.attributes, name: \.name).map {
-            attributeContext(entity.attributes[$0], typeMapper: typeMapper)
+        // Read through buffers: an `Attribute` is large, and indexing the array would copy each one.
+        let attributes = entity.attributes.withUnsafeBufferPointer { buffer in
+            Self.sortedIndicesByName(entity.attributes, name: \.name).map {
+                attributeContext(buffer[$0], typeMapper: typeMapper)
+            }
         }
-        let relationships = Self.sortedIndicesByName(entity.relationships, name: \.name).map {
-            relationshipContext(entity.relationships[$0], classNames: classNames, typeMapper: typeMapper)
+        let relationships = entity.relationships.withUnsafeBufferPointer { buffer in
+            Self.sortedIndicesByName(entity.relationships, name: \.name).map {
+                relationshipContext(buffer[$0], classNames: classNames, typeMapper: typeMapper)
+            }
         }
         let fetched = Self.sortedByName(entity.fetchedProperties, name: \.name).map { property in
             let destination = property.fetchRequest?.entity ?? ""
@@ -257,7 +262,7 @@ public struct TemplateContextBuilder: Sendable {
             swiftType: type.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
             isScalar: type.isScalar,
             runtime: options.flavor == .runtime
-                ? RuntimeContextBuilder.attributeContext(attribute, swiftType: type.name) : nil)
+                ? RuntimeContextBuilder.attributeContext(attribute, usesCodable: type.usesCodable) : nil)
     }
 
     private func relationshipContext(

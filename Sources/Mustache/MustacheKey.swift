@@ -1,7 +1,10 @@
+import Synchronization
+
 /// A name a template looks up, resolved once when the template compiles.
 ///
-/// A key carries a fingerprint of its name computed once, so a ``MustacheKeyTable`` answers a lookup
-/// without hashing the name again; templates keep one key per tag instead of a string.
+/// Every key with the same name gets the same small number, so a ``MustacheKeyTable`` answers a
+/// lookup with one array read, without hashing or comparing the name; templates keep one key per tag
+/// instead of a string.
 ///
 /// ```swift
 /// let key = MustacheKey("className")
@@ -12,17 +15,20 @@ public struct MustacheKey: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     /// A seedless hash of the name's UTF-8 bytes, the same in every process.
     public let fingerprint: UInt64
+    /// The number of the name in this process: equal for equal names, distinct for distinct names.
+    @usableFromInline let number: Int
 
     /// Creates a key for `name`.
     public init(_ name: String) {
         self.name = name
         self.fingerprint = Self.fingerprint(of: name)
+        self.number = MustacheKeyNumbers.number(of: name)
     }
 
     public var description: String { name }
 
     public static func == (lhs: MustacheKey, rhs: MustacheKey) -> Bool {
-        lhs.fingerprint == rhs.fingerprint && lhs.name == rhs.name
+        lhs.number == rhs.number
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -42,56 +48,61 @@ public struct MustacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A fixed list of names, each looked up by ``MustacheKey`` to its position without hashing.
+/// The numbers of the key names seen in this process, handed out in order from 0.
+///
+/// Keys are made when templates compile and when key tables are built, never per lookup, so the
+/// lock is taken rarely; a name looked up by string that no key has is in no table.
+enum MustacheKeyNumbers {
+    private static let numbers = Mutex<[String: Int]>([:])
+
+    /// The number of `name`, given one if it has none yet.
+    static func number(of name: String) -> Int {
+        numbers.withLock { numbers in
+            if let number = numbers[name] { return number }
+            let number = numbers.count
+            numbers[name] = number
+            return number
+        }
+    }
+
+    /// The number of `name` if a key with that name exists.
+    static func existingNumber(of name: String) -> Int? {
+        numbers.withLock { $0[name] }
+    }
+}
+
+/// A fixed list of names, each looked up by ``MustacheKey`` to its position with one array read.
 ///
 /// Meant for the static key tables of ``MustacheObject`` types; ``KeyedMustacheObject`` does the
 /// lookups for objects whose keys are an enum's cases.
 public struct MustacheKeyTable: Sendable {
-    private struct Slot: Sendable {
-        var key: MustacheKey
-        var index: Int
-    }
-
-    /// Open addressing with linear probing; the capacity is a power of two at least twice the count.
-    private let slots: [Slot?]
-    private let mask: Int
+    /// The position of each name, indexed by its key's number; -1 for numbers of other names. A key
+    /// numbered past the end was made after the table, so it is none of the table's names.
+    @usableFromInline let positions: [Int]
 
     /// Creates a table of `names`; a repeated name keeps its first position.
     public init(_ names: [String]) {
-        var capacity = 4
-        while capacity < names.count * 2 { capacity *= 2 }
-        var slots = [Slot?](repeating: nil, count: capacity)
-        let mask = capacity - 1
-        for (position, name) in names.enumerated() {
-            let key = MustacheKey(name)
-            var index = Int(truncatingIfNeeded: key.fingerprint) & mask
-            var isNew = true
-            while let slot = slots[index] {
-                if slot.key == key {
-                    isNew = false
-                    break
-                }
-                index = (index + 1) & mask
-            }
-            if isNew { slots[index] = Slot(key: key, index: position) }
+        let numbers = names.map { MustacheKeyNumbers.number(of: $0) }
+        var positions = [Int](repeating: -1, count: (numbers.max() ?? -1) + 1)
+        for (position, number) in numbers.enumerated() where positions[number] < 0 {
+            positions[number] = position
         }
-        self.slots = slots
-        self.mask = mask
+        self.positions = positions
     }
 
     /// The position of `key`'s name in the table's names, or nil when it is not one of them.
+    @inlinable
     public subscript(key: MustacheKey) -> Int? {
-        var index = Int(truncatingIfNeeded: key.fingerprint) & mask
-        while let slot = slots[index] {
-            if slot.key.fingerprint == key.fingerprint && slot.key.name == key.name { return slot.index }
-            index = (index + 1) & mask
-        }
-        return nil
+        guard key.number < positions.count else { return nil }
+        let position = positions[key.number]
+        return position < 0 ? nil : position
     }
 
     /// The position of `name` in the table's names, or nil when it is not one of them.
     public subscript(name: String) -> Int? {
-        self[MustacheKey(name)]
+        guard let number = MustacheKeyNumbers.existingNumber(of: name), number < positions.count else { return nil }
+        let position = positions[number]
+        return position < 0 ? nil : position
     }
 }
 
@@ -125,7 +136,8 @@ extension KeyedMustacheObject {
     // Inlinable: each conforming type gets the lookup specialized for its own `Key`.
     @inlinable
     public func mustacheValue(forKey key: String) -> MustacheValue? {
-        mustacheValue(for: MustacheKey(key))
+        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        return value(for: known)
     }
 
     @inlinable

@@ -1,14 +1,15 @@
-/// Renders a compiled template by walking its nodes and appending to one string.
+/// Renders a compiled template by running its program's instructions and appending to one buffer of bytes.
 ///
 /// The walk keeps its own stack of pending work instead of recursing, so no template or context,
 /// however deeply nested, can overflow the thread's stack.
 struct MustacheRenderer: ~Copyable {
     /// Work still to do, innermost last.
     private enum Work {
-        /// Render `nodes` from `index` on, prefixing template lines with `indentation`.
-        case nodes([MustacheNode], index: Int, indentation: String)
-        /// Render a section's children once per remaining element of a list.
-        case elements([MustacheValue], index: Int, children: [MustacheNode], indentation: String)
+        /// Run instructions `range` of `programs[program]`, prefixing template lines with
+        /// `indentations[indentation]`.
+        case run(program: Int, range: Range<Int>, indentation: Int)
+        /// Render a section's content once per remaining element of a list.
+        case elements([MustacheValue], index: Int, program: Int, content: Range<Int>, indentation: Int)
         /// Pop the context pushed by a section.
         case popContext
         /// Leave a partial or overridden block.
@@ -19,15 +20,25 @@ struct MustacheRenderer: ~Copyable {
         case finishLines(start: Int)
     }
 
+    /// The blocks one parent tag passes, with the program their content is in.
+    private struct Overrides {
+        var program: Int
+        var arguments: [String: MustacheProgram.Block]
+    }
+
     private let library: MustacheLibrary
     private let options: MustacheRenderOptions
     /// The UTF-8 bytes rendered so far; made a string once, at the end.
     private var output = MustacheOutputBuffer(capacity: 1 << 14)
     private var work: [Work] = []
+    /// The programs of the templates this render has entered; work refers to them by position.
+    private var programs: [MustacheProgram] = []
+    /// Each indentation in use, as UTF-8 bytes; work refers to them by position, and 0 is no indentation.
+    private var indentations: [[UInt8]] = [[]]
     /// The context stack; names resolve from the top (the end) down.
     private var contextStack: [MustacheValue]
     /// The blocks passed by the parent tags being rendered, outermost first.
-    private var overrides: [[String: MustacheBlock]] = []
+    private var overrides: [Overrides] = []
     /// How many partials, parents and overridden blocks are being rendered.
     private var depth = 0
 
@@ -57,7 +68,8 @@ struct MustacheRenderer: ~Copyable {
         _ template: MustacheTemplate, contexts: [MustacheValue], library: MustacheLibrary
     ) throws(MustacheError) -> [UInt8] {
         var renderer = MustacheRenderer(library: library, contexts: contexts)
-        renderer.work.append(.nodes(template.nodes, index: 0, indentation: ""))
+        renderer.work.append(
+            .run(program: renderer.register(template.program), range: 0..<template.program.count, indentation: 0))
         try renderer.run()
         return renderer.output.bytes
     }
@@ -67,10 +79,10 @@ struct MustacheRenderer: ~Copyable {
     private mutating func run() throws(MustacheError) {
         while let next = work.popLast() {
             switch next {
-            case .nodes(let nodes, let index, let indentation):
-                try render(nodes, from: index, indentation: indentation)
-            case .elements(let elements, let index, let children, let indentation):
-                renderElement(of: elements, at: index, children: children, indentation: indentation)
+            case .run(let program, let range, let indentation):
+                try run(program, range, indentation: indentation)
+            case .elements(let elements, let index, let program, let content, let indentation):
+                renderElement(of: elements, at: index, program: program, content: content, indentation: indentation)
             case .popContext:
                 contextStack.removeLast()
             case .leaveInclude:
@@ -84,120 +96,169 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// Renders nodes that only append text, until one needs nested work; that node schedules its
-    /// work on top of the rest of `nodes`.
-    private mutating func render(_ nodes: [MustacheNode], from start: Int, indentation: String) throws(MustacheError) {
-        var index = start
-        while index < nodes.count {
-            let node = nodes[index]
-            index += 1
-            switch node {
-            case .text(let text):
-                appendUTF8(text)
+    /// Runs instructions that only append text, and sections that render nothing, until one needs nested
+    /// work; that one schedules its work on top of the rest of `range`.
+    private mutating func run(
+        _ programIndex: Int, _ range: Range<Int>, indentation: Int
+    ) throws(MustacheError) {
+        let program = programs[programIndex]
+        var position = range.lowerBound
+        let end = range.upperBound
+        while position < end {
+            let instruction = program.instructions[position]
+            position += 1
+            switch instruction {
+            case .text(let start, let count):
+                output.append(program.text(start: start, count: count))
             case .lineStart:
-                if !indentation.isEmpty { appendUTF8(indentation) }
+                if indentation != 0 { appendIndentation(indentation) }
             case .variable(let name, let escapes):
-                append(resolve(name), escapes: escapes)
-            case .section, .partial, .parent, .block:
-                if index < nodes.count { work.append(.nodes(nodes, index: index, indentation: indentation)) }
-                try schedule(node, indentation: indentation)
+                append(resolve(program.names[name], in: program), escapes: escapes)
+            case .section(let name, let isInverted, let contentEnd):
+                let content = position..<contentEnd
+                position = contentEnd
+                let value = resolve(program.names[name], in: program)
+                guard !isInverted else {
+                    if value.isTruthy { continue }
+                    if position < end {
+                        work.append(.run(program: programIndex, range: position..<end, indentation: indentation))
+                    }
+                    work.append(.run(program: programIndex, range: content, indentation: indentation))
+                    return
+                }
+                guard value.isTruthy else { continue }
+                if position < end {
+                    work.append(.run(program: programIndex, range: position..<end, indentation: indentation))
+                }
+                if case .array(let elements) = value {
+                    work.append(
+                        .elements(elements, index: 0, program: programIndex, content: content, indentation: indentation)
+                    )
+                } else {
+                    push(value, program: programIndex, content: content, indentation: indentation)
+                }
+                return
+            case .partial(let index):
+                if position < end {
+                    work.append(.run(program: programIndex, range: position..<end, indentation: indentation))
+                }
+                try schedule(program.partials[index], indentation: indentation)
+                return
+            case .parent(let index):
+                let parent = program.parents[index]
+                if parent.end < end {
+                    work.append(.run(program: programIndex, range: parent.end..<end, indentation: indentation))
+                }
+                try schedule(parent, from: programIndex, indentation: indentation)
+                return
+            case .block(let index):
+                let block = program.blocks[index]
+                if block.content.upperBound < end {
+                    work.append(
+                        .run(program: programIndex, range: block.content.upperBound..<end, indentation: indentation))
+                }
+                try schedule(block, in: programIndex, indentation: indentation)
                 return
             }
         }
     }
 
-    private mutating func schedule(_ node: MustacheNode, indentation: String) throws(MustacheError) {
-        switch node {
-        case .section(let section):
-            schedule(section, indentation: indentation)
-        case .partial(let partial):
-            try schedule(partial, indentation: indentation)
-        case .parent(let parent):
-            try schedule(parent, indentation: indentation)
-        case .block(let block):
-            try schedule(block, indentation: indentation)
-        case .text, .lineStart, .variable:
-            break
-        }
-    }
-
-    private mutating func schedule(_ section: MustacheSection, indentation: String) {
-        let value = resolve(section.name)
-        guard !section.isInverted else {
-            if !value.isTruthy { work.append(.nodes(section.children, index: 0, indentation: indentation)) }
-            return
-        }
-        switch value {
-        case .array(let elements):
-            work.append(.elements(elements, index: 0, children: section.children, indentation: indentation))
-        case .string, .bool, .int, .double, .dictionary, .object, .null:
-            if value.isTruthy { push(value, rendering: section.children, indentation: indentation) }
-        }
-    }
-
     private mutating func renderElement(
-        of elements: [MustacheValue], at index: Int, children: [MustacheNode], indentation: String
+        of elements: [MustacheValue], at index: Int, program: Int, content: Range<Int>, indentation: Int
     ) {
         guard index < elements.count else { return }
         if index + 1 < elements.count {
-            work.append(.elements(elements, index: index + 1, children: children, indentation: indentation))
+            work.append(
+                .elements(elements, index: index + 1, program: program, content: content, indentation: indentation))
         }
-        push(elements[index], rendering: children, indentation: indentation)
+        push(elements[index], program: program, content: content, indentation: indentation)
     }
 
-    /// Pushes `context` and schedules `nodes` to render in it, then the pop.
-    private mutating func push(_ context: MustacheValue, rendering nodes: [MustacheNode], indentation: String) {
+    /// Pushes `context` and schedules `content` to render in it, then the pop.
+    private mutating func push(_ context: MustacheValue, program: Int, content: Range<Int>, indentation: Int) {
         contextStack.append(context)
         work.append(.popContext)
-        work.append(.nodes(nodes, index: 0, indentation: indentation))
+        work.append(.run(program: program, range: content, indentation: indentation))
     }
 
-    private mutating func schedule(_ partial: MustachePartial, indentation: String) throws(MustacheError) {
+    private mutating func schedule(_ partial: MustachePartial, indentation: Int) throws(MustacheError) {
         guard let template = try template(for: partial.reference, at: partial.location, kind: "partial") else {
             return
         }
         try enter(template.name, at: partial.location)
         work.append(.leaveInclude)
-        let indentation = partial.indentation.map { indentation + $0 } ?? ""
-        work.append(.nodes(template.nodes, index: 0, indentation: indentation))
+        let program = register(template.program)
+        work.append(
+            .run(
+                program: program, range: 0..<template.program.count,
+                indentation: self.indentation(indentation, adding: partial.indentation)))
     }
 
-    private mutating func schedule(_ parent: MustacheParent, indentation: String) throws(MustacheError) {
+    private mutating func schedule(
+        _ parent: MustacheProgram.Parent, from programIndex: Int, indentation: Int
+    ) throws(MustacheError) {
         guard let template = try template(for: parent.reference, at: parent.location, kind: "parent template") else {
             return
         }
         try enter(template.name, at: parent.location)
-        overrides.append(parent.arguments)
+        overrides.append(Overrides(program: programIndex, arguments: parent.arguments))
         work.append(.leaveParent)
-        let indentation = parent.indentation.map { indentation + $0 } ?? ""
-        work.append(.nodes(template.nodes, index: 0, indentation: indentation))
+        let program = register(template.program)
+        work.append(
+            .run(
+                program: program, range: 0..<template.program.count,
+                indentation: self.indentation(indentation, adding: parent.indentation)))
     }
 
     /// Schedules a slot: the content of the outermost parent tag that overrides it, or its
     /// default. A slot whose tags stand alone renders whole, indented lines.
-    private mutating func schedule(_ block: MustacheBlock, indentation: String) throws(MustacheError) {
-        let override = self.override(named: block.name)
-        if override != nil {
+    private mutating func schedule(
+        _ block: MustacheProgram.Block, in programIndex: Int, indentation: Int
+    ) throws(MustacheError) {
+        var program = programIndex
+        var content = block
+        if let override = self.override(named: block.name) {
             try enter("$" + block.name, at: block.location)
             work.append(.leaveInclude)
+            (program, content) = override
         }
-        let content = override ?? block
         guard !content.content.isEmpty else { return }
         guard let lineIndentation = block.lineIndentation else {
-            work.append(.nodes(content.content, index: 0, indentation: indentation))
+            work.append(.run(program: program, range: content.content, indentation: indentation))
             return
         }
-        let indentation = indentation + lineIndentation
+        let indentation = self.indentation(indentation, adding: lineIndentation)
         work.append(.finishLines(start: output.count))
-        if !content.startsAtLineStart { appendUTF8(indentation) }
-        work.append(.nodes(content.content, index: 0, indentation: indentation))
+        if !content.startsAtLineStart { appendIndentation(indentation) }
+        work.append(.run(program: program, range: content.content, indentation: indentation))
     }
 
-    private func override(named name: String) -> MustacheBlock? {
+    private func override(named name: String) -> (program: Int, block: MustacheProgram.Block)? {
         for frame in overrides {
-            if let block = frame[name] { return block }
+            if let block = frame.arguments[name] { return (frame.program, block) }
         }
         return nil
+    }
+
+    /// The position of `program` in ``programs``, adding it the first time.
+    private mutating func register(_ program: MustacheProgram) -> Int {
+        if let index = programs.lastIndex(where: { $0 === program }) { return index }
+        programs.append(program)
+        return programs.count - 1
+    }
+
+    /// The position in ``indentations`` of `indentation` followed by `extra`; no extra (an inline tag)
+    /// means no indentation at all.
+    private mutating func indentation(_ indentation: Int, adding extra: String?) -> Int {
+        guard let extra else { return 0 }
+        guard !extra.isEmpty else { return indentation }
+        indentations.append(indentations[indentation] + Array(extra.utf8))
+        return indentations.count - 1
+    }
+
+    private mutating func appendIndentation(_ indentation: Int) {
+        let bytes = indentations[indentation]
+        bytes.withUnsafeBufferPointer { output.append($0) }
     }
 
     private mutating func enter(_ name: String, at location: MustacheSourceLocation) throws(MustacheError) {
@@ -254,19 +315,27 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// The value of `key` in the topmost context that is a dictionary containing it.
+    /// The value of a name of `program`, like ``resolve(_:)``.
+    private func resolve(_ name: MustacheProgram.Name, in program: MustacheProgram) -> MustacheValue {
+        let keys = name.keys
+        guard !keys.isEmpty else { return contextStack.last ?? .null }
+        guard var value = lookUp(program.keys[keys.lowerBound]) else { return .null }
+        var index = keys.lowerBound + 1
+        while index < keys.upperBound {
+            guard let next = value[program.keys[index]] else { return .null }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// The value of `key` in the topmost context that is a dictionary or object containing it.
     private func lookUp(_ key: MustacheKey) -> MustacheValue? {
         var index = contextStack.count
         while index > 0 {
             index -= 1
-            switch contextStack[index] {
-            case .dictionary(let entries):
-                if let value = entries[key.name] { return value }
-            case .object(let object):
-                if let value = object.mustacheValue(for: key) { return value }
-            default:
-                continue
-            }
+            // The subscript reads the context in place, without copying it out of the stack.
+            if let value = contextStack[index][key] { return value }
         }
         return nil
     }
@@ -302,8 +371,10 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// Appends a string's bytes with one copy.
+    /// Appends a string's bytes with one copy; a native string's bytes are read in place.
     private mutating func appendUTF8(_ text: String) {
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { output.append($0) }
+        guard appended == nil else { return }
         var text = text
         text.withUTF8 { output.append($0) }
     }

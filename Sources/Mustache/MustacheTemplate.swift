@@ -12,8 +12,8 @@ public struct MustacheTemplate: Sendable {
     public let name: String
     /// The path reported in errors about this template.
     public let path: String
-    /// The compiled nodes.
-    let nodes: [MustacheNode]
+    /// The compiled instructions.
+    let program: MustacheProgram
     /// The templates named by this template's partial and parent tags, with where they are named.
     let references: [(name: String, location: MustacheSourceLocation)]
 
@@ -29,7 +29,7 @@ public struct MustacheTemplate: Sendable {
         let output = try MustacheParser.parse(source, path: path)
         self.name = name
         self.path = path
-        self.nodes = output.nodes
+        self.program = MustacheProgram(output.nodes)
         self.references = output.references
     }
 
