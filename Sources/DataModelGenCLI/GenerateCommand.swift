@@ -33,10 +33,13 @@ enum GenerateCommand {
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
         defer { ExitTeardown.keep(loaded) }
 
-        let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
+        let templates = arguments.value("templates") ?? config?.templates
+        let library = try TemplateLoader.library(overrides: templates)
         let files: [OutputFile]
         do {
-            files = try ModelOutput.files(for: loaded.model, library: library, options: options)
+            files = try ModelOutput.files(
+                for: loaded.model, library: library, options: options,
+                schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
@@ -113,12 +116,16 @@ enum GenerateCommand {
 
 /// Everything `generate` writes for a model: the Swift files and, when asked, the schema.
 enum ModelOutput {
-    static func files(for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions) throws
-        -> [OutputFile]
-    {
+    /// `schemaUsesDefaultTemplate`: whether `library`'s `schema.sql` is the default template.
+    static func files(
+        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, schemaUsesDefaultTemplate: Bool
+    ) throws -> [OutputFile] {
         // The schema renders on another thread meanwhile; its errors still come after the Swift files' errors.
         let schema =
-            options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
+            options.includeSchema
+            ? BackgroundWork {
+                try SchemaOutput.file(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
+            } : nil
         let swiftFiles: Result<[OutputFile], any Error> = Result {
             try CodeGenerator(library: library, options: options).generate(model)
         }
@@ -143,11 +150,13 @@ enum SchemaCommand {
         let outcome = ModelInput.loadAndValidate(
             path: modelPath, versionName: arguments.value("model-version"), printer: printer)
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
-        let library = try TemplateLoader.library(overrides: arguments.value("templates"))
+        let templates = arguments.value("templates")
+        let library = try TemplateLoader.library(overrides: templates)
         let text: String
         do {
             text = try SchemaOutput.text(
-                for: loaded.model, library: library, ifNotExists: arguments.flag("if-not-exists"))
+                for: loaded.model, library: library, ifNotExists: arguments.flag("if-not-exists"),
+                usesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
         } catch let error as SchemaLayoutError {
             printer.print([error.diagnostic])
             return .modelError
