@@ -3,16 +3,32 @@ import DataModelStoreLayout
 import Mustache
 
 /// Renders a model's SQLite schema, in Core Data's store layout, through the `schema.sql` template.
+///
+/// When the library's `schema.sql` is the default template (``usesDefaultTemplate``) and renders
+/// without HTML escaping, the text is written directly, byte for byte what the template renders,
+/// without the template engine's per-column work.
 public struct SchemaRenderer: Sendable {
     /// The compiled templates (must include `schema.sql`).
     public var library: MustacheLibrary
     /// Whether statements say `IF NOT EXISTS`.
     public var ifNotExists: Bool
+    /// Whether the library's `schema.sql` is the default template (not a user's override), so the
+    /// renderer may write its text directly.
+    public var usesDefaultTemplate: Bool
 
     /// Creates a renderer.
-    public init(library: MustacheLibrary, ifNotExists: Bool = false) {
+    ///
+    /// - Parameter usesDefaultTemplate: Pass `true` only when `library`'s `schema.sql` was compiled
+    ///   from the default template, `Templates/schema.sql.mustache`.
+    public init(library: MustacheLibrary, ifNotExists: Bool = false, usesDefaultTemplate: Bool = false) {
         self.library = library
         self.ifNotExists = ifNotExists
+        self.usesDefaultTemplate = usesDefaultTemplate
+    }
+
+    /// Whether rendering writes the default template's text directly.
+    private var writesDirectly: Bool {
+        usesDefaultTemplate && !library.options.escapesHTML
     }
 
     /// The layout of `model`; throws a located diagnostic when the model cannot be laid out.
@@ -28,14 +44,19 @@ public struct SchemaRenderer: Sendable {
 
     /// The schema file's text for `model` laid out as `layout`.
     public func render(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> String {
-        try library.render(
+        if writesDirectly {
+            return String(
+                decoding: SchemaSQLWriter.write(model, layout: layout, ifNotExists: ifNotExists), as: UTF8.self)
+        }
+        return try library.render(
             CodeGenerator.TemplateName.schema,
             with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
     }
 
     /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
     public func renderUTF8(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> [UInt8] {
-        try library.renderUTF8(
+        if writesDirectly { return SchemaSQLWriter.write(model, layout: layout, ifNotExists: ifNotExists) }
+        return try library.renderUTF8(
             CodeGenerator.TemplateName.schema,
             withContexts: [SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists).mustacheValue])
     }
@@ -71,8 +92,7 @@ struct SchemaContext: MustacheRepresentable {
             return "Entities: " + (entitiesByTable[table.name] ?? []).joined(separator: ", ")
         case .join:
             guard let join = layout.joinTable(named: table.name) else { return "Many-to-many join table" }
-            let owner = layout.entity(number: join.ownerEntityNumber)?.name ?? "?"
-            return "Many-to-many: \(owner).\(join.ownerRelationshipName) ↔ \(join.inverseRelationshipName)"
+            return comment(for: join, layout: layout)
         case .primaryKey:
             return "Entity numbers and the last primary key handed out per entity"
         case .metadata:
@@ -80,6 +100,14 @@ struct SchemaContext: MustacheRepresentable {
         case .modelCache:
             return "Cached compiled model"
         }
+    }
+}
+
+extension SchemaContext {
+    /// What a join table stores: `Many-to-many: Owner.relationship ↔ inverse`.
+    static func comment(for join: JoinTableLayout, layout: StoreLayout) -> String {
+        let owner = layout.entity(number: join.ownerEntityNumber)?.name ?? "?"
+        return "Many-to-many: \(owner).\(join.ownerRelationshipName) ↔ \(join.inverseRelationshipName)"
     }
 }
 

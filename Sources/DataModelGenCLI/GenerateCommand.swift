@@ -34,11 +34,14 @@ enum GenerateCommand {
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
         defer { ExitTeardown.keep(loaded) }
 
-        let library = try TemplateLoader.library(overrides: arguments.value("templates") ?? config?.templates)
+        let templates = arguments.value("templates") ?? config?.templates
+        let library = try TemplateLoader.library(overrides: templates)
         let targets = FlavorTarget.targets(for: flavors, output: output)
         let rendered: [[OutputFile]]
         do {
-            rendered = try ModelOutput.files(for: loaded.model, library: library, options: options, flavors: flavors)
+            rendered = try ModelOutput.files(
+                for: loaded.model, library: library, options: options, flavors: flavors,
+                schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
@@ -160,11 +163,15 @@ struct FlavorTarget {
 
 /// Everything `generate` writes for a model: the Swift files of each flavor and, when asked, the schema.
 enum ModelOutput {
-    /// The files of `options.flavor`, sorted by path.
-    static func files(for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions) throws
-        -> [OutputFile]
-    {
-        try files(for: model, library: library, options: options, flavors: [options.flavor])[0]
+    /// The files of `options.flavor`, sorted by path. `schemaUsesDefaultTemplate`: whether `library`'s
+    /// `schema.sql` is the default template (then the schema is written without going through Mustache).
+    static func files(
+        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions,
+        schemaUsesDefaultTemplate: Bool = false
+    ) throws -> [OutputFile] {
+        try files(
+            for: model, library: library, options: options, flavors: [options.flavor],
+            schemaUsesDefaultTemplate: schemaUsesDefaultTemplate)[0]
     }
 
     /// The files of each of `flavors` (in that order), each list sorted by path. The schema is rendered
@@ -173,10 +180,14 @@ enum ModelOutput {
     /// The flavors and the schema render on threads of their own; they share nothing but immutable
     /// inputs. Errors come in a fixed order whatever the timing: the flavors' in order, then the schema's.
     static func files(
-        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, flavors: [Flavor]
+        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, flavors: [Flavor],
+        schemaUsesDefaultTemplate: Bool = false
     ) throws -> [[OutputFile]] {
         let schema =
-            options.includeSchema ? BackgroundWork { try SchemaOutput.file(for: model, library: library) } : nil
+            options.includeSchema
+            ? BackgroundWork {
+                try SchemaOutput.file(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
+            } : nil
         let swiftFiles = ParallelWork.map(flavors) { flavor in
             var flavorOptions = options
             flavorOptions.flavor = flavor
@@ -207,11 +218,13 @@ enum SchemaCommand {
         let outcome = ModelInput.loadAndValidate(
             path: modelPath, versionName: arguments.value("model-version"), printer: printer)
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
-        let library = try TemplateLoader.library(overrides: arguments.value("templates"))
+        let templates = arguments.value("templates")
+        let library = try TemplateLoader.library(overrides: templates)
         let text: String
         do {
             text = try SchemaOutput.text(
-                for: loaded.model, library: library, ifNotExists: arguments.flag("if-not-exists"))
+                for: loaded.model, library: library, ifNotExists: arguments.flag("if-not-exists"),
+                usesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
         } catch let error as SchemaLayoutError {
             printer.print([error.diagnostic])
             return .modelError

@@ -42,4 +42,12 @@ enum TemplateLoader {
         return library
     }
 
+    /// Whether `directory` replaces the default template `name`: it holds `<name>.mustache`, which
+    /// ``library(overrides:)`` compiles in place of the default.
+    static func overrides(_ name: String, in directory: String?) -> Bool {
+        guard let directory else { return false }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.contains(name + "." + DefaultTemplates.fileExtension)
+    }
+
 }

@@ -29,8 +29,10 @@ public struct EntityLayout: Sendable, Hashable {
     /// own and inherited properties), in table order.
     public let columns: [ColumnLayout]
 
-    private let attributeIndex: [String: Int]
-    private let relationshipIndex: [String: Int]
+    /// The attributes' names, positioned as `attributes`.
+    private let attributeIndex: NameIndex
+    /// The relationships' names, positioned as `relationships`.
+    private let relationshipIndex: NameIndex
 
     init(
         name: String, number: Int, superentityNumber: Int, rootEntityNumber: Int, isAbstract: Bool,
@@ -48,13 +50,11 @@ public struct EntityLayout: Sendable, Hashable {
         self.attributes = attributes
         self.relationships = relationships
         self.columns = columns
-        var attributeIndex: [String: Int] = [:]
-        attributeIndex.reserveCapacity(attributes.count)
-        for (offset, attribute) in attributes.enumerated() { attributeIndex[attribute.name] = offset }
-        var relationshipIndex: [String: Int] = [:]
-        relationshipIndex.reserveCapacity(relationships.count)
-        for (offset, relationship) in relationships.enumerated() { relationshipIndex[relationship.name] = offset }
+        var attributeIndex = NameIndex(capacity: attributes.count)
+        for attribute in attributes { attributeIndex.insert(attribute.name) }
         self.attributeIndex = attributeIndex
+        var relationshipIndex = NameIndex(capacity: relationships.count)
+        for relationship in relationships { relationshipIndex.insert(relationship.name) }
         self.relationshipIndex = relationshipIndex
     }
 
@@ -69,12 +69,12 @@ public struct EntityLayout: Sendable, Hashable {
 
     /// The stored attribute called `name` (own or inherited).
     public func attribute(named name: String) -> AttributeLayout? {
-        attributeIndex[name].map { attributes[$0] }
+        attributeIndex.position(of: name).map { attributes[$0] }
     }
 
     /// The stored relationship called `name` (own or inherited).
     public func relationship(named name: String) -> RelationshipLayout? {
-        relationshipIndex[name].map { relationships[$0] }
+        relationshipIndex.position(of: name).map { relationships[$0] }
     }
 }
 

@@ -29,9 +29,10 @@ public struct StoreLayout: Sendable, Hashable {
     /// indexes, then the join tables' reverse indexes.
     public let indexes: [IndexLayout]
 
-    private let entityNumberByName: [String: Int]
-    private let tableByName: [String: TableLayout]
-    private let joinTableIndexByName: [String: Int]
+    /// Entity names in number order.
+    private let entityIndex: NameIndex
+    /// Table names in ``tables`` order.
+    private let tableIndex: NameIndex
 
     /// Lays out `model`.
     ///
@@ -53,16 +54,14 @@ public struct StoreLayout: Sendable, Hashable {
         self.joinTables = joinTables
         self.systemTables = systemTables
         self.indexes = indexes
-        var numbers: [String: Int] = [:]
-        numbers.reserveCapacity(entities.count)
-        for entity in entities { numbers[entity.name] = entity.number }
-        self.entityNumberByName = numbers
-        var tables: [String: TableLayout] = [:]
-        for table in entityTables + joinTables.map(\.table) + systemTables { tables[table.name] = table }
-        self.tableByName = tables
-        var joins: [String: Int] = [:]
-        for (offset, join) in joinTables.enumerated() { joins[join.name] = offset }
-        self.joinTableIndexByName = joins
+        var entityIndex = NameIndex(capacity: entities.count)
+        for entity in entities { entityIndex.insert(entity.name) }
+        self.entityIndex = entityIndex
+        var tableIndex = NameIndex(capacity: entityTables.count + joinTables.count + systemTables.count)
+        for table in entityTables { tableIndex.insert(table.name) }
+        for join in joinTables { tableIndex.insert(join.name) }
+        for table in systemTables { tableIndex.insert(table.name) }
+        self.tableIndex = tableIndex
     }
 
     /// Every table in `CREATE TABLE` order: entity tables, join tables, system tables.
@@ -72,7 +71,7 @@ public struct StoreLayout: Sendable, Hashable {
 
     /// The entity called `name` (model spelling).
     public func entity(named name: String) -> EntityLayout? {
-        entityNumberByName[name].map { entities[$0 - 1] }
+        entityIndex.position(of: name).map { entities[$0] }
     }
 
     /// The entity with `Z_ENT` = `number`.
@@ -82,12 +81,19 @@ public struct StoreLayout: Sendable, Hashable {
 
     /// The table called `name`.
     public func table(named name: String) -> TableLayout? {
-        tableByName[name]
+        guard var position = tableIndex.position(of: name) else { return nil }
+        if position < entityTables.count { return entityTables[position] }
+        position -= entityTables.count
+        if position < joinTables.count { return joinTables[position].table }
+        return systemTables[position - joinTables.count]
     }
 
     /// The join table called `name`.
     public func joinTable(named name: String) -> JoinTableLayout? {
-        joinTableIndexByName[name].map { joinTables[$0] }
+        guard let position = tableIndex.position(of: name), position >= entityTables.count,
+            position - entityTables.count < joinTables.count
+        else { return nil }
+        return joinTables[position - entityTables.count]
     }
 }
 

@@ -16,7 +16,8 @@ struct StoreLayoutBuilder {
 
     // Stage 1.
     private var entities: [LayoutEntity] = []
-    private var numberByName: [String: Int] = [:]
+    /// Entity names in number order: an entity's position is its number minus one.
+    private var entityNames = NameIndex()
     private var parentNumber: [Int] = []
     private var childNumbers: [[Int]] = []
     private var lastDescendant: [Int] = []
@@ -25,25 +26,30 @@ struct StoreLayoutBuilder {
     private var keys: [ModelNameKey] = []
 
     // Stage 2.
-    private var ownProperties: [[String: PropertyReference]] = []
+    /// Per entity, its own attributes' names then its own relationships' names.
+    private var ownProperties: [NameIndex] = []
 
     // Stage 3.
     private var ownRelationships: [[ResolvedRelationship]] = []
+    /// Per entity, positions in `ownRelationships` in name order.
+    private var relationshipsByName: [[Int]] = []
 
     // Stage 4.
     private var tableName: [String] = []  // by root number; "" elsewhere
     private var nameRegistry = NameRegistry()  // tables and indexes share SQLite's namespace
     private var ownAttributeLayouts: [[AttributeLayout]] = []
-    private var ownAttributeColumns: [[String: String]] = []
-    private var ownToOneColumns: [[String: ForeignKeyColumns]] = []
+    /// Per entity, the column of each own attribute (by its index), nil for one not stored.
+    private var attributeColumns: [[String?]] = []
+    /// Per entity, the columns of each own relationship (by its index) that is a stored to-one.
+    private var toOneColumns: [[ForeignKeyColumns?]] = []
     private var entityTables: [TableLayout] = []
-    private var columnPosition: [[String: Int]] = []  // by root number
     private var ownColumnPositions: [[Int]] = []
 
     // Stage 5.
     private var joinColumnRegistry = NameRegistry()
     private var joinTables: [JoinTableLayout] = []
-    private var joinColumnsBySide: [SideKey: JoinColumns] = [:]
+    /// Per entity, the join columns of each own relationship (by its index) stored in a join table.
+    private var joinColumns: [[JoinColumns?]] = []
 
     init(model: LayoutModel) {
         self.model = model
@@ -74,18 +80,20 @@ struct StoreLayoutBuilder {
 
     private var entityCount: Int { entities.count - 1 }
 
+    /// The number of the entity called `name`.
+    private func number(ofEntityNamed name: String) -> Int? {
+        entityNames.position(of: name).map { $0 + 1 }
+    }
+
     // MARK: - 1. Numbering
 
     /// Entity numbers: a pre-order walk of the inheritance forest, roots in name order, each
     /// followed by its sub-entities in name order (observed).
     private mutating func numberEntities() throws(StoreLayoutError) {
         let source = model.entities
-        var indexByName: [String: Int] = [:]
-        indexByName.reserveCapacity(source.count)
-        for (index, entity) in source.enumerated() {
-            guard indexByName.updateValue(index, forKey: entity.name) == nil else {
-                throw .duplicateEntity(entity.name)
-            }
+        var indexByName = NameIndex(capacity: source.count)
+        for entity in source {
+            guard indexByName.insert(entity.name).inserted else { throw .duplicateEntity(entity.name) }
         }
         let sourceKeys = source.map { ModelNameKey($0.name) }
         var children = [[Int]](repeating: [], count: source.count)
@@ -95,7 +103,7 @@ struct StoreLayoutBuilder {
                 roots.append(index)
                 continue
             }
-            guard let parentIndex = indexByName[parent] else {
+            guard let parentIndex = indexByName.position(of: parent) else {
                 throw .unknownParent(entity: entity.name, parent: parent)
             }
             children[parentIndex].append(index)
@@ -121,8 +129,8 @@ struct StoreLayoutBuilder {
         let count = source.count
         entities = [LayoutEntity(name: "")] + order.map { source[$0] }
         keys = [ModelNameKey("")] + order.map { sourceKeys[$0] }
-        numberByName.reserveCapacity(count)
-        for number in stride(from: 1, through: count, by: 1) { numberByName[entities[number].name] = number }
+        entityNames = NameIndex(capacity: count)
+        for number in stride(from: 1, through: count, by: 1) { entityNames.insert(entities[number].name) }
         parentNumber = [Int](repeating: 0, count: count + 1)
         childNumbers = [[Int]](repeating: [], count: count + 1)
         for index in order {
@@ -144,11 +152,13 @@ struct StoreLayoutBuilder {
 
     /// An entity on an inheritance cycle, for the error: walk up from an unreached entity until
     /// an entity repeats.
-    private static func cycleMember(source: [LayoutEntity], reached: [Int], indexByName: [String: Int]) -> String {
+    private static func cycleMember(source: [LayoutEntity], reached: [Int], indexByName: NameIndex) -> String {
         let reachedSet = Set(reached)
         guard var index = source.indices.first(where: { !reachedSet.contains($0) }) else { return "" }
         var seen: Set<Int> = []
-        while seen.insert(index).inserted, let parent = source[index].parentName, let next = indexByName[parent] {
+        while seen.insert(index).inserted, let parent = source[index].parentName,
+            let next = indexByName.position(of: parent)
+        {
             index = next
         }
         return source[index].name
@@ -162,29 +172,37 @@ struct StoreLayoutBuilder {
     }
 
     private mutating func indexProperties() throws(StoreLayoutError) {
-        ownProperties = [[String: PropertyReference]](repeating: [:], count: entities.count)
+        ownProperties = [NameIndex](repeating: NameIndex(), count: entities.count)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let entity = entities[number]
-            var own: [String: PropertyReference] = [:]
-            own.reserveCapacity(entity.attributes.count + entity.relationships.count)
-            for (index, attribute) in entity.attributes.enumerated() {
-                guard own.updateValue(.attribute(entity: number, index: index), forKey: attribute.name) == nil,
-                    inheritedProperty(attribute.name, of: number) == nil
-                else { throw .duplicateProperty(entity: entity.name, property: attribute.name) }
+            let attributes = entities[number].attributes
+            let relationships = entities[number].relationships
+            var own = NameIndex(capacity: attributes.count + relationships.count)
+            for attribute in attributes {
+                guard own.insert(attribute.name).inserted, inheritedProperty(attribute.name, of: number) == nil else {
+                    throw .duplicateProperty(entity: entities[number].name, property: attribute.name)
+                }
             }
-            for (index, relationship) in entity.relationships.enumerated() {
-                guard own.updateValue(.relationship(entity: number, index: index), forKey: relationship.name) == nil,
-                    inheritedProperty(relationship.name, of: number) == nil
-                else { throw .duplicateProperty(entity: entity.name, property: relationship.name) }
+            for relationship in relationships {
+                guard own.insert(relationship.name).inserted, inheritedProperty(relationship.name, of: number) == nil
+                else { throw .duplicateProperty(entity: entities[number].name, property: relationship.name) }
             }
             ownProperties[number] = own
         }
     }
 
+    /// The property called `name` declared by entity `number` itself.
+    private func ownProperty(_ name: String, of number: Int) -> PropertyReference? {
+        guard let position = ownProperties[number].position(of: name) else { return nil }
+        let attributeCount = entities[number].attributes.count
+        return position < attributeCount
+            ? .attribute(entity: number, index: position)
+            : .relationship(entity: number, index: position - attributeCount)
+    }
+
     private func inheritedProperty(_ name: String, of number: Int) -> PropertyReference? {
         var current = parentNumber[number]
         while current != 0 {
-            if let found = ownProperties[current][name] { return found }
+            if let found = ownProperty(name, of: current) { return found }
             current = parentNumber[current]
         }
         return nil
@@ -192,74 +210,96 @@ struct StoreLayoutBuilder {
 
     /// The property called `name` on entity `number` or an ancestor: O(depth).
     private func property(_ name: String, of number: Int) -> PropertyReference? {
-        ownProperties[number][name] ?? inheritedProperty(name, of: number)
+        ownProperty(name, of: number) ?? inheritedProperty(name, of: number)
     }
 
     // MARK: - 3. Relationships
 
+    /// A stored relationship with its destination and inverse found: the facts later stages
+    /// need, without copying the model's relationship.
     private struct ResolvedRelationship {
+        /// The declaring entity's number.
         let entity: Int
-        let relationship: LayoutRelationship
+        /// The relationship's index among the declaring entity's relationships.
+        let index: Int
+        let name: String
+        let isToMany: Bool
+        let isOrdered: Bool
         let destination: Int
         /// The inverse, when the two name each other and it is stored.
-        let inverse: (entity: Int, relationship: LayoutRelationship)?
+        let inverse: Inverse?
 
-        var name: String { relationship.name }
+        struct Inverse {
+            let entity: Int
+            let index: Int
+            let name: String
+            let isToMany: Bool
+            let isOrdered: Bool
+        }
+
         var inverseIsOrderedToMany: Bool {
             guard let inverse else { return false }
-            return inverse.relationship.isToMany && inverse.relationship.isOrdered
+            return inverse.isToMany && inverse.isOrdered
         }
         /// Stored through the inverse's foreign key.
         var usesInverseForeignKey: Bool {
             guard let inverse else { return false }
-            return relationship.isToMany && !inverse.relationship.isToMany
+            return isToMany && !inverse.isToMany
         }
         /// Stored in a join table.
         var usesJoinTable: Bool {
-            relationship.isToMany && !usesInverseForeignKey
+            isToMany && !usesInverseForeignKey
         }
     }
 
     private mutating func resolveRelationships() throws(StoreLayoutError) {
         ownRelationships = [[ResolvedRelationship]](repeating: [], count: entities.count)
+        relationshipsByName = [[Int]](repeating: [], count: entities.count)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let entity = entities[number]
             var resolved: [ResolvedRelationship] = []
-            for relationship in entity.relationships where !relationship.isTransient {
-                guard let destination = numberByName[relationship.destinationName] else {
+            resolved.reserveCapacity(entities[number].relationships.count)
+            for (index, relationship) in entities[number].relationships.enumerated() where !relationship.isTransient {
+                guard let destination = self.number(ofEntityNamed: relationship.destinationName) else {
                     throw .unknownDestination(
-                        entity: entity.name, relationship: relationship.name, destination: relationship.destinationName)
+                        entity: entities[number].name, relationship: relationship.name,
+                        destination: relationship.destinationName)
                 }
-                var inverse: (entity: Int, relationship: LayoutRelationship)?
+                var inverse: ResolvedRelationship.Inverse?
                 if let inverseName = relationship.inverseName {
-                    guard case .relationship(let inverseEntity, let index)? = property(inverseName, of: destination)
+                    guard
+                        case .relationship(let inverseEntity, let inverseIndex)? = property(
+                            inverseName, of: destination)
                     else {
                         throw .unknownInverse(
-                            entity: entity.name, relationship: relationship.name, inverse: inverseName)
+                            entity: entities[number].name, relationship: relationship.name, inverse: inverseName)
                     }
-                    let candidate = entities[inverseEntity].relationships[index]
+                    let candidate = entities[inverseEntity].relationships[inverseIndex]
                     if !candidate.isTransient && candidate.inverseName == relationship.name {
-                        inverse = (inverseEntity, candidate)
+                        inverse = .init(
+                            entity: inverseEntity, index: inverseIndex, name: candidate.name,
+                            isToMany: candidate.isToMany, isOrdered: candidate.isOrdered)
                     }
                 }
                 resolved.append(
                     ResolvedRelationship(
-                        entity: number, relationship: relationship, destination: destination, inverse: inverse))
+                        entity: number, index: index, name: relationship.name, isToMany: relationship.isToMany,
+                        isOrdered: relationship.isOrdered, destination: destination, inverse: inverse))
             }
+            relationshipsByName[number] = Self.orderByModelName(resolved, name: \.name)
             ownRelationships[number] = resolved
         }
     }
 
     // MARK: - 4. Entity tables
 
-    /// `items` sorted by ``ModelNameKey`` of their names (stably), each key made once rather than per comparison.
-    private static func sortedByModelName<Item>(_ items: [Item], name: (Item) -> String, descending: Bool = false)
-        -> [Item]
+    /// The indices of `items` in the order of ``ModelNameKey`` of their names (stably), each key
+    /// made once rather than per comparison.
+    private static func orderByModelName<Item>(_ items: [Item], name: (Item) -> String, descending: Bool = false)
+        -> [Int]
     {
-        guard items.count > 1 else { return items }
+        guard items.count > 1 else { return Array(items.indices) }
         let keys = items.map { ModelNameKey(name($0)) }
-        let order = keys.indices.sorted { descending ? keys[$1] < keys[$0] : keys[$0] < keys[$1] }
-        return order.map { items[$0] }
+        return keys.indices.sorted { descending ? keys[$1] < keys[$0] : keys[$0] < keys[$1] }
     }
 
     private static func isStored(_ attribute: LayoutAttribute) -> Bool {
@@ -269,10 +309,10 @@ struct StoreLayoutBuilder {
     private mutating func layOutEntityTables() {
         tableName = [String](repeating: "", count: entities.count)
         ownAttributeLayouts = [[AttributeLayout]](repeating: [], count: entities.count)
-        ownAttributeColumns = [[String: String]](repeating: [:], count: entities.count)
-        ownToOneColumns = [[String: ForeignKeyColumns]](repeating: [:], count: entities.count)
-        columnPosition = [[String: Int]](repeating: [:], count: entities.count)
+        attributeColumns = [[String?]](repeating: [], count: entities.count)
+        toOneColumns = [[ForeignKeyColumns?]](repeating: [], count: entities.count)
         ownColumnPositions = [[Int]](repeating: [], count: entities.count)
+        entityTables.reserveCapacity(rootNumbers.count)
         for root in rootNumbers {
             tableName[root] = nameRegistry.claim(StoreNaming.zName(entities[root].name))
         }
@@ -281,11 +321,18 @@ struct StoreLayoutBuilder {
         }
     }
 
+    /// A column of a table in the making: its ``ColumnGroup`` and the entity owning it.
+    private struct PendingColumn {
+        let column: ColumnLayout
+        let group: ColumnGroup
+        let owner: Int
+    }
+
     /// Names the columns of one root table, entity by entity in number order (collision
     /// suffixes go to the later entity; chosen, consistent with every observed store), then
-    /// orders them by ``ColumnGroup``.
+    /// orders them by ``ColumnGroup``: within a group, entity by entity in number order, each
+    /// entity's columns in name order, to-one columns after the entity's integer attributes.
     private mutating func layOutTable(root: Int) {
-        let table = tableName[root]
         let tree = root...lastDescendant[root]
         var registry = NameRegistry()
         // Room for every column the tree can claim: its attributes, and up to three per to-one.
@@ -295,98 +342,98 @@ struct StoreLayoutBuilder {
         }
         registry.reserveCapacity(estimate)
         registry.reserve("Z_PK", "Z_ENT", "Z_OPT")
-        var toOneOrder: [Int: [(name: String, columns: ForeignKeyColumns)]] = [:]
+        var pending: [PendingColumn] = []
+        pending.reserveCapacity(estimate)
 
         for number in tree {
-            let attributes = Self.sortedByModelName(entities[number].attributes.filter(Self.isStored), name: \.name)
-            ownAttributeLayouts[number] = attributes.map { attribute in
-                AttributeLayout(
-                    name: attribute.name, type: attribute.type,
-                    column: registry.claim(StoreNaming.zName(attribute.name)),
-                    sqlType: attribute.type.sqlColumnType ?? .blob, declaringEntityNumber: number,
-                    isDerived: attribute.isDerived)
+            let attributes = entities[number].attributes
+            var columns = [String?](repeating: nil, count: attributes.count)
+            var layouts: [AttributeLayout] = []
+            layouts.reserveCapacity(attributes.count)
+            let stored = attributes.indices.filter { Self.isStored(attributes[$0]) }
+            let storedInNameOrder = Self.orderByModelName(stored, name: { attributes[$0].name }).map { stored[$0] }
+            for index in storedInNameOrder {
+                let attribute = attributes[index]
+                let column = registry.claim(StoreNaming.zName(attribute.name))
+                let sqlType = attribute.type.sqlColumnType ?? .blob
+                columns[index] = column
+                layouts.append(
+                    AttributeLayout(
+                        name: attribute.name, type: attribute.type, column: column, sqlType: sqlType,
+                        declaringEntityNumber: number, isDerived: attribute.isDerived))
+                pending.append(
+                    PendingColumn(
+                        column: ColumnLayout(
+                            name: column, type: sqlType, role: .attribute, entityNumber: number,
+                            propertyName: attribute.name),
+                        group: attribute.type.columnGroup ?? .binary, owner: number))
             }
-            ownAttributeColumns[number].reserveCapacity(ownAttributeLayouts[number].count)
-            for attribute in ownAttributeLayouts[number] {
-                ownAttributeColumns[number][attribute.name] = attribute.column
-            }
-            let toOnes = Self.sortedByModelName(
-                ownRelationships[number].filter { !$0.relationship.isToMany }, name: \.name)
-            var ordered: [(name: String, columns: ForeignKeyColumns)] = []
-            ordered.reserveCapacity(toOnes.count)
-            ownToOneColumns[number].reserveCapacity(toOnes.count)
-            for toOne in toOnes {
+            ownAttributeLayouts[number] = layouts
+            attributeColumns[number] = columns
+
+            var foreignKeys = [ForeignKeyColumns?](repeating: nil, count: entities[number].relationships.count)
+            for position in relationshipsByName[number] where !ownRelationships[number][position].isToMany {
+                let toOne = ownRelationships[number][position]
                 let column = registry.claim(StoreNaming.zName(toOne.name))
-                let entityColumn =
-                    childNumbers[toOne.destination].isEmpty
-                    ? nil
-                    : registry.claim(
+                pending.append(
+                    PendingColumn(
+                        column: ColumnLayout(
+                            name: column, type: .integer, role: .foreignKey, entityNumber: number,
+                            propertyName: toOne.name),
+                        group: .integer, owner: number))
+                var entityColumn: String?
+                if !childNumbers[toOne.destination].isEmpty {
+                    let name = registry.claim(
                         StoreNaming.foreignEntityColumn(forForeignKey: column, destinationNumber: toOne.destination))
-                let orderColumn =
-                    toOne.inverseIsOrderedToMany
-                    ? registry.claim(StoreNaming.foreignOrderColumn(forForeignKey: column)) : nil
-                let columns = ForeignKeyColumns(column: column, entityColumn: entityColumn, orderColumn: orderColumn)
-                ownToOneColumns[number][toOne.name] = columns
-                ordered.append((toOne.name, columns))
+                    entityColumn = name
+                    pending.append(
+                        PendingColumn(
+                            column: ColumnLayout(
+                                name: name, type: .integer, role: .foreignEntity, entityNumber: number,
+                                propertyName: toOne.name),
+                            group: .integer, owner: number))
+                }
+                var orderColumn: String?
+                if toOne.inverseIsOrderedToMany {
+                    let name = registry.claim(StoreNaming.foreignOrderColumn(forForeignKey: column))
+                    orderColumn = name
+                    pending.append(
+                        PendingColumn(
+                            column: ColumnLayout(
+                                name: name, type: .integer, role: .foreignOrder, entityNumber: number,
+                                propertyName: toOne.name),
+                            group: .integer, owner: number))
+                }
+                foreignKeys[toOne.index] = ForeignKeyColumns(
+                    column: column, entityColumn: entityColumn, orderColumn: orderColumn)
             }
-            toOneOrder[number] = ordered
+            toOneColumns[number] = foreignKeys
         }
 
-        var columns: [ColumnLayout] = [
-            ColumnLayout(name: "Z_PK", type: .integer, role: .primaryKey),
-            ColumnLayout(name: "Z_ENT", type: .integer, role: .entity),
-            ColumnLayout(name: "Z_OPT", type: .integer, role: .optimisticLock),
-        ]
-        var owner: [Int] = [0, 0, 0]  // entity number per column; 0 for the shared columns
-        func appendAttributes(of number: Int, in group: ColumnGroup) {
-            // Indices rather than elements: most attributes are in another group, and are not copied.
-            for index in ownAttributeLayouts[number].indices
-            where ownAttributeLayouts[number][index].type.columnGroup == group {
-                let attribute = ownAttributeLayouts[number][index]
-                columns.append(
-                    ColumnLayout(
-                        name: attribute.column, type: attribute.sqlType, role: .attribute, entityNumber: number,
-                        propertyName: attribute.name))
-                owner.append(number)
-            }
+        var columnCounts = [Int](repeating: 0, count: tree.count)
+        for entry in pending { columnCounts[entry.owner - root] += 1 }
+        for number in tree { ownColumnPositions[number].reserveCapacity(columnCounts[number - root]) }
+        var columns: [ColumnLayout] = []
+        columns.reserveCapacity(3 + pending.count)
+        columns.append(ColumnLayout(name: "Z_PK", type: .integer, role: .primaryKey))
+        columns.append(ColumnLayout(name: "Z_ENT", type: .integer, role: .entity))
+        columns.append(ColumnLayout(name: "Z_OPT", type: .integer, role: .optimisticLock))
+        // A counting sort by group: each column is copied once.
+        var groupStart = [Int](repeating: 0, count: ColumnGroup.allCases.count + 1)
+        for entry in pending { groupStart[entry.group.rawValue + 1] += 1 }
+        for group in 1..<groupStart.count { groupStart[group] += groupStart[group - 1] }
+        var order = [Int](repeating: 0, count: pending.count)
+        for (position, entry) in pending.enumerated() {
+            order[groupStart[entry.group.rawValue]] = position
+            groupStart[entry.group.rawValue] += 1
         }
-        for number in tree {
-            appendAttributes(of: number, in: .integer)
-            for (name, foreignKey) in toOneOrder[number] ?? [] {
-                columns.append(
-                    ColumnLayout(
-                        name: foreignKey.column, type: .integer, role: .foreignKey, entityNumber: number,
-                        propertyName: name))
-                owner.append(number)
-                if let entityColumn = foreignKey.entityColumn {
-                    columns.append(
-                        ColumnLayout(
-                            name: entityColumn, type: .integer, role: .foreignEntity, entityNumber: number,
-                            propertyName: name))
-                    owner.append(number)
-                }
-                if let orderColumn = foreignKey.orderColumn {
-                    columns.append(
-                        ColumnLayout(
-                            name: orderColumn, type: .integer, role: .foreignOrder, entityNumber: number,
-                            propertyName: name))
-                    owner.append(number)
-                }
-            }
+        for position in order {
+            ownColumnPositions[pending[position].owner].append(columns.count)
+            columns.append(pending[position].column)
         }
-        for group in ColumnGroup.allCases where group != .integer {
-            for number in tree { appendAttributes(of: number, in: group) }
-        }
-
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(columns.count)
-        for (position, column) in columns.enumerated() {
-            positions[column.name] = position
-            if owner[position] != 0 { ownColumnPositions[owner[position]].append(position) }
-        }
-        columnPosition[root] = positions
         entityTables.append(
-            TableLayout(name: table, kind: .entity(rootEntityNumber: root), columns: columns, primaryKey: ["Z_PK"]))
+            TableLayout(
+                name: tableName[root], kind: .entity(rootEntityNumber: root), columns: columns, primaryKey: ["Z_PK"]))
     }
 
     // MARK: - 5. Join tables
@@ -395,16 +442,18 @@ struct StoreLayoutBuilder {
     /// synthesized for a to-many without one.
     private struct JoinSide {
         let entity: Int
+        /// The relationship's index among the entity's relationships; nil when synthesized.
+        let index: Int?
         let name: String
         let destination: Int
         let isOrdered: Bool
-        let isSynthesized: Bool
         let pair: Int
-    }
 
-    private struct SideKey: Hashable {
-        let entity: Int
-        let name: String
+        var isSynthesized: Bool { index == nil }
+
+        func isSame(as other: JoinSide) -> Bool {
+            entity == other.entity && name == other.name
+        }
     }
 
     /// Creates join tables. Ownership: walk the entities in name order (not number order: macOS's
@@ -416,33 +465,35 @@ struct StoreLayoutBuilder {
     private mutating func layOutJoinTables() {
         var sidesByEntity = [[JoinSide]](repeating: [], count: entities.count)
         var pairs: [(first: JoinSide, second: JoinSide)] = []
-        var pairOfSide: [SideKey: Int] = [:]
+        // Per entity, the pair of each own relationship (by its index) already met as a side.
+        var pairOfRelationship = entities.map { [Int?](repeating: nil, count: $0.relationships.count) }
+        joinColumns = entities.map { [JoinColumns?](repeating: nil, count: $0.relationships.count) }
 
         for number in stride(from: 1, through: entityCount, by: 1) {
             for resolved in ownRelationships[number] where resolved.usesJoinTable {
-                let key = SideKey(entity: number, name: resolved.name)
-                if pairOfSide[key] != nil { continue }
+                if pairOfRelationship[number][resolved.index] != nil { continue }
                 let pair = pairs.count
                 let side = JoinSide(
-                    entity: number, name: resolved.name, destination: resolved.destination,
-                    isOrdered: resolved.relationship.isOrdered, isSynthesized: false, pair: pair)
+                    entity: number, index: resolved.index, name: resolved.name, destination: resolved.destination,
+                    isOrdered: resolved.isOrdered, pair: pair)
                 let other: JoinSide
                 if let inverse = resolved.inverse {
+                    let destinationName = entities[inverse.entity].relationships[inverse.index].destinationName
                     other = JoinSide(
-                        entity: inverse.entity, name: inverse.relationship.name,
-                        destination: numberByName[inverse.relationship.destinationName] ?? number,
-                        isOrdered: inverse.relationship.isOrdered, isSynthesized: false, pair: pair)
+                        entity: inverse.entity, index: inverse.index, name: inverse.name,
+                        destination: self.number(ofEntityNamed: destinationName) ?? number,
+                        isOrdered: inverse.isOrdered, pair: pair)
                 } else {
                     other = JoinSide(
-                        entity: resolved.destination, name: StoreNaming.synthesizedInverseName(for: resolved.name),
-                        destination: number, isOrdered: false, isSynthesized: true, pair: pair)
+                        entity: resolved.destination, index: nil,
+                        name: StoreNaming.synthesizedInverseName(for: resolved.name), destination: number,
+                        isOrdered: false, pair: pair)
                 }
                 pairs.append((side, other))
-                pairOfSide[key] = pair
+                pairOfRelationship[number][resolved.index] = pair
                 sidesByEntity[number].append(side)
-                let otherKey = SideKey(entity: other.entity, name: other.name)
-                if otherKey != key {
-                    if !other.isSynthesized { pairOfSide[otherKey] = pair }
+                if !other.isSame(as: side) {
+                    if let index = other.index { pairOfRelationship[other.entity][index] = pair }
                     sidesByEntity[other.entity].append(other)
                 }
             }
@@ -450,13 +501,14 @@ struct StoreLayoutBuilder {
 
         var created = [Bool](repeating: false, count: pairs.count)
         let walk = Array(stride(from: 1, through: entityCount, by: 1)).sorted { keys[$0] < keys[$1] }
-        for number in walk {
-            let sides = Self.sortedByModelName(sidesByEntity[number], name: \.name, descending: true)
-            for owner in sides where !created[owner.pair] {
+        for number in walk where !sidesByEntity[number].isEmpty {
+            let sides = sidesByEntity[number]
+            for position in Self.orderByModelName(sides, name: \.name, descending: true) {
+                let owner = sides[position]
+                guard !created[owner.pair] else { continue }
                 created[owner.pair] = true
                 let pair = pairs[owner.pair]
-                let isFirst = pair.first.entity == owner.entity && pair.first.name == owner.name
-                createJoinTable(owner: owner, inverse: isFirst ? pair.second : pair.first)
+                createJoinTable(owner: owner, inverse: pair.first.isSame(as: owner) ? pair.second : pair.first)
             }
         }
     }
@@ -501,14 +553,13 @@ struct StoreLayoutBuilder {
                 destinationEntityNumber: owner.destination, inverseRelationshipName: inverse.name,
                 sourceColumn: sourceColumn, destinationColumn: destinationColumn,
                 destinationOrderColumn: destinationOrderColumn, sourceOrderColumn: sourceOrderColumn))
-        if !owner.isSynthesized {
-            joinColumnsBySide[SideKey(entity: owner.entity, name: owner.name)] = JoinColumns(
+        if let index = owner.index {
+            joinColumns[owner.entity][index] = JoinColumns(
                 table: name, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
                 orderColumn: destinationOrderColumn, inverseOrderColumn: sourceOrderColumn)
         }
-        let isSelfInverse = inverse.entity == owner.entity && inverse.name == owner.name
-        if !inverse.isSynthesized && !isSelfInverse {
-            joinColumnsBySide[SideKey(entity: inverse.entity, name: inverse.name)] = JoinColumns(
+        if let index = inverse.index, !inverse.isSame(as: owner) {
+            joinColumns[inverse.entity][index] = JoinColumns(
                 table: name, sourceColumn: destinationColumn, destinationColumn: sourceColumn,
                 orderColumn: sourceOrderColumn, inverseOrderColumn: destinationOrderColumn)
         }
@@ -519,28 +570,33 @@ struct StoreLayoutBuilder {
     private func relationshipStorage() -> [[RelationshipLayout]] {
         var result = [[RelationshipLayout]](repeating: [], count: entities.count)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let relationships = Self.sortedByModelName(ownRelationships[number], name: \.name)
-            result[number] = relationships.compactMap { resolved -> RelationshipLayout? in
-                guard let storage = storage(of: resolved) else { return nil }
-                return RelationshipLayout(
-                    name: resolved.name, declaringEntityNumber: number, destinationEntityNumber: resolved.destination,
-                    inverseName: resolved.inverse?.relationship.name, isToMany: resolved.relationship.isToMany,
-                    isOrdered: resolved.relationship.isToMany && resolved.relationship.isOrdered, storage: storage)
+            var layouts: [RelationshipLayout] = []
+            layouts.reserveCapacity(relationshipsByName[number].count)
+            for position in relationshipsByName[number] {
+                let resolved = ownRelationships[number][position]
+                guard let storage = storage(of: resolved) else { continue }
+                layouts.append(
+                    RelationshipLayout(
+                        name: resolved.name, declaringEntityNumber: number,
+                        destinationEntityNumber: resolved.destination, inverseName: resolved.inverse?.name,
+                        isToMany: resolved.isToMany, isOrdered: resolved.isToMany && resolved.isOrdered,
+                        storage: storage))
             }
+            result[number] = layouts
         }
         return result
     }
 
     private func storage(of resolved: ResolvedRelationship) -> RelationshipStorage? {
-        if !resolved.relationship.isToMany {
-            return ownToOneColumns[resolved.entity][resolved.name].map { .foreignKey($0) }
+        if !resolved.isToMany {
+            return toOneColumns[resolved.entity][resolved.index].map { .foreignKey($0) }
         }
         if resolved.usesInverseForeignKey, let inverse = resolved.inverse,
-            let columns = ownToOneColumns[inverse.entity][inverse.relationship.name]
+            let columns = toOneColumns[inverse.entity][inverse.index]
         {
             return .inverseForeignKey(table: tableName[rootNumber[inverse.entity]], columns: columns)
         }
-        return joinColumnsBySide[SideKey(entity: resolved.entity, name: resolved.name)].map { .joinTable($0) }
+        return joinColumns[resolved.entity][resolved.index].map { .joinTable($0) }
     }
 
     // MARK: - 7. Indexes
@@ -551,15 +607,17 @@ struct StoreLayoutBuilder {
             let tree = root...lastDescendant[root]
             var indexedColumns: Set<String> = []
             for number in tree {
-                for attribute in entities[number].attributes where attribute.isIndexed {
-                    if let column = ownAttributeColumns[number][attribute.name] { indexedColumns.insert(column) }
+                for (index, attribute) in entities[number].attributes.enumerated() where attribute.isIndexed {
+                    if let column = attributeColumns[number][index] { indexedColumns.insert(column) }
                 }
             }
             for column in table.columns where column.role == .foreignKey {
                 indexes.append(singleColumnIndex(table: table.name, column: column.name, kind: .foreignKey))
             }
-            for column in table.columns where column.role == .attribute && indexedColumns.contains(column.name) {
-                indexes.append(singleColumnIndex(table: table.name, column: column.name, kind: .attribute))
+            if !indexedColumns.isEmpty {
+                for column in table.columns where column.role == .attribute && indexedColumns.contains(column.name) {
+                    indexes.append(singleColumnIndex(table: table.name, column: column.name, kind: .attribute))
+                }
             }
             if !childNumbers[root].isEmpty {
                 indexes.append(singleColumnIndex(table: table.name, column: "Z_ENT", kind: .entityType))
@@ -598,10 +656,10 @@ struct StoreLayoutBuilder {
     /// and whether it is a to-one.
     private func indexableColumn(_ name: String, of number: Int) -> (column: String, isToOne: Bool)? {
         switch property(name, of: number) {
-        case .attribute(let entity, _)?:
-            return ownAttributeColumns[entity][name].map { ($0, false) }
-        case .relationship(let entity, _)?:
-            return ownToOneColumns[entity][name].map { ($0.column, true) }
+        case .attribute(let entity, let index)?:
+            return attributeColumns[entity][index].map { ($0, false) }
+        case .relationship(let entity, let index)?:
+            return toOneColumns[entity][index].map { ($0.column, true) }
         case nil:
             return nil
         }
@@ -654,22 +712,33 @@ struct StoreLayoutBuilder {
         var attributes = [[AttributeLayout]](repeating: [], count: entities.count)
         var relationships = [[RelationshipLayout]](repeating: [], count: entities.count)
         var positions = [[Int]](repeating: [], count: entities.count)
+        var tableOfRoot = [Int](repeating: 0, count: entities.count)
+        for (table, root) in rootNumbers.enumerated() { tableOfRoot[root] = table }
         var result: [EntityLayout] = []
         result.reserveCapacity(entityCount)
         for number in stride(from: 1, through: entityCount, by: 1) {
             let parent = parentNumber[number]
             let root = rootNumber[number]
-            attributes[number] = (parent == 0 ? [] : attributes[parent]) + ownAttributeLayouts[number]
-            relationships[number] = (parent == 0 ? [] : relationships[parent]) + storage[number]
-            positions[number] = Self.merge(parent == 0 ? [0, 1, 2] : positions[parent], ownColumnPositions[number])
-            let tableColumns = entityTables[rootNumbers.firstIndexSorted(of: root)].columns
+            if parent == 0 {
+                attributes[number] = ownAttributeLayouts[number]
+                relationships[number] = storage[number]
+                positions[number] = Self.merge([0, 1, 2], ownColumnPositions[number])
+            } else {
+                attributes[number] = attributes[parent] + ownAttributeLayouts[number]
+                relationships[number] = relationships[parent] + storage[number]
+                positions[number] = Self.merge(positions[parent], ownColumnPositions[number])
+            }
+            let tableColumns = entityTables[tableOfRoot[root]].columns
+            // A root without sub-entities uses every column of its table: share the table's list.
+            let columns =
+                positions[number].count == tableColumns.count
+                ? tableColumns : positions[number].map { tableColumns[$0] }
             result.append(
                 EntityLayout(
                     name: entities[number].name, number: number, superentityNumber: parent, rootEntityNumber: root,
                     isAbstract: entities[number].isAbstract, tableName: tableName[root],
                     subentityNumbers: childNumbers[number], hierarchyNumbers: number...lastDescendant[number],
-                    attributes: attributes[number], relationships: relationships[number],
-                    columns: positions[number].map { tableColumns[$0] }))
+                    attributes: attributes[number], relationships: relationships[number], columns: columns))
         }
         return result
     }
@@ -718,17 +787,4 @@ struct StoreLayoutBuilder {
             name: "Z_MODELCACHE", kind: .modelCache,
             columns: [ColumnLayout(name: "Z_CONTENT", type: .blob, role: .system)], primaryKey: []),
     ]
-}
-
-extension Array where Element == Int {
-    /// The index of `value` in this ascending array (binary search); `value` must be present.
-    fileprivate func firstIndexSorted(of value: Int) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
 }

@@ -9,7 +9,16 @@ public enum StoreNaming {
     /// Foundation's `-[NSString uppercaseString]` (the call Core Data makes) also does, e.g.
     /// `straße` → `STRASSE`, `café` → `CAFÉ` (chosen: not checked against a real store).
     public static func uppercased(_ name: String) -> String {
-        name.uppercased()
+        // ASCII names (the usual case) are upper-cased byte by byte; those without a lower-case
+        // letter are returned as they are.
+        var hasLowerCase = false
+        let isASCII = UTF8Scan.allSatisfy(name) { byte in
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { hasLowerCase = true }
+            return byte < 0x80
+        }
+        guard isASCII else { return name.uppercased() }
+        guard hasLowerCase else { return name }
+        return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
@@ -34,30 +43,30 @@ public enum StoreNaming {
     /// `ZOWNER` / `Z22_OWNER`). For a suffixed column (`ZACCOUNT1`) the suffix is kept
     /// (`Z14_ACCOUNT1`; chosen).
     public static func foreignEntityColumn(forForeignKey column: String, destinationNumber: Int) -> String {
-        "Z\(destinationNumber)_" + column.dropFirst()
+        StringConcat.concat("Z", String(destinationNumber), "_", String(column.dropFirst()))
     }
 
     /// `Z_FOK_<REL>` for a foreign key column `Z<REL>`: the position in the inverse ordered
     /// to-many (observed: `ZTEMPLATE` / `Z_FOK_TEMPLATE`).
     public static func foreignOrderColumn(forForeignKey column: String) -> String {
-        "Z_FOK_" + column.dropFirst()
+        StringConcat.concat("Z_FOK_", String(column.dropFirst()))
     }
 
     /// `Z_<n><NAME>`: a join table or join column before any suffix (observed: `Z_1ARTISTS`).
     public static func joinName(entityNumber: Int, relationshipName: String) -> String {
-        "Z_\(entityNumber)" + uppercased(relationshipName)
+        StringConcat.concat("Z_", String(entityNumber), uppercased(relationshipName))
     }
 
     /// `Z_FOK_<n><NAME>` for a join column `Z_<n><NAME>` (observed: `Z_3ASSETS` /
     /// `Z_FOK_3ASSETS`).
     public static func joinOrderColumn(forJoinColumn column: String) -> String {
-        "Z_FOK_" + column.dropFirst(2)
+        StringConcat.concat("Z_FOK_", String(column.dropFirst(2)))
     }
 
     /// `<TABLE>_<COLUMN>_INDEX`: Core Data's own single-column indexes (observed:
     /// `ZSFNOTE_ZPASSWORD_INDEX`, `ZSFNOTEFILE_Z_ENT_INDEX`).
     public static func columnIndex(table: String, column: String) -> String {
-        table + "_" + column + "_INDEX"
+        StringConcat.concat(table, "_", column, "_INDEX")
     }
 
     /// `Z_<Entity>_<index>`: a fetch index, entity and index in model spelling (observed:
@@ -117,8 +126,20 @@ struct ModelNameKey: Comparable, Hashable {
     let name: String
 
     init(_ name: String) {
-        self.folded = name.lowercased()
+        self.folded = Self.folded(name)
         self.name = name
+    }
+
+    /// `name.lowercased()`, without a new string for ASCII names that have no upper-case letter.
+    private static func folded(_ name: String) -> String {
+        var hasUpperCase = false
+        let isASCII = UTF8Scan.allSatisfy(name) { byte in
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpperCase = true }
+            return byte < 0x80
+        }
+        guard isASCII else { return name.lowercased() }
+        guard hasUpperCase else { return name }
+        return String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     static func < (lhs: ModelNameKey, rhs: ModelNameKey) -> Bool {
@@ -133,12 +154,12 @@ struct ModelNameKey: Comparable, Hashable {
 /// Names are compared with ASCII case folded, as SQLite compares identifiers. Claims are O(1)
 /// amortized: the next suffix to try is remembered per base name.
 struct NameRegistry {
-    private var taken: Set<String> = []
+    private var taken = NameIndex()
     private var nextSuffix: [String: Int] = [:]
 
     /// Makes room for `count` names, so claiming them never rehashes.
     mutating func reserveCapacity(_ count: Int) {
-        taken.reserveCapacity(count)
+        if taken.count == 0 { taken = NameIndex(capacity: count) }
     }
 
     /// Marks names as used without claiming them (e.g. `Z_PK`).
