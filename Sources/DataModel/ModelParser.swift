@@ -48,7 +48,8 @@ private struct ElementReader {
     /// For the element last read with ``read(_:as:)``: the index of each of its known attributes, indexed by
     /// ``XMLName`` raw value (-1 when absent).
     private var slots = [Int](repeating: -1, count: XMLName.allCases.count)
-    private var touched: [Int] = []
+    /// The attributes of the element last read, whose slots the next `read` clears.
+    private var slotted: Range<Int> = 0..<0
 
     init(tree: XMLTree) {
         self.tree = tree
@@ -383,19 +384,31 @@ private struct ElementReader {
     /// ``text(_:)``, ``flag(_:of:)`` and the other accessors see this element's values until the next `read`:
     /// callers take every value before reading children.
     private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) {
-        for index in touched { slots[index] = -1 }
-        touched.removeAll(keepingCapacity: true)
         let accepted = Key.accepted
-        for position in element.attributeIndices {
-            if let known = tree.attributeKind(position), accepted[known.rawValue] {
-                slots[known.rawValue] = position
-                touched.append(known.rawValue)
-            } else {
-                diagnostics.append(
-                    .warning(
-                        "unknown attribute '\(tree.attributeName(position))' on <\(element.name)>; ignoring it",
-                        rule: "unknown-attribute", at: element.location))
+        let tree = tree
+        let previous = slotted
+        let positions = element.attributeIndices
+        var allKnown = true
+        slots.withUnsafeMutableBufferPointer { slots in
+            for position in previous {
+                if let known = tree.attributeKind(position) { slots[known.rawValue] = -1 }
             }
+            for position in positions {
+                if let known = tree.attributeKind(position), accepted[known.rawValue] {
+                    slots[known.rawValue] = position
+                } else {
+                    allKnown = false
+                }
+            }
+        }
+        slotted = positions
+        if allKnown { return }
+        for position in positions {
+            if let known = tree.attributeKind(position), accepted[known.rawValue] { continue }
+            diagnostics.append(
+                .warning(
+                    "unknown attribute '\(tree.attributeName(position))' on <\(element.name)>; ignoring it",
+                    rule: "unknown-attribute", at: element.location))
         }
     }
 
@@ -513,7 +526,9 @@ struct KeywordTable<Value: Sendable>: Sendable {
     /// The value of the keyword spelled by `bytes`, if any.
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard bytes.count < byLength.count else { return nil }
-        for entry in byLength[bytes.count] where entry.bytes.elementsEqual(bytes) { return entry.value }
+        for entry in byLength[bytes.count] where entry.bytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return entry.value
+        }
         return nil
     }
 }

@@ -102,7 +102,7 @@ final class XMLTree {
     let nodes: [Node]
     let attributes: [Attribute]
     /// Every attribute value's UTF-8 bytes (as libxml2 reports them: entities and references replaced).
-    let valueBytes: [UInt8]
+    let valueBytes: ByteBuffer
     /// Distinct element and attribute names; libxml2 interns names, so each converts to a String once.
     let names: [String]
     /// For each name, the known name it is, if any.
@@ -135,9 +135,7 @@ final class XMLTree {
     @inline(__always)
     func withValueBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let attribute = attributes[index]
-        return valueBytes.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[attribute.valueStart..<attribute.valueEnd]))
-        }
+        return body(valueBytes.bytes(attribute.valueStart..<attribute.valueEnd))
     }
 
     /// Parses `data` with libxml2's SAX2 interface into a tree.
@@ -189,7 +187,7 @@ private struct XMLTreeBuilder {
     let maximumDepth: Int
     var nodes: [XMLTree.Node] = []
     var attributes: [XMLTree.Attribute] = []
-    var valueBytes: [UInt8] = []
+    let valueBytes: ByteBuffer
     var names: [String] = []
     var kinds: [XMLName?] = []
     private var nameIDs = PointerTable()
@@ -205,7 +203,7 @@ private struct XMLTreeBuilder {
         self.lineStarts = LineTable.lineStarts(bytes)
         nodes.reserveCapacity(bytes.count / 64)
         attributes.reserveCapacity(bytes.count / 24)
-        valueBytes.reserveCapacity(bytes.count / 4)
+        valueBytes = ByteBuffer(capacity: bytes.count / 4)
     }
 
     private mutating func nameID(_ pointer: UnsafePointer<xmlChar>) -> Int32 {
@@ -232,7 +230,7 @@ private struct XMLTreeBuilder {
                 let base = position * 5
                 guard let localName = raw[base], let start = raw[base + 3], let end = raw[base + 4] else { continue }
                 let valueStart = valueBytes.count
-                valueBytes.append(contentsOf: UnsafeBufferPointer(start: start, count: max(0, end - start)))
+                valueBytes.append(start, count: max(0, end - start))
                 attributes.append(
                     XMLTree.Attribute(name: nameID(localName), valueStart: valueStart, valueEnd: valueBytes.count))
             }
@@ -269,6 +267,41 @@ private struct XMLTreeBuilder {
         if lineIndex >= lineStarts.count || lineStarts[lineIndex] > start { lineIndex = 0 }
         while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= start { lineIndex += 1 }
         return (Int32(clamping: lineIndex + 1), Int32(clamping: start - lineStarts[lineIndex] + 1))
+    }
+}
+
+/// A growable byte buffer that appends with one `memcpy` (the attribute values of a document).
+final class ByteBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes appended.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Appends `count` bytes from `bytes`.
+    func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
+        if count + added > capacity {
+            let grown = max(capacity * 2, count + added)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity = grown
+        }
+        (base + count).update(from: bytes, count: added)
+        count += added
+    }
+
+    /// The bytes in `range`, valid while the buffer lives; `range` must lie within `0..<count`.
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "byte range out of bounds")
+        return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 }
 
