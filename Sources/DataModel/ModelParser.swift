@@ -85,10 +85,14 @@ private struct ElementReader {
         entity.syncable = flag(.syncable, of: element)
         entity.renamingIdentifier = text(.elementID) ?? text(.renamingIdentifier)
         entity.versionHashModifier = text(.versionHashModifier)
+        var attributes: [Attribute] = []
+        var relationships: [Relationship] = []
+        attributes.reserveCapacity(element.childCount(of: .attribute))
+        relationships.reserveCapacity(element.childCount(of: .relationship))
         for child in element.children {
             switch child.kind {
-            case .attribute?: entity.attributes.append(readAttribute(child))
-            case .relationship?: entity.relationships.append(readRelationship(child))
+            case .attribute?: readAttribute(child, into: &attributes)
+            case .relationship?: readRelationship(child, into: &relationships)
             case .fetchedProperty?: entity.fetchedProperties.append(readFetchedProperty(child))
             case .userInfo?: entity.userInfo = readUserInfo(child)
             case .uniquenessConstraints?: entity.uniquenessConstraints += readUniquenessConstraints(child)
@@ -97,6 +101,8 @@ private struct ElementReader {
             default: unknownElement(child, in: "entity")
             }
         }
+        entity.attributes = attributes
+        entity.relationships = relationships
         return entity
     }
 
@@ -110,8 +116,9 @@ private struct ElementReader {
         return .manual
     }
 
+    /// Reads an attribute and appends it to `attributes` (made in place there, not copied in).
     @inline(__always)
-    mutating func readAttribute(_ element: XMLElementNode) -> Attribute {
+    mutating func readAttribute(_ element: XMLElementNode, into attributes: inout [Attribute]) {
         read(element, as: AttributeKey.self)
         let type = attributeType(of: element)
         // Every value is taken (in this order, which is the order of its diagnostics) before the children are
@@ -150,22 +157,25 @@ private struct ElementReader {
             default: unknownElement(child, in: "attribute")
             }
         }
-        return Attribute(
-            name: name, type: type, isOptional: isOptional, isTransient: isTransient, isDerived: isDerived,
-            derivationExpression: derivationExpression, defaultValueString: defaultValueString,
-            defaultDateTimeInterval: defaultDateTimeInterval, minValueString: minValueString,
-            maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
-            maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
-            usesScalarValueType: usesScalarValueType, allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
-            preserveAfterDeletion: preserveAfterDeletion, allowsCloudEncryption: allowsCloudEncryption,
-            spotlightIndexingEnabled: spotlightIndexingEnabled, storedInTruthFile: storedInTruthFile,
-            isIndexed: isIndexed, syncable: syncable, valueTransformerName: valueTransformerName,
-            customClassName: customClassName, composite: composite, renamingIdentifier: renamingIdentifier,
-            versionHashModifier: versionHashModifier, userInfo: userInfo, location: element.location)
+        attributes.append(
+            Attribute(
+                name: name, type: type, isOptional: isOptional, isTransient: isTransient, isDerived: isDerived,
+                derivationExpression: derivationExpression, defaultValueString: defaultValueString,
+                defaultDateTimeInterval: defaultDateTimeInterval, minValueString: minValueString,
+                maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+                maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+                usesScalarValueType: usesScalarValueType,
+                allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
+                preserveAfterDeletion: preserveAfterDeletion, allowsCloudEncryption: allowsCloudEncryption,
+                spotlightIndexingEnabled: spotlightIndexingEnabled, storedInTruthFile: storedInTruthFile,
+                isIndexed: isIndexed, syncable: syncable, valueTransformerName: valueTransformerName,
+                customClassName: customClassName, composite: composite, renamingIdentifier: renamingIdentifier,
+                versionHashModifier: versionHashModifier, userInfo: userInfo, location: element.location))
     }
 
+    /// Reads a relationship and appends it to `relationships`.
     @inline(__always)
-    private mutating func readRelationship(_ element: XMLElementNode) -> Relationship {
+    private mutating func readRelationship(_ element: XMLElementNode, into relationships: inout [Relationship]) {
         read(element, as: RelationshipKey.self)
         // As for attributes: every value first, in the order of its diagnostics, then the relationship in one step.
         let name = required(text(.name), "name", of: element)
@@ -190,12 +200,14 @@ private struct ElementReader {
             default: unknownElement(child, in: "relationship")
             }
         }
-        return Relationship(
-            name: name, destinationEntity: destinationEntity, inverseName: inverseName, inverseEntity: inverseEntity,
-            isToMany: isToMany, isOrdered: isOrdered, deletionRule: rule, minCount: minCount,
-            maxCount: maxCount, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
-            syncable: syncable, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
-            userInfo: userInfo, location: element.location)
+        relationships.append(
+            Relationship(
+                name: name, destinationEntity: destinationEntity, inverseName: inverseName,
+                inverseEntity: inverseEntity,
+                isToMany: isToMany, isOrdered: isOrdered, deletionRule: rule, minCount: minCount,
+                maxCount: maxCount, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
+                syncable: syncable, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+                userInfo: userInfo, location: element.location))
     }
 
     private mutating func readFetchedProperty(_ element: XMLElementNode) -> FetchedProperty {
@@ -244,7 +256,7 @@ private struct ElementReader {
         var attributes: [Attribute] = []
         for child in element.children {
             if child.kind == .attribute {
-                attributes.append(readAttribute(child))
+                readAttribute(child, into: &attributes)
             } else {
                 unknownElement(child, in: "composite")
             }

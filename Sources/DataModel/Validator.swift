@@ -117,29 +117,45 @@ fileprivate struct ValidationRun {
         hasDuplicateProperty = [Bool](repeating: false, count: entities.count)
         relationships = [[String: Int]](repeating: [:], count: entities.count)
         parents = [Int](repeating: -1, count: entities.count)
+        // Name sets are made only for the entities whose names are looked up: parents (for shadowing) and
+        // entities with uniqueness constraints or indexes.
+        var needsNameSet = [Bool](repeating: false, count: entities.count)
+        for index in entities.indices {
+            let entity = entities[index]
+            if !entity.uniquenessConstraints.isEmpty || !entity.fetchIndexes.isEmpty || !entity.compoundIndexes.isEmpty
+            {
+                needsNameSet[canonical[index]] = true
+            }
+            if canonical[index] == index, let parent = entity.parentEntity,
+                let parentIndex = model.entityIndex(named: parent)
+            {
+                parents[index] = parentIndex
+                needsNameSet[parentIndex] = true
+            }
+        }
         for index in entities.indices where canonical[index] == index {
             let entity = entities[index]
-            if let parent = entity.parentEntity, let parentIndex = model.entityIndex(named: parent) {
-                parents[index] = parentIndex
-            }
-            var names = Set<String>(minimumCapacity: entity.attributes.count + entity.relationships.count)
-            var duplicate = false
-            for attribute in entity.attributes.indices where !names.insert(entity.attributes[attribute].name).inserted {
-                duplicate = true
-            }
             var byName = [String: Int](minimumCapacity: entity.relationships.count)
-            for position in entity.relationships.indices {
-                let name = entity.relationships[position].name
-                if !names.insert(name).inserted { duplicate = true }
-                if byName[name] == nil { byName[name] = position }
+            // In reverse, so that the first relationship of a name is the one left in the table.
+            for position in entity.relationships.indices.reversed() {
+                byName[entity.relationships[position].name] = position
             }
-            for property in entity.fetchedProperties.indices
-            where !names.insert(entity.fetchedProperties[property].name).inserted {
-                duplicate = true
-            }
-            propertyNames[index] = names
-            hasDuplicateProperty[index] = duplicate
             relationships[index] = byName
+            var names: [String] = []
+            names.reserveCapacity(
+                entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+            for position in entity.attributes.indices { names.append(entity.attributes[position].name) }
+            for position in entity.relationships.indices { names.append(entity.relationships[position].name) }
+            for position in entity.fetchedProperties.indices { names.append(entity.fetchedProperties[position].name) }
+            if needsNameSet[index] {
+                let set = Set(names)
+                propertyNames[index] = set
+                hasDuplicateProperty[index] = set.count < names.count
+            } else {
+                // Sorting puts equal names side by side; it costs less than hashing every name.
+                names.sort()
+                hasDuplicateProperty[index] = zip(names, names.dropFirst()).contains { $0 == $1 }
+            }
         }
     }
 

@@ -30,6 +30,13 @@ struct XMLElementNode {
     /// Child elements in document order.
     var children: ChildSequence { ChildSequence(tree: tree, next: Int(tree.nodes[index].firstChild)) }
 
+    /// The number of child elements of this kind.
+    func childCount(of kind: XMLName) -> Int {
+        var count = 0
+        for child in children where child.kind == kind { count += 1 }
+        return count
+    }
+
     /// The value of the attribute with this name.
     func attribute(_ name: String) -> String? {
         for position in attributeIndices where tree.attributeName(position) == name {
