@@ -242,8 +242,8 @@ private struct ElementReader {
         configuration.usedWithCloudKit = bool("usedWithCloudKit", of: element) ?? false
         for child in element.children {
             if child.kind == .memberEntity {
-                check(child, known: ["name"])
-                configuration.memberEntities.append(child.attribute("name") ?? "")
+                check(child, known: XMLKeys.name)
+                configuration.memberEntities.append(child.attribute(.name) ?? "")
             } else {
                 unknownElement(child, in: "configuration")
             }
@@ -252,7 +252,7 @@ private struct ElementReader {
     }
 
     private mutating func readComposite(_ element: XMLElementNode) -> CompositeDefinition {
-        check(element, known: ["name"])
+        check(element, known: XMLKeys.name)
         var attributes: [Attribute] = []
         for child in element.children {
             if child.kind == .attribute {
@@ -266,17 +266,17 @@ private struct ElementReader {
     }
 
     private mutating func readUserInfo(_ element: XMLElementNode) -> UserInfo {
-        check(element, known: [])
+        check(element, known: XMLKeys.none)
         var entries: UserInfo = []
         for child in element.children {
             guard child.kind == .entry else {
                 unknownElement(child, in: "userInfo")
                 continue
             }
-            check(child, known: ["key", "value"])
+            check(child, known: XMLKeys.entry)
             entries.append(
                 UserInfoEntry(
-                    key: child.attribute("key") ?? "", value: child.attribute("value") ?? "", location: child.location))
+                    key: child.attribute(.key) ?? "", value: child.attribute(.value) ?? "", location: child.location))
         }
         return entries
     }
@@ -294,8 +294,8 @@ private struct ElementReader {
                     unknownElement(constraint, in: "uniquenessConstraint")
                     continue
                 }
-                check(constraint, known: ["value"])
-                properties.append(constraint.attribute("value") ?? "")
+                check(constraint, known: XMLKeys.value)
+                properties.append(constraint.attribute(.value) ?? "")
             }
             constraints.append(UniquenessConstraint(properties: properties, location: child.location))
         }
@@ -303,19 +303,19 @@ private struct ElementReader {
     }
 
     private mutating func readFetchIndex(_ element: XMLElementNode) -> FetchIndex {
-        check(element, known: ["name"])
+        check(element, known: XMLKeys.name)
         var elements: [FetchIndex.Element] = []
         for child in element.children {
             guard child.kind == .fetchIndexElement else {
                 unknownElement(child, in: "fetchIndex")
                 continue
             }
-            check(child, known: ["property", "type", "order", "expression", "expressionType"])
+            check(child, known: XMLKeys.fetchIndexElement)
             elements.append(
                 FetchIndex.Element(
-                    property: child.attribute("property") ?? child.attribute("expression") ?? "",
-                    type: child.attribute("type") ?? "Binary",
-                    isAscending: (child.attribute("order") ?? "ascending") != "descending", location: child.location))
+                    property: child.attribute(.property) ?? child.attribute(.expression) ?? "",
+                    type: child.attribute(.type) ?? "Binary",
+                    isAscending: (child.attribute(.order) ?? "ascending") != "descending", location: child.location))
         }
         return FetchIndex(name: required("name", of: element), elements: elements, location: element.location)
     }
@@ -333,7 +333,7 @@ private struct ElementReader {
                     unknownElement(index, in: "compoundIndex")
                     continue
                 }
-                properties.append(index.attribute("value") ?? "")
+                properties.append(index.attribute(.value) ?? "")
             }
             indexes.append(CompoundIndex(properties: properties, location: child.location))
         }
@@ -510,6 +510,11 @@ private enum XMLKeys {
         "propertiesToFetch", "propertiesToGroupBy", "havingPredicateString", "sortDescriptors",
     ]
     static let configuration: Set<String> = ["name", "usedWithCloudKit"]
+    static let entry: Set<String> = ["key", "value"]
+    static let fetchIndexElement: Set<String> = ["property", "type", "order", "expression", "expressionType"]
+    static let name: Set<String> = ["name"]
+    static let value: Set<String> = ["value"]
+    static let none: Set<String> = []
 }
 
 /// The values of enumerated XML attributes, found from their bytes without making a `String`.
