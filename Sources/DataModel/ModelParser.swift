@@ -35,7 +35,7 @@ public enum ModelParser {
                         rule: "wrong-root", at: root.location)
                 ])
         }
-        var reader = ElementReader()
+        var reader = ElementReader(tree: tree)
         let model = reader.readModel(root, name: modelName, versionName: versionName)
         return (model, reader.diagnostics)
     }
@@ -44,9 +44,16 @@ public enum ModelParser {
 /// Walks the element tree, building IR nodes and collecting warnings.
 private struct ElementReader {
     var diagnostics: [Diagnostic] = []
-    /// Attribute values of the element being read, indexed by ``XMLName`` raw value.
-    private var scratch = [String?](repeating: nil, count: XMLName.allCases.count)
-    private var touched: [Int] = []
+    private let tree: XMLTree
+    /// For the element last read with ``read(_:as:)``: the index of each of its known attributes, indexed by
+    /// ``XMLName`` raw value (-1 when absent).
+    private var slots = [Int](repeating: -1, count: XMLName.allCases.count)
+    /// The attributes of the element last read, whose slots the next `read` clears.
+    private var slotted: Range<Int> = 0..<0
+
+    init(tree: XMLTree) {
+        self.tree = tree
+    }
 
     mutating func readModel(_ element: XMLElementNode, name: String, versionName: String) -> ObjectModel {
         check(element, known: XMLKeys.model)
@@ -69,19 +76,23 @@ private struct ElementReader {
     }
 
     private mutating func readEntity(_ element: XMLElementNode) -> Entity {
-        let values = read(element, as: EntityKey.self)
-        var entity = Entity(name: required(values[.name], "name", of: element), location: element.location)
-        entity.representedClassName = values[.representedClassName]
-        entity.parentEntity = values[.parentEntity]
-        entity.isAbstract = bool(values[.isAbstract], "isAbstract", of: element) ?? false
-        entity.codeGenerationType = codeGeneration(values[.codeGenerationType], of: element)
-        entity.syncable = bool(values[.syncable], "syncable", of: element)
-        entity.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
-        entity.versionHashModifier = values[.versionHashModifier]
+        read(element, as: EntityKey.self)
+        var entity = Entity(name: required(text(.name), "name", of: element), location: element.location)
+        entity.representedClassName = text(.representedClassName)
+        entity.parentEntity = text(.parentEntity)
+        entity.isAbstract = flag(.isAbstract, of: element) ?? false
+        entity.codeGenerationType = codeGeneration(text(.codeGenerationType), of: element)
+        entity.syncable = flag(.syncable, of: element)
+        entity.renamingIdentifier = text(.elementID) ?? text(.renamingIdentifier)
+        entity.versionHashModifier = text(.versionHashModifier)
+        var attributes: [Attribute] = []
+        var relationships: [Relationship] = []
+        attributes.reserveCapacity(element.childCount(of: .attribute))
+        relationships.reserveCapacity(element.childCount(of: .relationship))
         for child in element.children {
             switch child.kind {
-            case .attribute?: entity.attributes.append(readAttribute(child))
-            case .relationship?: entity.relationships.append(readRelationship(child))
+            case .attribute?: readAttribute(child, into: &attributes)
+            case .relationship?: readRelationship(child, into: &relationships)
             case .fetchedProperty?: entity.fetchedProperties.append(readFetchedProperty(child))
             case .userInfo?: entity.userInfo = readUserInfo(child)
             case .uniquenessConstraints?: entity.uniquenessConstraints += readUniquenessConstraints(child)
@@ -90,6 +101,8 @@ private struct ElementReader {
             default: unknownElement(child, in: "entity")
             }
         }
+        entity.attributes = attributes
+        entity.relationships = relationships
         return entity
     }
 
@@ -103,90 +116,98 @@ private struct ElementReader {
         return .manual
     }
 
-    mutating func readAttribute(_ element: XMLElementNode) -> Attribute {
-        let values = read(element, as: AttributeKey.self)
-        var type = AttributeType.undefined
-        if let typeName = values[.attributeType] {
-            if let known = AttributeType(rawValue: typeName) {
-                type = known
-            } else {
-                diagnostics.append(
-                    .error("unknown attribute type '\(typeName)'", rule: "unknown-attribute-type", at: element.location)
-                )
-            }
-        }
-        var attribute = Attribute(
-            name: required(values[.name], "name", of: element), type: type, location: element.location)
-        attribute.isOptional = bool(values[.optional], "optional", of: element) ?? false
-        attribute.isTransient = bool(values[.transient], "transient", of: element) ?? false
-        attribute.isDerived = bool(values[.derived], "derived", of: element) ?? false
-        attribute.derivationExpression = values[.derivationExpression]
-        attribute.defaultValueString = values[.defaultValueString] ?? values[.defaultValue]
-        attribute.defaultDateTimeInterval = values[.defaultDateTimeInterval]
-        attribute.minValueString = values[.minValueString]
-        attribute.maxValueString = values[.maxValueString]
-        attribute.minDateTimeInterval = values[.minDateTimeInterval]
-        attribute.maxDateTimeInterval = values[.maxDateTimeInterval]
-        attribute.regularExpressionString = values[.regularExpressionString]
-        attribute.usesScalarValueType = bool(values[.usesScalarValueType], "usesScalarValueType", of: element)
-        attribute.allowsExternalBinaryDataStorage =
-            bool(values[.allowsExternalBinaryDataStorage], "allowsExternalBinaryDataStorage", of: element) ?? false
-        attribute.preserveAfterDeletion =
-            bool(values[.preserveAfterDeletion], "preserveAfterDeletion", of: element) ?? false
-        attribute.allowsCloudEncryption =
-            bool(values[.allowsCloudEncryption], "allowsCloudEncryption", of: element) ?? false
-        attribute.spotlightIndexingEnabled =
-            bool(values[.spotlightIndexingEnabled], "spotlightIndexingEnabled", of: element)
-            ?? bool(values[.indexedBySpotlight], "indexedBySpotlight", of: element) ?? false
-        attribute.storedInTruthFile = bool(values[.storedInTruthFile], "storedInTruthFile", of: element) ?? false
-        attribute.isIndexed = bool(values[.indexed], "indexed", of: element) ?? false
-        attribute.syncable = bool(values[.syncable], "syncable", of: element)
-        attribute.valueTransformerName = values[.valueTransformerName]
-        attribute.customClassName = values[.customClassName]
-        attribute.composite = values[.composite]
-        attribute.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
-        attribute.versionHashModifier = values[.versionHashModifier]
+    /// Reads an attribute and appends it to `attributes` (made in place there, not copied in).
+    @inline(__always)
+    mutating func readAttribute(_ element: XMLElementNode, into attributes: inout [Attribute]) {
+        read(element, as: AttributeKey.self)
+        let type = attributeType(of: element)
+        // Every value is taken (in this order, which is the order of its diagnostics) before the children are
+        // read, and the attribute is made in one step at the end: building a struct this large field by field
+        // costs a copy of it.
+        let name = required(text(.name), "name", of: element)
+        let isOptional = flag(.optional, of: element) ?? false
+        let isTransient = flag(.transient, of: element) ?? false
+        let isDerived = flag(.derived, of: element) ?? false
+        let derivationExpression = text(.derivationExpression)
+        let defaultValueString = text(.defaultValueString) ?? text(.defaultValue)
+        let defaultDateTimeInterval = text(.defaultDateTimeInterval)
+        let minValueString = text(.minValueString)
+        let maxValueString = text(.maxValueString)
+        let minDateTimeInterval = text(.minDateTimeInterval)
+        let maxDateTimeInterval = text(.maxDateTimeInterval)
+        let regularExpressionString = text(.regularExpressionString)
+        let usesScalarValueType = flag(.usesScalarValueType, of: element)
+        let allowsExternalBinaryDataStorage = flag(.allowsExternalBinaryDataStorage, of: element) ?? false
+        let preserveAfterDeletion = flag(.preserveAfterDeletion, of: element) ?? false
+        let allowsCloudEncryption = flag(.allowsCloudEncryption, of: element) ?? false
+        let spotlightIndexingEnabled =
+            flag(.spotlightIndexingEnabled, of: element) ?? flag(.indexedBySpotlight, of: element) ?? false
+        let storedInTruthFile = flag(.storedInTruthFile, of: element) ?? false
+        let isIndexed = flag(.indexed, of: element) ?? false
+        let syncable = flag(.syncable, of: element)
+        let valueTransformerName = text(.valueTransformerName)
+        let customClassName = text(.customClassName)
+        let composite = text(.composite)
+        let renamingIdentifier = text(.elementID) ?? text(.renamingIdentifier)
+        let versionHashModifier = text(.versionHashModifier)
+        var userInfo: UserInfo = []
         for child in element.children {
             switch child.kind {
-            case .userInfo?: attribute.userInfo = readUserInfo(child)
+            case .userInfo?: userInfo = readUserInfo(child)
             default: unknownElement(child, in: "attribute")
             }
         }
-        return attribute
+        attributes.append(
+            Attribute(
+                name: name, type: type, isOptional: isOptional, isTransient: isTransient, isDerived: isDerived,
+                derivationExpression: derivationExpression, defaultValueString: defaultValueString,
+                defaultDateTimeInterval: defaultDateTimeInterval, minValueString: minValueString,
+                maxValueString: maxValueString, minDateTimeInterval: minDateTimeInterval,
+                maxDateTimeInterval: maxDateTimeInterval, regularExpressionString: regularExpressionString,
+                usesScalarValueType: usesScalarValueType,
+                allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
+                preserveAfterDeletion: preserveAfterDeletion, allowsCloudEncryption: allowsCloudEncryption,
+                spotlightIndexingEnabled: spotlightIndexingEnabled, storedInTruthFile: storedInTruthFile,
+                isIndexed: isIndexed, syncable: syncable, valueTransformerName: valueTransformerName,
+                customClassName: customClassName, composite: composite, renamingIdentifier: renamingIdentifier,
+                versionHashModifier: versionHashModifier, userInfo: userInfo, location: element.location))
     }
 
-    private mutating func readRelationship(_ element: XMLElementNode) -> Relationship {
-        let values = read(element, as: RelationshipKey.self)
-        var relationship = Relationship(
-            name: required(values[.name], "name", of: element), destinationEntity: values[.destinationEntity] ?? "",
-            location: element.location)
-        relationship.inverseName = values[.inverseName]
-        relationship.inverseEntity = values[.inverseEntity]
-        relationship.isToMany = bool(values[.toMany], "toMany", of: element) ?? false
-        relationship.isOrdered = bool(values[.ordered], "ordered", of: element) ?? false
-        if let rule = values[.deletionRule] {
-            if let parsed = DeletionRule(rawValue: rule) {
-                relationship.deletionRule = parsed
-            } else {
-                diagnostics.append(
-                    .error("unknown deletion rule '\(rule)'", rule: "invalid-attribute-value", at: element.location))
-            }
-        }
-        relationship.minCount = integer(values[.minCount], "minCount", of: element)
-        relationship.maxCount = integer(values[.maxCount], "maxCount", of: element)
-        relationship.isOptional = bool(values[.optional], "optional", of: element) ?? false
-        relationship.isTransient = bool(values[.transient], "transient", of: element) ?? false
-        relationship.isIndexed = bool(values[.indexed], "indexed", of: element) ?? false
-        relationship.syncable = bool(values[.syncable], "syncable", of: element)
-        relationship.renamingIdentifier = values[.elementID] ?? values[.renamingIdentifier]
-        relationship.versionHashModifier = values[.versionHashModifier]
+    /// Reads a relationship and appends it to `relationships`.
+    @inline(__always)
+    private mutating func readRelationship(_ element: XMLElementNode, into relationships: inout [Relationship]) {
+        read(element, as: RelationshipKey.self)
+        // As for attributes: every value first, in the order of its diagnostics, then the relationship in one step.
+        let name = required(text(.name), "name", of: element)
+        let destinationEntity = text(.destinationEntity) ?? ""
+        let inverseName = text(.inverseName)
+        let inverseEntity = text(.inverseEntity)
+        let isToMany = flag(.toMany, of: element) ?? false
+        let isOrdered = flag(.ordered, of: element) ?? false
+        let rule = deletionRule(of: element) ?? .nullify
+        let minCount = integer(text(.minCount), "minCount", of: element)
+        let maxCount = integer(text(.maxCount), "maxCount", of: element)
+        let isOptional = flag(.optional, of: element) ?? false
+        let isTransient = flag(.transient, of: element) ?? false
+        let isIndexed = flag(.indexed, of: element) ?? false
+        let syncable = flag(.syncable, of: element)
+        let renamingIdentifier = text(.elementID) ?? text(.renamingIdentifier)
+        let versionHashModifier = text(.versionHashModifier)
+        var userInfo: UserInfo = []
         for child in element.children {
             switch child.kind {
-            case .userInfo?: relationship.userInfo = readUserInfo(child)
+            case .userInfo?: userInfo = readUserInfo(child)
             default: unknownElement(child, in: "relationship")
             }
         }
-        return relationship
+        relationships.append(
+            Relationship(
+                name: name, destinationEntity: destinationEntity, inverseName: inverseName,
+                inverseEntity: inverseEntity,
+                isToMany: isToMany, isOrdered: isOrdered, deletionRule: rule, minCount: minCount,
+                maxCount: maxCount, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
+                syncable: syncable, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+                userInfo: userInfo, location: element.location))
     }
 
     private mutating func readFetchedProperty(_ element: XMLElementNode) -> FetchedProperty {
@@ -221,8 +242,8 @@ private struct ElementReader {
         configuration.usedWithCloudKit = bool("usedWithCloudKit", of: element) ?? false
         for child in element.children {
             if child.kind == .memberEntity {
-                check(child, known: ["name"])
-                configuration.memberEntities.append(child.attribute("name") ?? "")
+                check(child, known: XMLKeys.name)
+                configuration.memberEntities.append(child.attribute(.name) ?? "")
             } else {
                 unknownElement(child, in: "configuration")
             }
@@ -231,11 +252,11 @@ private struct ElementReader {
     }
 
     private mutating func readComposite(_ element: XMLElementNode) -> CompositeDefinition {
-        check(element, known: ["name"])
+        check(element, known: XMLKeys.name)
         var attributes: [Attribute] = []
         for child in element.children {
             if child.kind == .attribute {
-                attributes.append(readAttribute(child))
+                readAttribute(child, into: &attributes)
             } else {
                 unknownElement(child, in: "composite")
             }
@@ -245,17 +266,17 @@ private struct ElementReader {
     }
 
     private mutating func readUserInfo(_ element: XMLElementNode) -> UserInfo {
-        check(element, known: [])
+        check(element, known: XMLKeys.none)
         var entries: UserInfo = []
         for child in element.children {
             guard child.kind == .entry else {
                 unknownElement(child, in: "userInfo")
                 continue
             }
-            check(child, known: ["key", "value"])
+            check(child, known: XMLKeys.entry)
             entries.append(
                 UserInfoEntry(
-                    key: child.attribute("key") ?? "", value: child.attribute("value") ?? "", location: child.location))
+                    key: child.attribute(.key) ?? "", value: child.attribute(.value) ?? "", location: child.location))
         }
         return entries
     }
@@ -273,8 +294,8 @@ private struct ElementReader {
                     unknownElement(constraint, in: "uniquenessConstraint")
                     continue
                 }
-                check(constraint, known: ["value"])
-                properties.append(constraint.attribute("value") ?? "")
+                check(constraint, known: XMLKeys.value)
+                properties.append(constraint.attribute(.value) ?? "")
             }
             constraints.append(UniquenessConstraint(properties: properties, location: child.location))
         }
@@ -282,19 +303,19 @@ private struct ElementReader {
     }
 
     private mutating func readFetchIndex(_ element: XMLElementNode) -> FetchIndex {
-        check(element, known: ["name"])
+        check(element, known: XMLKeys.name)
         var elements: [FetchIndex.Element] = []
         for child in element.children {
             guard child.kind == .fetchIndexElement else {
                 unknownElement(child, in: "fetchIndex")
                 continue
             }
-            check(child, known: ["property", "type", "order", "expression", "expressionType"])
+            check(child, known: XMLKeys.fetchIndexElement)
             elements.append(
                 FetchIndex.Element(
-                    property: child.attribute("property") ?? child.attribute("expression") ?? "",
-                    type: child.attribute("type") ?? "Binary",
-                    isAscending: (child.attribute("order") ?? "ascending") != "descending", location: child.location))
+                    property: child.attribute(.property) ?? child.attribute(.expression) ?? "",
+                    type: child.attribute(.type) ?? "Binary",
+                    isAscending: (child.attribute(.order) ?? "ascending") != "descending", location: child.location))
         }
         return FetchIndex(name: required("name", of: element), elements: elements, location: element.location)
     }
@@ -312,7 +333,7 @@ private struct ElementReader {
                     unknownElement(index, in: "compoundIndex")
                     continue
                 }
-                properties.append(index.attribute("value") ?? "")
+                properties.append(index.attribute(.value) ?? "")
             }
             indexes.append(CompoundIndex(properties: properties, location: child.location))
         }
@@ -370,26 +391,89 @@ private struct ElementReader {
         return nil
     }
 
-    /// Reads an element's attributes into the reusable scratch table, warning about unknown ones (one pass).
+    /// Reads an element's attributes into the reusable slot table, warning about unknown ones (one pass).
     ///
-    /// The returned view stays valid until the next `read`: callers take every value before reading children.
-    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) -> XMLAttributeValues<Key>
-    {
-        for index in touched { scratch[index] = nil }
-        touched.removeAll(keepingCapacity: true)
+    /// ``text(_:)``, ``flag(_:of:)`` and the other accessors see this element's values until the next `read`:
+    /// callers take every value before reading children.
+    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) {
         let accepted = Key.accepted
-        for attribute in element.keyedAttributes {
-            if let known = attribute.kind, accepted[known.rawValue] {
-                scratch[known.rawValue] = attribute.value
-                touched.append(known.rawValue)
-            } else {
-                diagnostics.append(
-                    .warning(
-                        "unknown attribute '\(attribute.name)' on <\(element.name)>; ignoring it",
-                        rule: "unknown-attribute", at: element.location))
+        let tree = tree
+        let previous = slotted
+        let positions = element.attributeIndices
+        var allKnown = true
+        slots.withUnsafeMutableBufferPointer { slots in
+            for position in previous {
+                if let known = tree.attributeKind(position) { slots[known.rawValue] = -1 }
+            }
+            for position in positions {
+                if let known = tree.attributeKind(position), accepted[known.rawValue] {
+                    slots[known.rawValue] = position
+                } else {
+                    allKnown = false
+                }
             }
         }
-        return XMLAttributeValues<Key>(scratch: scratch)
+        slotted = positions
+        if allKnown { return }
+        for position in positions {
+            if let known = tree.attributeKind(position), accepted[known.rawValue] { continue }
+            diagnostics.append(
+                .warning(
+                    "unknown attribute '\(tree.attributeName(position))' on <\(element.name)>; ignoring it",
+                    rule: "unknown-attribute", at: element.location))
+        }
+    }
+
+    /// The value of the read element's attribute `name`, if it has one.
+    private func text(_ name: XMLName) -> String? {
+        let position = slots[name.rawValue]
+        return position < 0 ? nil : tree.attributeValue(position)
+    }
+
+    /// The Boolean value of the read element's attribute `name`; `YES` and `NO` are matched on the bytes.
+    private mutating func flag(_ name: XMLName, of element: XMLElementNode) -> Bool? {
+        let position = slots[name.rawValue]
+        guard position >= 0 else { return nil }
+        // `YES` and `NO` are all ASCII with no character that another one is canonically equivalent to, so
+        // byte equality is String equality for them.
+        let keyword = tree.withValueBytes(position) { bytes -> Bool? in
+            if Self.equals(bytes, "YES") { return true }
+            if Self.equals(bytes, "NO") { return false }
+            return nil
+        }
+        if let keyword { return keyword }
+        return bool(tree.attributeValue(position), name.xmlString, of: element)
+    }
+
+    /// Whether `bytes` are exactly `literal`'s.
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(base, literal.utf8Start, bytes.count) == 0
+    }
+
+    /// The read element's `attributeType`: `.undefined` when absent, with an error when unknown.
+    private mutating func attributeType(of element: XMLElementNode) -> AttributeType {
+        let position = slots[XMLName.attributeType.rawValue]
+        guard position >= 0 else { return .undefined }
+        if let known = tree.withValueBytes(position, Keywords.attributeTypes.value(for:)) { return known }
+        let typeName = tree.attributeValue(position)
+        if let known = AttributeType(rawValue: typeName) { return known }
+        diagnostics.append(
+            .error("unknown attribute type '\(typeName)'", rule: "unknown-attribute-type", at: element.location))
+        return .undefined
+    }
+
+    /// The read element's `deletionRule`: nil when absent or unknown (with an error).
+    private mutating func deletionRule(of element: XMLElementNode) -> DeletionRule? {
+        let position = slots[XMLName.deletionRule.rawValue]
+        guard position >= 0 else { return nil }
+        if let known = tree.withValueBytes(position, Keywords.deletionRules.value(for:)) { return known }
+        let rule = tree.attributeValue(position)
+        if let parsed = DeletionRule(rawValue: rule) { return parsed }
+        diagnostics.append(
+            .error("unknown deletion rule '\(rule)'", rule: "invalid-attribute-value", at: element.location))
+        return nil
     }
 
     private mutating func check(_ element: XMLElementNode, known: Set<String>) {
@@ -426,6 +510,44 @@ private enum XMLKeys {
         "propertiesToFetch", "propertiesToGroupBy", "havingPredicateString", "sortDescriptors",
     ]
     static let configuration: Set<String> = ["name", "usedWithCloudKit"]
+    static let entry: Set<String> = ["key", "value"]
+    static let fetchIndexElement: Set<String> = ["property", "type", "order", "expression", "expressionType"]
+    static let name: Set<String> = ["name"]
+    static let value: Set<String> = ["value"]
+    static let none: Set<String> = []
+}
+
+/// The values of enumerated XML attributes, found from their bytes without making a `String`.
+private enum Keywords {
+    static let attributeTypes = KeywordTable(AttributeType.allCases.map { ($0.rawValue, $0) })
+    static let deletionRules = KeywordTable(DeletionRule.allCases.map { ($0.rawValue, $0) })
+}
+
+/// A few ASCII keywords and their values, grouped by length; a lookup compares bytes with the keywords of the
+/// same length only.
+///
+/// For keywords without `K`, `;` or `` ` `` (the only ASCII characters another character is canonically
+/// equivalent to), matching bytes is matching strings; callers fall back to `String` comparison on a miss
+/// anyway, so a match is only ever faster, never different.
+struct KeywordTable<Value: Sendable>: Sendable {
+    private var byLength: [[(bytes: [UInt8], value: Value)]] = []
+
+    init(_ keywords: [(String, Value)]) {
+        for (keyword, value) in keywords {
+            let bytes = Array(keyword.utf8)
+            while byLength.count <= bytes.count { byLength.append([]) }
+            byLength[bytes.count].append((bytes, value))
+        }
+    }
+
+    /// The value of the keyword spelled by `bytes`, if any.
+    func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        guard bytes.count < byLength.count else { return nil }
+        for entry in byLength[bytes.count] where entry.bytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return entry.value
+        }
+        return nil
+    }
 }
 
 /// The attributes an element accepts, as an enum whose case names are the XML names.
@@ -442,13 +564,6 @@ extension XMLAttributeKey {
         for key in allCases { accepted[key.xmlName.rawValue] = true }
         return accepted
     }
-}
-
-/// An element's attribute values, looked up by key.
-struct XMLAttributeValues<Key: XMLAttributeKey> {
-    let scratch: [String?]
-
-    subscript(_ key: Key) -> String? { scratch[key.xmlName.rawValue] }
 }
 
 private enum EntityKey: Int, XMLAttributeKey {

@@ -58,6 +58,9 @@ public struct ObjectModel: Hashable, Sendable, Codable {
         entityIndex[name].map { entities[$0] }
     }
 
+    /// The index in ``entities`` of the first entity with this name, found by hash.
+    func entityIndex(named name: String) -> Int? { entityIndex[name] }
+
     /// The chain of entities from `entity` up to its root (the entity first). Stops at cycles and missing parents.
     public func ancestry(of entity: Entity) -> [Entity] {
         var chain = [entity]
@@ -319,6 +322,48 @@ public struct Attribute: Hashable, Sendable, Codable {
         self.location = location
     }
 
+    /// Creates an attribute with every property given; the parser builds each attribute in one step with it.
+    @inline(__always)
+    init(
+        name: String, type: AttributeType, isOptional: Bool, isTransient: Bool, isDerived: Bool,
+        derivationExpression: String?, defaultValueString: String?, defaultDateTimeInterval: String?,
+        minValueString: String?, maxValueString: String?, minDateTimeInterval: String?, maxDateTimeInterval: String?,
+        regularExpressionString: String?, usesScalarValueType: Bool?, allowsExternalBinaryDataStorage: Bool,
+        preserveAfterDeletion: Bool, allowsCloudEncryption: Bool, spotlightIndexingEnabled: Bool,
+        storedInTruthFile: Bool, isIndexed: Bool, syncable: Bool?, valueTransformerName: String?,
+        customClassName: String?, composite: String?, renamingIdentifier: String?, versionHashModifier: String?,
+        userInfo: UserInfo, location: SourceLocation
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isDerived = isDerived
+        self.derivationExpression = derivationExpression
+        self.defaultValueString = defaultValueString
+        self.defaultDateTimeInterval = defaultDateTimeInterval
+        self.minValueString = minValueString
+        self.maxValueString = maxValueString
+        self.minDateTimeInterval = minDateTimeInterval
+        self.maxDateTimeInterval = maxDateTimeInterval
+        self.regularExpressionString = regularExpressionString
+        self.usesScalarValueType = usesScalarValueType
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preserveAfterDeletion = preserveAfterDeletion
+        self.allowsCloudEncryption = allowsCloudEncryption
+        self.spotlightIndexingEnabled = spotlightIndexingEnabled
+        self.storedInTruthFile = storedInTruthFile
+        self.isIndexed = isIndexed
+        self.syncable = syncable
+        self.valueTransformerName = valueTransformerName
+        self.customClassName = customClassName
+        self.composite = composite
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.userInfo = userInfo
+        self.location = location
+    }
+
     /// Whether the value is stored as a scalar in generated Core Data code (`usesScalarValueType`).
     public var isScalar: Bool { usesScalarValueType ?? false }
 
@@ -375,6 +420,33 @@ public struct Relationship: Hashable, Sendable, Codable {
     public init(name: String, destinationEntity: String, location: SourceLocation) {
         self.name = name
         self.destinationEntity = destinationEntity
+        self.location = location
+    }
+
+    /// Creates a relationship with every property given; the parser builds each relationship in one step with it.
+    @inline(__always)
+    init(
+        name: String, destinationEntity: String, inverseName: String?, inverseEntity: String?, isToMany: Bool,
+        isOrdered: Bool, deletionRule: DeletionRule, minCount: Int?, maxCount: Int?, isOptional: Bool,
+        isTransient: Bool, isIndexed: Bool, syncable: Bool?, renamingIdentifier: String?,
+        versionHashModifier: String?, userInfo: UserInfo, location: SourceLocation
+    ) {
+        self.name = name
+        self.destinationEntity = destinationEntity
+        self.inverseName = inverseName
+        self.inverseEntity = inverseEntity
+        self.isToMany = isToMany
+        self.isOrdered = isOrdered
+        self.deletionRule = deletionRule
+        self.minCount = minCount
+        self.maxCount = maxCount
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.syncable = syncable
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.userInfo = userInfo
         self.location = location
     }
 }

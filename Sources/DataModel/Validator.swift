@@ -26,78 +26,158 @@ public struct Validator: Sendable {
     /// Creates a validator.
     public init() {}
 
+    /// Whether `name` is one of ``reservedPropertyNames``.
+    ///
+    /// Most names are ruled out by their first byte and length before any hashing: the reserved names are ASCII
+    /// without `K`, `;` or `` ` `` (the only ASCII characters another character is canonically equivalent to),
+    /// so a string equal to one of them has the same bytes.
+    static func isReservedPropertyName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let first = utf8.first, first < 0x80, utf8.count < 64,
+            reservedFirstBytesAndLengths[Int(first)] & (1 << UInt64(utf8.count)) != 0
+        else { return false }
+        return reservedPropertyNames.contains(name)
+    }
+
+    /// For each ASCII first byte, the lengths of the reserved names starting with it, as a bit set.
+    private static let reservedFirstBytesAndLengths: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: 128)
+        let forbidden = Set("K;`".utf8)
+        for name in reservedPropertyNames {
+            let bytes = Array(name.utf8)
+            guard let first = bytes.first, bytes.count < 64, bytes.allSatisfy({ $0 < 0x80 && !forbidden.contains($0) })
+            else {
+                // Not byte-comparable: let every name through to the set.
+                return [UInt64](repeating: .max, count: 128)
+            }
+            table[Int(first)] |= 1 << UInt64(bytes.count)
+        }
+        return table
+    }()
+
     /// Validates `model` and returns what it found, sorted by location.
     public func validate(_ model: ObjectModel) -> [Diagnostic] {
         var run = ValidationRun(model: model)
+        defer { ExitTeardown.keep(run) }
         run.checkEntities()
         run.checkInheritance()
-        for entity in model.entities { run.check(entity) }
+        for index in model.entities.indices { run.checkEntity(at: index) }
         run.checkFetchRequests()
         run.checkConfigurations()
-        return run.diagnostics.sortedByLocation()
+        return run.found.diagnostics.sortedByLocation()
     }
 }
 
 /// The property names of an entity and its ancestors, checked without building their union.
 private struct KnownNames {
     let own: Set<String>
-    let inherited: [(entity: String, names: Set<String>)]
+    let inherited: [Set<String>]
 
     func contains(_ name: String) -> Bool {
-        own.contains(name) || inherited.contains { $0.names.contains(name) }
+        own.contains(name) || inherited.contains { $0.contains(name) }
     }
 }
 
+/// Diagnostics collected by a ``ValidationRun``.
+private final class DiagnosticList {
+    var diagnostics: [Diagnostic] = []
+}
+
 /// The state of one validation pass.
+///
+/// Entities are known by their index in `model.entities`; everything looked up by entity name is about the
+/// first entity of that name (its *canonical* index), as ``ObjectModel/entity(named:)`` finds it.
 fileprivate struct ValidationRun {
     let model: ObjectModel
-    var diagnostics: [Diagnostic] = []
-    /// Entity name → own property names.
-    private var propertyNames: [String: Set<String>] = [:]
-    /// Entity name → relationships by name.
-    private var relationships: [String: [String: Relationship]] = [:]
-    /// Entity name → parent entity name.
-    private var parents: [String: String?] = [:]
-    /// Entity name → number of ancestors, set by `checkInheritance` (no entry on or below a cycle).
-    private var depths: [String: Int] = [:]
+    /// What the run found. A class, so the checks need no exclusive access to the run and can read the
+    /// model's properties in place (with `inout self`, each would be copied first).
+    let found = DiagnosticList()
+    /// Entity index → the index of the first entity with its name.
+    private let canonical: [Int]
+    /// Canonical entity index → its own property names (empty for other entities).
+    private var propertyNames: [Set<String>]
+    /// Canonical entity index → whether two of its properties share a name.
+    private var hasDuplicateProperty: [Bool]
+    /// Canonical entity index → relationship name → index of its first relationship of that name.
+    private var relationships: [[String: Int]]
+    /// Canonical entity index → its parent's canonical index, or -1 (no parent, or a missing one).
+    private var parents: [Int]
+    /// Canonical entity index → number of ancestors, set by `checkInheritance`; -1 on or below a cycle.
+    private var depths: [Int] = []
 
     init(model: ObjectModel) {
         self.model = model
-        parents.reserveCapacity(model.entities.count)
-        propertyNames.reserveCapacity(model.entities.count)
-        relationships.reserveCapacity(model.entities.count)
-        for entity in model.entities where propertyNames[entity.name] == nil {
-            parents[entity.name] = entity.parentEntity
-            propertyNames[entity.name] = Set(entity.propertyNames)
-            var byName: [String: Relationship] = [:]
-            byName.reserveCapacity(entity.relationships.count)
-            for relationship in entity.relationships where byName[relationship.name] == nil {
-                byName[relationship.name] = relationship
+        let entities = model.entities
+        var canonical = [Int](repeating: 0, count: entities.count)
+        for index in entities.indices {
+            canonical[index] = model.entityIndex(named: entities[index].name) ?? index
+        }
+        self.canonical = canonical
+        propertyNames = [Set<String>](repeating: [], count: entities.count)
+        hasDuplicateProperty = [Bool](repeating: false, count: entities.count)
+        relationships = [[String: Int]](repeating: [:], count: entities.count)
+        parents = [Int](repeating: -1, count: entities.count)
+        // Name sets are made only for the entities whose names are looked up: parents (for shadowing) and
+        // entities with uniqueness constraints or indexes.
+        var needsNameSet = [Bool](repeating: false, count: entities.count)
+        for index in entities.indices {
+            let entity = entities[index]
+            if !entity.uniquenessConstraints.isEmpty || !entity.fetchIndexes.isEmpty || !entity.compoundIndexes.isEmpty
+            {
+                needsNameSet[canonical[index]] = true
             }
-            relationships[entity.name] = byName
+            if canonical[index] == index, let parent = entity.parentEntity,
+                let parentIndex = model.entityIndex(named: parent)
+            {
+                parents[index] = parentIndex
+                needsNameSet[parentIndex] = true
+            }
+        }
+        for index in entities.indices where canonical[index] == index {
+            let entity = entities[index]
+            var byName = [String: Int](minimumCapacity: entity.relationships.count)
+            // In reverse, so that the first relationship of a name is the one left in the table.
+            for position in entity.relationships.indices.reversed() {
+                byName[entity.relationships[position].name] = position
+            }
+            relationships[index] = byName
+            var names: [String] = []
+            names.reserveCapacity(
+                entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+            for position in entity.attributes.indices { names.append(entity.attributes[position].name) }
+            for position in entity.relationships.indices { names.append(entity.relationships[position].name) }
+            for position in entity.fetchedProperties.indices { names.append(entity.fetchedProperties[position].name) }
+            if needsNameSet[index] {
+                let set = Set(names)
+                propertyNames[index] = set
+                hasDuplicateProperty[index] = set.count < names.count
+            } else {
+                // Sorting puts equal names side by side; it costs less than hashing every name.
+                names.sort()
+                hasDuplicateProperty[index] = zip(names, names.dropFirst()).contains { $0 == $1 }
+            }
         }
     }
 
-    private mutating func error(_ message: String, _ rule: String, _ location: SourceLocation) {
-        diagnostics.append(.error(message, rule: rule, at: location))
+    private func error(_ message: String, _ rule: String, _ location: SourceLocation) {
+        found.diagnostics.append(.error(message, rule: rule, at: location))
     }
 
-    private mutating func warning(_ message: String, _ rule: String, _ location: SourceLocation) {
-        diagnostics.append(.warning(message, rule: rule, at: location))
+    private func warning(_ message: String, _ rule: String, _ location: SourceLocation) {
+        found.diagnostics.append(.warning(message, rule: rule, at: location))
     }
 
     // MARK: Entities
 
-    mutating func checkEntities() {
-        var seen: [String: SourceLocation] = [:]
+    func checkEntities() {
         var classNames: [String: (entity: String, className: String)] = [:]
-        for entity in model.entities {
-            if let first = seen[entity.name] {
+        for index in model.entities.indices {
+            let entity = model.entities[index]
+            if canonical[index] != index {
+                let first = model.entities[canonical[index]].location
                 error(
                     "duplicate entity '\(entity.name)' (first declared at line \(first.line))", "duplicate-entity",
                     entity.location)
-            } else {
-                seen[entity.name] = entity.location
             }
             checkIdentifier(entity.name, kind: "entity", location: entity.location, uppercase: true)
             if let represented = entity.representedClassName, !represented.isEmpty,
@@ -111,17 +191,18 @@ fileprivate struct ValidationRun {
             if entity.codeGenerationType != .manual {
                 // Keyed case-insensitively: the class names are also file names, and `Item.swift` overwrites
                 // `item.swift` on the case-insensitive file systems Xcode projects usually live on.
-                let key = entity.className.lowercased()
+                let className = entity.className
+                let key = className.lowercased()
                 if let other = classNames[key], other.entity != entity.name {
                     let what =
-                        other.className == entity.className
-                        ? "both generate class '\(entity.className)'"
-                        : "generate classes '\(other.className)' and '\(entity.className)', whose file names differ only in case"
+                        other.className == className
+                        ? "both generate class '\(className)'"
+                        : "generate classes '\(other.className)' and '\(className)', whose file names differ only in case"
                     error(
                         "entities '\(other.entity)' and '\(entity.name)' \(what)", "duplicate-class-name",
                         entity.location)
                 } else {
-                    classNames[key] = (entity.name, entity.className)
+                    classNames[key] = (entity.name, className)
                 }
             }
         }
@@ -130,15 +211,17 @@ fileprivate struct ValidationRun {
     mutating func checkInheritance() {
         depths = inheritanceDepths()
         let limit = Validator.maximumInheritanceDepth
-        for entity in model.entities {
+        for index in model.entities.indices {
+            let entity = model.entities[index]
             guard let parentName = entity.parentEntity else { continue }
-            guard model.entity(named: parentName) != nil else {
+            guard model.entityIndex(named: parentName) != nil else {
                 error(
                     "entity '\(entity.name)' has parent entity '\(parentName)', which does not exist",
                     "missing-parent", entity.location)
                 continue
             }
-            guard let depth = depths[entity.name] else {
+            let depth = depths[canonical[index]]
+            guard depth >= 0 else {
                 error("entity '\(entity.name)' inherits from itself", "cyclic-inheritance", entity.location)
                 continue
             }
@@ -151,115 +234,135 @@ fileprivate struct ValidationRun {
         }
     }
 
-    /// Entity name → number of ancestors (0 for a root or an entity whose parent is missing); no entry for an
-    /// entity on or below an inheritance cycle. Linear: each entity is walked over once.
-    private func inheritanceDepths() -> [String: Int] {
-        var depths: [String: Int] = [:]
-        var cyclic: Set<String> = []
-        for entity in model.entities where depths[entity.name] == nil && !cyclic.contains(entity.name) {
-            var path: [String] = []
-            var onPath: Set<String> = []
-            var current = entity.name
+    /// Canonical entity index → number of ancestors (0 for a root or an entity whose parent is missing); -1 for
+    /// an entity on or below an inheritance cycle. Linear: each entity is walked over once.
+    private func inheritanceDepths() -> [Int] {
+        let unknown = -2
+        let onPath = -3
+        var depths = [Int](repeating: unknown, count: model.entities.count)
+        var path: [Int] = []
+        for start in model.entities.indices where canonical[start] == start && depths[start] == unknown {
+            path.removeAll(keepingCapacity: true)
+            var current = start
             var depthAbove = -1  // the depth of the entity above the path's last entry
             var reachesCycle = false
             while true {
-                if let known = depths[current] {
-                    depthAbove = known
+                let state = depths[current]
+                if state >= 0 {
+                    depthAbove = state
                     break
                 }
-                if cyclic.contains(current) || !onPath.insert(current).inserted {
+                if state == -1 || state == onPath {
                     reachesCycle = true
                     break
                 }
+                depths[current] = onPath
                 path.append(current)
-                guard let parent = parents[current] ?? nil, propertyNames[parent] != nil else { break }
-                current = parent
+                guard parents[current] >= 0 else { break }
+                current = parents[current]
             }
-            if reachesCycle {
-                cyclic.formUnion(path)
-            } else {
-                for (offset, name) in path.reversed().enumerated() { depths[name] = depthAbove + 1 + offset }
+            for (offset, index) in path.reversed().enumerated() {
+                depths[index] = reachesCycle ? -1 : depthAbove + 1 + offset
             }
         }
         return depths
     }
 
-    /// The names of `name` and its ancestors, nearest first; stops at cycles, missing parents and
-    /// ``Validator/maximumInheritanceDepth``, so every walk is short.
-    private func ancestorNames(of name: String) -> [String] {
-        var chain = [name]
-        var seen: Set<String> = [name]
-        var current = name
-        while chain.count <= Validator.maximumInheritanceDepth, let parent = parents[current] ?? nil,
-            propertyNames[parent] != nil, seen.insert(parent).inserted
-        {
+    /// The canonical indices of the entity at canonical index `index` and its ancestors, nearest first; stops
+    /// at cycles, missing parents and ``Validator/maximumInheritanceDepth``, so every walk is short.
+    private func ancestors(of index: Int) -> [Int] {
+        var chain = [index]
+        // A chain with a known depth has no cycle; only one on or below a cycle needs remembering what it met.
+        var seen: Set<Int> = depths[index] >= 0 ? [] : [index]
+        var current = index
+        while chain.count <= Validator.maximumInheritanceDepth, parents[current] >= 0 {
+            let parent = parents[current]
+            if depths[index] < 0, !seen.insert(parent).inserted { break }
             chain.append(parent)
             current = parent
         }
         return chain
     }
 
-    /// The property names of `entity`'s ancestors (not its own), nearest first.
-    private func inheritedProperties(of entity: Entity) -> [(entity: String, names: Set<String>)] {
+    /// The canonical indices of the ancestors (not itself) of the entity at `index`, nearest first.
+    private func inheritedEntities(of index: Int) -> ArraySlice<Int> {
         // Entities on a cycle or past the depth limit are reported already; skipping them keeps a
         // 100,000-level chain linear.
-        guard entity.parentEntity != nil, let depth = depths[entity.name], depth <= Validator.maximumInheritanceDepth
+        let depth = depths[canonical[index]]
+        guard model.entities[index].parentEntity != nil, depth >= 0, depth <= Validator.maximumInheritanceDepth
         else { return [] }
-        return ancestorNames(of: entity.name).dropFirst().map { ($0, propertyNames[$0] ?? []) }
+        return ancestors(of: canonical[index]).dropFirst()
     }
 
-    mutating func check(_ entity: Entity) {
-        var seen: Set<String> = []
-        seen.reserveCapacity(entity.attributes.count + entity.relationships.count)
-        let inherited = inheritedProperties(of: entity)
-        for attribute in entity.attributes {
-            checkPropertyName(attribute.name, at: attribute.location, in: entity, seen: &seen, inherited: inherited)
+    func checkEntity(at index: Int) {
+        let entity = model.entities[index]
+        let inherited = inheritedEntities(of: index)
+        // The names were inserted into a set in this order when the run began: only an entity with duplicates,
+        // or a second entity of the same name, needs a set of its own to find them.
+        let findsDuplicates = canonical[index] != index || hasDuplicateProperty[index]
+        var seen: Set<String>? = findsDuplicates ? Set(minimumCapacity: entity.attributes.count) : nil
+        // Properties are read in place (through buffer pointers): copying a whole `Attribute` costs more than
+        // checking it.
+        entity.attributes.withUnsafeBufferPointer { attributes in
+            for position in attributes.indices {
+                checkPropertyName(
+                    attributes[position].name, at: attributes[position].location, in: entity, seen: &seen,
+                    inherited: inherited)
+            }
         }
-        for relationship in entity.relationships {
-            checkPropertyName(
-                relationship.name, at: relationship.location, in: entity, seen: &seen, inherited: inherited)
+        entity.relationships.withUnsafeBufferPointer { relationships in
+            for position in relationships.indices {
+                checkPropertyName(
+                    relationships[position].name, at: relationships[position].location, in: entity, seen: &seen,
+                    inherited: inherited)
+            }
         }
-        for property in entity.fetchedProperties {
+        for position in entity.fetchedProperties.indices {
+            let property = entity.fetchedProperties[position]
             checkPropertyName(property.name, at: property.location, in: entity, seen: &seen, inherited: inherited)
         }
-        for attribute in entity.attributes { check(attribute, in: entity) }
-        for relationship in entity.relationships { check(relationship, in: entity) }
+        entity.attributes.withUnsafeBufferPointer { attributes in
+            for position in attributes.indices { check(attributeAt: position, of: attributes, in: entity) }
+        }
+        entity.relationships.withUnsafeBufferPointer { relationships in
+            guard let first = relationships.baseAddress else { return }
+            for position in relationships.indices { check((first + position).pointee, in: entity, at: index) }
+        }
         for property in entity.fetchedProperties {
-            if let request = property.fetchRequest, model.entity(named: request.entity) == nil {
+            if let request = property.fetchRequest, model.entityIndex(named: request.entity) == nil {
                 error(
                     "fetched property '\(entity.name).\(property.name)' fetches entity '\(request.entity)', which does not exist",
                     "unknown-fetch-entity", property.location)
             }
         }
-        checkPropertyLists(entity)
+        checkPropertyLists(entity, at: index)
     }
 
-    private mutating func checkPropertyName(
-        _ name: String, at location: SourceLocation, in entity: Entity, seen: inout Set<String>,
-        inherited: [(entity: String, names: Set<String>)]
+    private func checkPropertyName(
+        _ name: String, at location: SourceLocation, in entity: Entity, seen: inout Set<String>?,
+        inherited: ArraySlice<Int>
     ) {
-        if !seen.insert(name).inserted {
+        if let inserted = seen?.insert(name).inserted, !inserted {
             error("duplicate property '\(name)' in entity '\(entity.name)'", "duplicate-property", location)
         }
-        if !inherited.isEmpty, let owner = inherited.first(where: { $0.names.contains(name) }) {
+        if let owner = inherited.first(where: { propertyNames[$0].contains(name) }) {
             error(
-                "property '\(name)' of entity '\(entity.name)' shadows the property of the same name in its parent entity '\(owner.entity)'",
+                "property '\(name)' of entity '\(entity.name)' shadows the property of the same name in its parent entity '\(model.entities[owner].name)'",
                 "shadowed-property", location)
         }
         checkIdentifier(name, kind: "property", location: location, uppercase: false)
-        if Validator.reservedPropertyNames.contains(name) {
+        if Validator.isReservedPropertyName(name) {
             error(
                 "'\(name)' is a reserved name in Core Data (a member of NSManagedObject); rename the property",
                 "reserved-name", location)
         }
     }
 
-    private mutating func checkPropertyLists(_ entity: Entity) {
+    private func checkPropertyLists(_ entity: Entity, at index: Int) {
         guard !entity.uniquenessConstraints.isEmpty || !entity.fetchIndexes.isEmpty || !entity.compoundIndexes.isEmpty
         else { return }
-        let own = propertyNames[entity.name] ?? []
-        let inherited = inheritedProperties(of: entity)
-        let known = KnownNames(own: own, inherited: inherited)
+        let known = KnownNames(
+            own: propertyNames[canonical[index]], inherited: inheritedEntities(of: index).map { propertyNames[$0] })
         for constraint in entity.uniquenessConstraints {
             for name in constraint.properties where !known.contains(name) {
                 error(
@@ -285,92 +388,111 @@ fileprivate struct ValidationRun {
 
     // MARK: Attributes
 
-    private mutating func check(_ attribute: Attribute, in entity: Entity) {
-        var name: String { "\(entity.name).\(attribute.name)" }
-        if attribute.type == .undefined && !attribute.isTransient {
+    /// Checks `attributes[position]`, reading it in place.
+    private func check(attributeAt position: Int, of attributes: UnsafeBufferPointer<Attribute>, in entity: Entity) {
+        if attributes[position].type == .undefined && !attributes[position].isTransient {
             error(
-                "attribute '\(name)' has type Undefined, which only a transient attribute may have",
-                "undefined-not-transient", attribute.location)
+                "attribute '\(entity.name).\(attributes[position].name)' has type Undefined, which only a transient attribute may have",
+                "undefined-not-transient", attributes[position].location)
         }
-        if attribute.type == .transformable && (attribute.customClassName ?? "").isEmpty {
+        if attributes[position].type == .transformable && (attributes[position].customClassName ?? "").isEmpty {
             warning(
-                "transformable attribute '\(name)' has no custom class; its value is untyped",
+                "transformable attribute '\(entity.name).\(attributes[position].name)' has no custom class; its value is untyped",
                 "transformable-without-class",
-                attribute.location)
+                attributes[position].location)
         }
-        if let custom = attribute.customClassName, !Validator.trimmingWhitespace(custom).isEmpty,
+        if let custom = attributes[position].customClassName, !Validator.trimmingWhitespace(custom).isEmpty,
             !Validator.isTypeReference(custom)
         {
             error(
-                "attribute '\(name)' has custom class '\(custom)', which is not a Swift type name",
-                "invalid-custom-class-name", attribute.location)
+                "attribute '\(entity.name).\(attributes[position].name)' has custom class '\(custom)', which is not a Swift type name",
+                "invalid-custom-class-name", attributes[position].location)
         }
-        if attribute.type == .composite, let composite = attribute.composite,
+        if attributes[position].type == .composite, let composite = attributes[position].composite,
             !model.composites.contains(where: { $0.name == composite })
         {
             error(
-                "attribute '\(name)' uses composite '\(composite)', which the model does not define",
+                "attribute '\(entity.name).\(attributes[position].name)' uses composite '\(composite)', which the model does not define",
                 "unknown-composite",
-                attribute.location)
+                attributes[position].location)
         }
         let defaultValue = checkValue(
-            attribute.defaultValueString, of: attribute, role: "default", rule: "invalid-default-value")
-        let minimum = checkValue(attribute.minValueString, of: attribute, role: "minimum", rule: "invalid-min-value")
-        let maximum = checkValue(attribute.maxValueString, of: attribute, role: "maximum", rule: "invalid-max-value")
+            attributes[position].defaultValueString, at: position, of: attributes, role: "default",
+            rule: "invalid-default-value")
+        let minimum = checkValue(
+            attributes[position].minValueString, at: position, of: attributes, role: "minimum",
+            rule: "invalid-min-value")
+        let maximum = checkValue(
+            attributes[position].maxValueString, at: position, of: attributes, role: "maximum",
+            rule: "invalid-max-value")
         let defaultDate = checkInterval(
-            attribute.defaultDateTimeInterval, of: attribute, role: "default date", rule: "invalid-default-value")
+            attributes[position].defaultDateTimeInterval, at: position, of: attributes, role: "default date",
+            rule: "invalid-default-value")
         let minimumDate = checkInterval(
-            attribute.minDateTimeInterval, of: attribute, role: "minimum date", rule: "invalid-min-value")
+            attributes[position].minDateTimeInterval, at: position, of: attributes, role: "minimum date",
+            rule: "invalid-min-value")
         let maximumDate = checkInterval(
-            attribute.maxDateTimeInterval, of: attribute, role: "maximum date", rule: "invalid-max-value")
+            attributes[position].maxDateTimeInterval, at: position, of: attributes, role: "maximum date",
+            rule: "invalid-max-value")
         if let minimum, let maximum, minimum > maximum {
             error(
-                "attribute '\(name)' has a minimum (\(minimum)) greater than its maximum (\(maximum))",
-                "min-exceeds-max", attribute.location)
+                "attribute '\(entity.name).\(attributes[position].name)' has a minimum (\(minimum)) greater than its maximum (\(maximum))",
+                "min-exceeds-max", attributes[position].location)
         }
         if let minimumDate, let maximumDate, minimumDate > maximumDate {
             error(
-                "attribute '\(name)' has a minimum date greater than its maximum date", "min-exceeds-max",
-                attribute.location)
+                "attribute '\(entity.name).\(attributes[position].name)' has a minimum date greater than its maximum date",
+                "min-exceeds-max",
+                attributes[position].location)
         }
-        if attribute.type.isNumeric, let value = defaultValue {
+        if attributes[position].type.isNumeric, let value = defaultValue {
             if let minimum, value < minimum {
-                warning("default value of '\(name)' is below its minimum", "default-out-of-range", attribute.location)
+                warning(
+                    "default value of '\(entity.name).\(attributes[position].name)' is below its minimum",
+                    "default-out-of-range", attributes[position].location)
             }
             if let maximum, value > maximum {
-                warning("default value of '\(name)' is above its maximum", "default-out-of-range", attribute.location)
+                warning(
+                    "default value of '\(entity.name).\(attributes[position].name)' is above its maximum",
+                    "default-out-of-range", attributes[position].location)
             }
         }
         _ = defaultDate
-        if let pattern = attribute.regularExpressionString, (try? NSRegularExpression(pattern: pattern)) == nil {
+        if let pattern = attributes[position].regularExpressionString,
+            (try? NSRegularExpression(pattern: pattern)) == nil
+        {
             error(
-                "attribute '\(name)' has an invalid regular expression", "invalid-regular-expression",
-                attribute.location)
+                "attribute '\(entity.name).\(attributes[position].name)' has an invalid regular expression",
+                "invalid-regular-expression",
+                attributes[position].location)
         }
     }
 
     /// Checks a value string; returns its numeric value for range checks (nil when not numeric or absent).
-    private mutating func checkValue(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double? {
+    private func checkValue(
+        _ text: String?, at position: Int, of attributes: UnsafeBufferPointer<Attribute>, role: String, rule: String
+    ) -> Double? {
         guard let text else { return nil }
-        let name = attribute.name
-        switch AttributeValueParser.parse(text, as: attribute.type, role: role) {
+        let name = attributes[position].name
+        switch AttributeValueParser.parse(text, as: attributes[position].type, role: role) {
         case .valid(let number): return number
         case .invalid(let reason):
             // momc compiles such models (the value is coerced or dropped), so this is a warning.
             warning(
                 "\(role) value '\(text)' of attribute '\(name)' \(reason); Core Data will ignore or coerce it", rule,
-                attribute.location)
+                attributes[position].location)
             return nil
         }
     }
 
-    private mutating func checkInterval(_ text: String?, of attribute: Attribute, role: String, rule: String) -> Double?
-    {
+    private func checkInterval(
+        _ text: String?, at position: Int, of attributes: UnsafeBufferPointer<Attribute>, role: String, rule: String
+    ) -> Double? {
         guard let text else { return nil }
         guard let value = Double(text), value.isFinite else {
             error(
-                "\(role) '\(text)' of attribute '\(attribute.name)' is not a number of seconds", rule,
-                attribute.location)
+                "\(role) '\(text)' of attribute '\(attributes[position].name)' is not a number of seconds", rule,
+                attributes[position].location)
             return nil
         }
         return value
@@ -378,87 +500,104 @@ fileprivate struct ValidationRun {
 
     // MARK: Relationships
 
-    private mutating func check(_ relationship: Relationship, in entity: Entity) {
-        var name: String { "\(entity.name).\(relationship.name)" }
+    private func check(_ relationship: borrowing Relationship, in entity: Entity, at entityIndex: Int) {
         if let min = relationship.minCount, let max = relationship.maxCount, max > 0, min > max {
             error(
-                "relationship '\(name)' has minCount \(min) greater than maxCount \(max)", "min-count-exceeds-max",
+                "relationship '\(entity.name).\(relationship.name)' has minCount \(min) greater than maxCount \(max)",
+                "min-count-exceeds-max",
                 relationship.location)
         }
         if !relationship.isToMany, let max = relationship.maxCount, max != 1 {
             warning(
-                "to-one relationship '\(name)' has maxCount \(max); it is ignored", "max-count-on-to-one",
+                "to-one relationship '\(entity.name).\(relationship.name)' has maxCount \(max); it is ignored",
+                "max-count-on-to-one",
                 relationship.location)
         }
         if relationship.isOrdered && !relationship.isToMany {
             warning(
-                "to-one relationship '\(name)' is marked ordered; it is ignored", "ordered-to-one",
+                "to-one relationship '\(entity.name).\(relationship.name)' is marked ordered; it is ignored",
+                "ordered-to-one",
                 relationship.location)
         }
         guard !relationship.destinationEntity.isEmpty else {
-            error("relationship '\(name)' has no destination entity", "missing-destination", relationship.location)
+            error(
+                "relationship '\(entity.name).\(relationship.name)' has no destination entity", "missing-destination",
+                relationship.location)
             return
         }
         let destination = relationship.destinationEntity
-        guard propertyNames[destination] != nil else {
+        guard let destinationIndex = model.entityIndex(named: destination) else {
             error(
-                "relationship '\(name)' has destination entity '\(relationship.destinationEntity)', which does not exist",
+                "relationship '\(entity.name).\(relationship.name)' has destination entity '\(relationship.destinationEntity)', which does not exist",
                 "missing-destination", relationship.location)
             return
         }
         guard let inverseName = relationship.inverseName, !inverseName.isEmpty else {
             warning(
-                "relationship '\(name)' has no inverse; this is an advanced setting (no integrity checks, deletes leave dangling references)",
+                "relationship '\(entity.name).\(relationship.name)' has no inverse; this is an advanced setting (no integrity checks, deletes leave dangling references)",
                 "missing-inverse", relationship.location)
             return
         }
         if let inverseEntity = relationship.inverseEntity, inverseEntity != destination {
             error(
-                "relationship '\(name)' has inverse entity '\(inverseEntity)' but destination '\(destination)'",
+                "relationship '\(entity.name).\(relationship.name)' has inverse entity '\(inverseEntity)' but destination '\(destination)'",
                 "inverse-mismatch", relationship.location)
             return
         }
-        guard let inverse = relationshipNamed(inverseName, inOrAbove: destination) else {
+        guard let inverse = relationshipNamed(inverseName, inOrAbove: destinationIndex) else {
             error(
-                "relationship '\(name)' has inverse '\(inverseName)', which is not a relationship of '\(destination)'",
+                "relationship '\(entity.name).\(relationship.name)' has inverse '\(inverseName)', which is not a relationship of '\(destination)'",
                 "inverse-not-found", relationship.location)
             return
         }
         let pointsBack =
             inverse.destinationEntity == entity.name
-            || (entity.parentEntity != nil && ancestorNames(of: entity.name).contains(inverse.destinationEntity))
+            || (entity.parentEntity != nil
+                && model.entityIndex(named: inverse.destinationEntity).map {
+                    ancestors(of: canonical[entityIndex]).contains($0)
+                } ?? false)
         if !pointsBack {
             error(
-                "relationship '\(name)' has inverse '\(destination).\(inverseName)', which points to '\(inverse.destinationEntity)' instead of '\(entity.name)'",
+                "relationship '\(entity.name).\(relationship.name)' has inverse '\(destination).\(inverseName)', which points to '\(inverse.destinationEntity)' instead of '\(entity.name)'",
                 "inverse-mismatch", relationship.location)
         } else if let back = inverse.inverseName, back != relationship.name, !back.isEmpty {
             warning(
-                "relationship '\(name)' has inverse '\(destination).\(inverseName)', whose own inverse is '\(back)'",
+                "relationship '\(entity.name).\(relationship.name)' has inverse '\(destination).\(inverseName)', whose own inverse is '\(back)'",
                 "inverse-mismatch", relationship.location)
         }
     }
 
-    private func relationshipNamed(_ name: String, inOrAbove entityName: String) -> Relationship? {
-        if let found = relationships[entityName]?[name] { return found }
-        for candidate in ancestorNames(of: entityName).dropFirst() {
-            if let found = relationships[candidate]?[name] { return found }
+    /// The destination and inverse of the first relationship named `name` of the entity at canonical index
+    /// `index` or, failing that, of its nearest ancestor that has one.
+    private func relationshipNamed(_ name: String, inOrAbove index: Int) -> (
+        destinationEntity: String, inverseName: String?
+    )? {
+        func relationship(_ position: Int, of entity: Int) -> (destinationEntity: String, inverseName: String?) {
+            model.entities[entity].relationships.withUnsafeBufferPointer {
+                ($0[position].destinationEntity, $0[position].inverseName)
+            }
+        }
+        if let found = relationships[index][name] { return relationship(found, of: index) }
+        guard parents[index] >= 0 else { return nil }
+        for candidate in ancestors(of: index).dropFirst() {
+            if let found = relationships[candidate][name] { return relationship(found, of: candidate) }
         }
         return nil
     }
 
     // MARK: Model level
 
-    mutating func checkFetchRequests() {
-        for request in model.fetchRequests where model.entity(named: request.entity) == nil {
+    func checkFetchRequests() {
+        for request in model.fetchRequests where model.entityIndex(named: request.entity) == nil {
             error(
                 "fetch request '\(request.name)' fetches entity '\(request.entity)', which does not exist",
                 "unknown-fetch-entity", request.location)
         }
     }
 
-    mutating func checkConfigurations() {
+    func checkConfigurations() {
         for configuration in model.configurations {
-            for member in configuration.memberEntities where model.entity(named: member) == nil {
+            for member in configuration.memberEntities where model.entityIndex(named: member) == nil {
                 error(
                     "configuration '\(configuration.name)' lists entity '\(member)', which does not exist",
                     "unknown-configuration-entity", configuration.location)
@@ -468,7 +607,7 @@ fileprivate struct ValidationRun {
 
     // MARK: Names
 
-    private mutating func checkIdentifier(_ name: String, kind: String, location: SourceLocation, uppercase: Bool) {
+    private func checkIdentifier(_ name: String, kind: String, location: SourceLocation, uppercase: Bool) {
         guard !name.isEmpty else { return }  // reported by the parser
         guard Self.isIdentifier(name) else {
             error(
@@ -480,16 +619,8 @@ fileprivate struct ValidationRun {
 
     /// Letters, digits and `_`, not starting with a digit (ASCII fast path, Unicode letters allowed).
     static func isIdentifier(_ name: String) -> Bool {
-        var isASCIIIdentifier = !name.isEmpty
-        var first = true
-        for byte in name.utf8 {
-            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-            if !(isLetter || (!first && byte >= 0x30 && byte <= 0x39)) {
-                isASCIIIdentifier = false
-                break
-            }
-            first = false
-        }
+        let isASCIIIdentifier =
+            name.utf8.withContiguousStorageIfAvailable(isASCIIIdentifier) ?? isASCIIIdentifier(Array(name.utf8))
         if isASCIIIdentifier { return true }
         var isFirst = true
         for scalar in name.unicodeScalars {
@@ -510,6 +641,17 @@ fileprivate struct ValidationRun {
             isFirst = false
         }
         return !isFirst
+    }
+
+    /// Whether `bytes` are ASCII letters, digits and `_`, not starting with a digit, and not empty.
+    private static func isASCIIIdentifier(_ bytes: some Collection<UInt8>) -> Bool {
+        var first = true
+        for byte in bytes {
+            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+            if !(isLetter || (!first && byte >= 0x30 && byte <= 0x39)) { return false }
+            first = false
+        }
+        return !first
     }
 
     private func isPlainName(_ text: String) -> Bool {
@@ -534,7 +676,83 @@ extension Validator {
     /// `?`, separated by `,` `:` or spaces. Anything else (comments, quotes, newlines, `{`, `/`) would break the
     /// generated code.
     static func isTypeReference(_ text: String) -> Bool {
-        var body = Substring(trimmingWhitespace(text))
+        let trimmed = trimmingWhitespace(text)
+        // ASCII text (the usual case) is checked byte by byte; its characters are its bytes, but for "\r\n", which
+        // is refused either way.
+        let ascii = trimmed.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            bytes.allSatisfy { $0 < 0x80 } ? isASCIITypeReference(bytes) : nil
+        }
+        if case let result?? = ascii { return result }
+        return isTypeReference(characters: trimmed)
+    }
+
+    /// ``isTypeReference(_:)`` for trimmed ASCII text, on its bytes.
+    private static func isASCIITypeReference(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "_")
+        }
+        func endsType(_ byte: UInt8) -> Bool {
+            isWordByte(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "?")
+        }
+        func isOne(_ byte: UInt8, of set: StaticString) -> Bool {
+            set.withUTF8Buffer { $0.contains(byte) }
+        }
+        var index = 0
+        while index < bytes.count && bytes[index] == UInt8(ascii: ".") { index += 1 }
+        var stack: [UInt8] = []
+        var wordStart: Int?
+        var previous = UInt8(ascii: ",")  // the last byte that is not a space
+        var spaced = false
+        func wordIsName(endingAt end: Int) -> Bool {
+            guard let start = wordStart else { return true }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            return ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            defer { index += 1 }
+            if isWordByte(byte) {
+                // A name starts a type or follows `.`, `<`, `[`, `,` or `:` (so `Foo Bar` and `Foo<A>B` are refused).
+                if wordStart == nil {
+                    if !isOne(previous, of: "<[,:.") || (spaced && previous == UInt8(ascii: ".")) { return false }
+                    wordStart = index
+                }
+                previous = byte
+                spaced = false
+                continue
+            }
+            guard wordIsName(endingAt: index) else { return false }
+            wordStart = nil
+            if byte == UInt8(ascii: " ") {
+                spaced = true
+                continue
+            }
+            let ends = endsType(previous)
+            switch byte {
+            case UInt8(ascii: "<"): guard ends, !spaced else { return false }
+            case UInt8(ascii: "["): guard isOne(previous, of: "<[,:") else { return false }
+            case UInt8(ascii: ">"): guard ends, stack.last == UInt8(ascii: "<") else { return false }
+            case UInt8(ascii: "]"): guard ends, stack.last == UInt8(ascii: "[") else { return false }
+            case UInt8(ascii: "."): guard ends, !spaced else { return false }
+            case UInt8(ascii: ","), UInt8(ascii: ":"): guard ends, !stack.isEmpty else { return false }
+            case UInt8(ascii: "?"): guard ends, !spaced else { return false }
+            default: return false
+            }
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: "["): stack.append(byte)
+            case UInt8(ascii: ">"), UInt8(ascii: "]"): _ = stack.popLast()
+            default: break
+            }
+            previous = byte
+            spaced = false
+        }
+        return wordIsName(endingAt: bytes.count) && endsType(previous) && stack.isEmpty
+    }
+
+    /// ``isTypeReference(_:)`` for trimmed text, character by character.
+    static func isTypeReference(characters trimmed: String) -> Bool {
+        var body = Substring(trimmed)
         while body.first == "." { body.removeFirst() }
         var stack: [Character] = []
         var word = ""

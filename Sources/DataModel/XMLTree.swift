@@ -12,26 +12,10 @@ struct XMLElementNode {
     /// The element's name when it is one the parser knows.
     var kind: XMLName? { tree.kinds[Int(tree.nodes[index].name)] }
 
-    /// Attributes in document order, with their known names.
-    var keyedAttributes: KeyedAttributeSequence {
+    /// The indices (into ``XMLTree/attributes``) of the element's attributes, in document order.
+    var attributeIndices: Range<Int> {
         let node = tree.nodes[index]
-        return KeyedAttributeSequence(
-            tree: tree, position: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
-    }
-
-    /// Attributes with their known names.
-    struct KeyedAttributeSequence: Sequence, IteratorProtocol {
-        let tree: XMLTree
-        var position: Int
-        let end: Int
-
-        mutating func next() -> (kind: XMLName?, name: String, value: String)? {
-            guard position < end else { return nil }
-            defer { position += 1 }
-            let attribute = tree.attributes[position]
-            let id = Int(attribute.name)
-            return (tree.kinds[id], tree.names[id], attribute.value)
-        }
+        return Int(node.firstAttribute)..<Int(node.firstAttribute + node.attributeCount)
     }
 
     /// Where the element's `<` is.
@@ -41,38 +25,42 @@ struct XMLElementNode {
     }
 
     /// Attributes in document order.
-    var attributes: AttributeSequence {
-        let node = tree.nodes[index]
-        return AttributeSequence(
-            tree: tree, next: Int(node.firstAttribute), end: Int(node.firstAttribute + node.attributeCount))
-    }
+    var attributes: AttributeSequence { AttributeSequence(tree: tree, indices: attributeIndices) }
 
     /// Child elements in document order.
     var children: ChildSequence { ChildSequence(tree: tree, next: Int(tree.nodes[index].firstChild)) }
 
+    /// The number of child elements of this kind.
+    func childCount(of kind: XMLName) -> Int {
+        var count = 0
+        for child in children where child.kind == kind { count += 1 }
+        return count
+    }
+
     /// The value of the attribute with this name.
     func attribute(_ name: String) -> String? {
-        for attribute in attributes where attribute.name == name { return attribute.value }
+        for position in attributeIndices where tree.attributeName(position) == name {
+            return tree.attributeValue(position)
+        }
         return nil
     }
 
-    /// The attributes of an element.
+    /// The value of the attribute with this known name.
+    func attribute(_ kind: XMLName) -> String? {
+        for position in attributeIndices where tree.attributeKind(position) == kind {
+            return tree.attributeValue(position)
+        }
+        return nil
+    }
+
+    /// The attributes of an element, as strings.
     struct AttributeSequence: Sequence, IteratorProtocol {
         let tree: XMLTree
-        var position: Int
-        let end: Int
-
-        init(tree: XMLTree, next: Int, end: Int) {
-            self.tree = tree
-            self.position = next
-            self.end = end
-        }
+        var indices: Range<Int>
 
         mutating func next() -> (name: String, value: String)? {
-            guard position < end else { return nil }
-            defer { position += 1 }
-            let attribute = tree.attributes[position]
-            return (tree.names[Int(attribute.name)], attribute.value)
+            guard let position = indices.popFirst() else { return nil }
+            return (tree.attributeName(position), tree.attributeValue(position))
         }
     }
 
@@ -95,6 +83,9 @@ struct XMLElementNode {
 }
 
 /// A parsed document as compact arrays, built from libxml2's SAX2 events (libxml2 builds no tree).
+///
+/// Attribute values are kept as bytes, in one buffer: a reader turns into a `String` only the values it
+/// stores as text, and matches keywords (`YES`, `Integer 16`) on the bytes.
 final class XMLTree {
     struct Node {
         var name: Int32
@@ -107,14 +98,18 @@ final class XMLTree {
         var column: Int32
     }
 
+    /// An attribute: its name's id and where its value is in ``valueBytes``.
     struct Attribute {
         var name: Int32
-        var value: String
+        var valueStart: Int
+        var valueEnd: Int
     }
 
     let file: String
     let nodes: [Node]
     let attributes: [Attribute]
+    /// Every attribute value's UTF-8 bytes (as libxml2 reports them: entities and references replaced).
+    let valueBytes: ByteBuffer
     /// Distinct element and attribute names; libxml2 interns names, so each converts to a String once.
     let names: [String]
     /// For each name, the known name it is, if any.
@@ -124,12 +119,31 @@ final class XMLTree {
         self.file = file
         self.nodes = builder.nodes
         self.attributes = builder.attributes
+        self.valueBytes = builder.valueBytes
         self.names = builder.names
         self.kinds = builder.kinds
     }
 
     /// The root element.
     func root() -> XMLElementNode? { nodes.isEmpty ? nil : XMLElementNode(tree: self, index: 0) }
+
+    /// The name of attribute `index`.
+    func attributeName(_ index: Int) -> String { names[Int(attributes[index].name)] }
+
+    /// The known name of attribute `index`, if it has one.
+    func attributeKind(_ index: Int) -> XMLName? { kinds[Int(attributes[index].name)] }
+
+    /// The value of attribute `index`.
+    func attributeValue(_ index: Int) -> String {
+        withValueBytes(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of attribute `index`'s value.
+    @inline(__always)
+    func withValueBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let attribute = attributes[index]
+        return body(valueBytes.bytes(attribute.valueStart..<attribute.valueEnd))
+    }
 
     /// Parses `data` with libxml2's SAX2 interface into a tree.
     fileprivate static func build(_ data: Data, file: String, limits: XMLParsingLimits) -> Result<
@@ -180,6 +194,7 @@ private struct XMLTreeBuilder {
     let maximumDepth: Int
     var nodes: [XMLTree.Node] = []
     var attributes: [XMLTree.Attribute] = []
+    let valueBytes: ByteBuffer
     var names: [String] = []
     var kinds: [XMLName?] = []
     private var nameIDs = PointerTable()
@@ -195,6 +210,7 @@ private struct XMLTreeBuilder {
         self.lineStarts = LineTable.lineStarts(bytes)
         nodes.reserveCapacity(bytes.count / 64)
         attributes.reserveCapacity(bytes.count / 24)
+        valueBytes = ByteBuffer(capacity: bytes.count / 4)
     }
 
     private mutating func nameID(_ pointer: UnsafePointer<xmlChar>) -> Int32 {
@@ -220,9 +236,10 @@ private struct XMLTreeBuilder {
             for position in 0..<attributeCount {
                 let base = position * 5
                 guard let localName = raw[base], let start = raw[base + 3], let end = raw[base + 4] else { continue }
-                let value = String(
-                    decoding: UnsafeBufferPointer(start: start, count: max(0, end - start)), as: UTF8.self)
-                attributes.append(XMLTree.Attribute(name: nameID(localName), value: value))
+                let valueStart = valueBytes.count
+                valueBytes.append(start, count: max(0, end - start))
+                attributes.append(
+                    XMLTree.Attribute(name: nameID(localName), valueStart: valueStart, valueEnd: valueBytes.count))
             }
         }
         let (line, column) = position(ofTagAt: offset, fallbackLine: fallbackLine)
@@ -257,6 +274,41 @@ private struct XMLTreeBuilder {
         if lineIndex >= lineStarts.count || lineStarts[lineIndex] > start { lineIndex = 0 }
         while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= start { lineIndex += 1 }
         return (Int32(clamping: lineIndex + 1), Int32(clamping: start - lineStarts[lineIndex] + 1))
+    }
+}
+
+/// A growable byte buffer that appends with one `memcpy` (the attribute values of a document).
+final class ByteBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes appended.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Appends `count` bytes from `bytes`.
+    func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
+        if count + added > capacity {
+            let grown = max(capacity * 2, count + added)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity = grown
+        }
+        (base + count).update(from: bytes, count: added)
+        count += added
+    }
+
+    /// The bytes in `range`, valid while the buffer lives; `range` must lie within `0..<count`.
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "byte range out of bounds")
+        return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 }
 
@@ -324,6 +376,11 @@ enum XMLName: Int, CaseIterable {
         for name in allCases { table["\(name)"] = name }
         return table
     }()
+
+    /// The name as written in XML.
+    var xmlString: String { Self.strings[rawValue] }
+
+    private static let strings: [String] = allCases.map { "\($0)" }
 }
 
 private let saxStart: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in

@@ -261,6 +261,24 @@ struct ValidatorTests {
         #expect(!Validator.isTypeReference(name))
     }
 
+    @Test func asciiTypeReferencesAreJudgedAsCharacterByCharacter() {
+        // The byte-by-byte check of ASCII text must agree with the character-by-character one.
+        let alphabet: [Character] = Array("AbZ_09 .<>[]?,:\tclass") + ["\r", "\n", "\r\n"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<Int(state >> 60) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            let trimmed = Validator.trimmingWhitespace(text)
+            #expect(
+                Validator.isTypeReference(text) == Validator.isTypeReference(characters: trimmed),
+                "\(text.debugDescription)")
+        }
+    }
+
     @Test func everyValidatorRuleIsCovered() throws {
         let source = try String(
             contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"),
