@@ -243,9 +243,28 @@ public struct TemplateContextBuilder: Sendable {
     /// The indices of `items` in the order of their names (Unicode scalar order).
     static func sortedIndicesByName<Item>(_ items: [Item], name: (Item) -> String) -> [Int] {
         guard items.count > 1 else { return Array(items.indices) }
-        // UTF-8 byte order is Unicode scalar order, and comparing bytes is much cheaper.
-        let names = items.map { Array(name($0).utf8) }
-        return names.indices.sorted { names[$0].lexicographicallyPrecedes(names[$1]) }
+        let names = items.map(name)
+        return names.indices.sorted { precedesInUTF8Order(names[$0], names[$1]) }
+    }
+
+    /// Whether `first` comes before `second` in UTF-8 byte order, which is Unicode scalar order.
+    ///
+    /// Native strings are compared in place, byte by byte, without copying their bytes out.
+    static func precedesInUTF8Order(_ first: String, _ second: String) -> Bool {
+        let inPlace = first.utf8.withContiguousStorageIfAvailable { firstBytes in
+            second.utf8.withContiguousStorageIfAvailable { secondBytes in
+                let count = min(firstBytes.count, secondBytes.count)
+                var index = 0
+                while index < count {
+                    let (a, b) = (firstBytes[index], secondBytes[index])
+                    if a != b { return a < b }
+                    index += 1
+                }
+                return firstBytes.count < secondBytes.count
+            }
+        }
+        if let inPlace, let result = inPlace { return result }
+        return first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 
     private func propertyName(_ name: String) -> String {
