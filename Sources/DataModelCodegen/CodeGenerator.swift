@@ -27,14 +27,18 @@ public struct CodeGenerator: Sendable {
     }
 
     /// The files for `model`, sorted by path.
-    public func generate(_ model: ObjectModel) throws(MustacheError) -> [OutputFile] {
+    ///
+    /// The template contexts are built first; then the files render on up to `parallelism` threads at once
+    /// (the calling thread among them). The result does not depend on the number of threads, and when
+    /// several files fail to render, the error thrown is the one of the first file in path order.
+    public func generate(_ model: ObjectModel, parallelism: Int = 1) throws(MustacheError) -> [OutputFile] {
         let context = TemplateContextBuilder(options: options).context(
             for: model, sourceFileName: model.name + ".xcdatamodeld")
         let (classTemplate, propertiesTemplate) =
             options.flavor == .coredata
             ? (TemplateName.coreDataClass, TemplateName.coreDataProperties)
             : (TemplateName.runtimeClass, TemplateName.runtimeProperties)
-        var files: [OutputFile] = []
+        var jobs: [RenderJob] = []
         var seen: Set<String> = []
         // Each entity's values are built once; per-entity templates see them inside the model's values.
         let modelObject = ModelObject(context)
@@ -44,24 +48,35 @@ public struct CodeGenerator: Sendable {
         for (index, entity) in context.entities.enumerated() where index < entityValues.count {
             let contexts = [modelValue, entityValues[index]]
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
-                files.append(
-                    OutputFile(
-                        path: entity.classFileName, utf8: try library.renderUTF8(classTemplate, withContexts: contexts))
-                )
+                jobs.append(RenderJob(path: entity.classFileName, template: classTemplate, contexts: contexts))
             }
             if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
-                files.append(
-                    OutputFile(
-                        path: entity.propertiesFileName,
-                        utf8: try library.renderUTF8(propertiesTemplate, withContexts: contexts)))
+                jobs.append(
+                    RenderJob(path: entity.propertiesFileName, template: propertiesTemplate, contexts: contexts))
             }
         }
         if options.flavor == .runtime {
-            let path = model.name + "+Model.swift"
-            files.append(
-                OutputFile(
-                    path: path, utf8: try library.renderUTF8(TemplateName.runtimeModel, withContexts: [modelValue])))
+            jobs.append(
+                RenderJob(
+                    path: model.name + "+Model.swift", template: TemplateName.runtimeModel, contexts: [modelValue]))
         }
-        return files.sorted { $0.path < $1.path }
+        jobs.sort { $0.path < $1.path }
+        let library = library
+        let results = ParallelRendering.map(jobs, parallelism: parallelism) { job in
+            Result { () throws(MustacheError) -> OutputFile in
+                OutputFile(path: job.path, utf8: try library.renderUTF8(job.template, withContexts: job.contexts))
+            }
+        }
+        var files: [OutputFile] = []
+        files.reserveCapacity(results.count)
+        for result in results { files.append(try result.get()) }
+        return files
     }
+}
+
+/// One file to render: its path, its template and the context stack it renders with.
+struct RenderJob: Sendable {
+    var path: String
+    var template: String
+    var contexts: [MustacheValue]
 }

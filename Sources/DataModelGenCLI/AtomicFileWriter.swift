@@ -1,5 +1,6 @@
 import DataModel
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,9 @@ import Foundation
 /// Unlike `Data.write(options: .atomic)` it does not `fsync` each file: generated code can always be
 /// regenerated, and thousands of syncs made writing a large model's output take seconds.
 enum AtomicFileWriter {
+    private static let processID = getpid()
+    private static let temporaryCounter = Atomic<UInt64>(0)
+
     /// Writes `contents` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ contents: String, at path: String) throws(IOFailure) {
         try store(Array(contents.utf8), at: path)
@@ -24,10 +28,18 @@ enum AtomicFileWriter {
     static func store(_ bytes: [UInt8], at path: String) throws(IOFailure) {
         let directory = PathName.deletingLastComponent(path)
         let name = lastComponent(of: path)
-        let temporary =
-            (directory.isEmpty ? "." : directory)
-            + "/.\(name).datamodelgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var attempt = 0
+        var temporary: String
+        var descriptor: Int32
+        repeat {
+            // The process ID and a per-process counter name the temporary file; a leftover of a killed
+            // run with the same name is stepped over.
+            temporary =
+                (directory.isEmpty ? "." : directory)
+                + "/.\(name).datamodelgen-\(processID)-\(temporaryCounter.add(1, ordering: .relaxed).oldValue)"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            attempt += 1
+        } while descriptor < 0 && errno == EEXIST && attempt < 100
         guard descriptor >= 0 else { throw failure(path, "cannot create a temporary file") }
         var written = 0
         let count = bytes.count

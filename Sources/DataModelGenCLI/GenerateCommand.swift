@@ -191,7 +191,10 @@ enum ModelOutput {
         let swiftFiles = ParallelWork.map(flavors) { flavor in
             var flavorOptions = options
             flavorOptions.flavor = flavor
-            return Result { try CodeGenerator(library: library, options: flavorOptions).generate(model) }
+            return Result {
+                try CodeGenerator(library: library, options: flavorOptions).generate(
+                    model, parallelism: ProcessInfo.processInfo.activeProcessorCount)
+            }
         }
         let schemaFile = schema.map { work in Result { try work.wait() } }
         var lists: [[OutputFile]] = []

@@ -1,6 +1,14 @@
 import DataModelCodegen
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What writing a set of generated files into a directory would do.
 struct OutputPlan {
     /// A file whose bytes would change (or that is new), with its current text when it exists.
@@ -26,16 +34,20 @@ enum OutputWriter {
     static func plan(_ files: [OutputFile], in directory: String, modelFileName: String) -> OutputPlan {
         var plan = OutputPlan(directory: directory)
         let produced = Set(files.map(\.path))
+        // One listing of the directory tells which files exist: only those are read, so a first run into an
+        // empty directory makes no system call per file.
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let existingNames = Set(entries)
         for file in files {
+            let mayExist = existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/"))
             let path = (directory as NSString).appendingPathComponent(file.path)
-            let existing = FileManager.default.contents(atPath: path)
-            if let existing, existing.count == file.utf8.count, [UInt8](existing) == file.utf8 {
+            let existing = mayExist ? ExistingFile.bytes(at: path) : nil
+            if let existing, existing == file.utf8 {
                 plan.unchanged.append(file.path)
             } else {
                 plan.changes.append(.init(file: file, existing: existing.map { String(decoding: $0, as: UTF8.self) }))
             }
         }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for entry in entries.sorted() where !produced.contains(entry) {
             guard entry.hasSuffix(".swift") || entry.hasSuffix(".sql") else { continue }
             let path = (directory as NSString).appendingPathComponent(entry)
@@ -128,5 +140,34 @@ private final class FailureSlots: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return failures.min { $0.key < $1.key }?.value
+    }
+}
+
+/// Reads a file that `generate` may overwrite, to compare it with the new bytes.
+enum ExistingFile {
+    /// The bytes of the regular file at `path`, or nil when there is none or it cannot be read.
+    static func bytes(at path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        var capacity = max(Int(info.st_size), 0) + 1
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: capacity))
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress.map { $0 + start }, capacity)
+            }
+            if count < 0 {
+                bytes.removeLast(capacity)
+                if errno == EINTR { continue }
+                return nil
+            }
+            bytes.removeLast(capacity - count)
+            if count == 0 { return bytes }
+            capacity = max(capacity, 1 << 16)
+        }
     }
 }

@@ -1,6 +1,9 @@
-import DataModelGenCLI
+import DataModel
+import DataModelCodegen
 import Foundation
 import Testing
+
+@testable import DataModelGenCLI
 
 /// `generate --flavor coredata,runtime`: several flavors from one load of the model, each into its own
 /// subdirectory, byte for byte what a run per flavor writes.
@@ -144,5 +147,23 @@ import Testing
             dates[name] = attributes[.modificationDate] as? Date
         }
         return dates
+    }
+}
+
+/// Rendering on several threads gives the same files as rendering on one.
+@Suite struct ParallelRenderingTests {
+    @Test(arguments: [Flavor.coredata, .runtime])
+    func filesDoNotDependOnTheNumberOfThreads(flavor: Flavor) throws {
+        let library = try TemplateLoader.library(overrides: nil)
+        for model in TestPaths.exampleModels {
+            let loaded = try ModelLoader.load(path: model.path, versionName: nil)
+            let generator = CodeGenerator(
+                library: library, options: GenerationOptions(flavor: flavor, includeManual: true))
+            let serial = try generator.generate(loaded.model, parallelism: 1)
+            for threads in [2, 3, 8] {
+                #expect(
+                    try generator.generate(loaded.model, parallelism: threads) == serial, "\(model.lastPathComponent)")
+            }
+        }
     }
 }

@@ -60,4 +60,26 @@ import Testing
         #expect(run.exitCode != .success)
         #expect(run.err.contains("nowhere"), "\(run.err)")
     }
+
+    /// Files render on several threads; when several fail, the error is the first file's, every time.
+    @Test func renderErrorIsTheFirstFilesWhateverTheThreads() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        // A dynamic partial named after the class: unknown for every entity, with the entity in the message.
+        try "{{>*className}}\n".write(
+            to: directory.url.appendingPathComponent("coredata-class.mustache"), atomically: true, encoding: .utf8)
+        var errors: Set<String> = []
+        for _ in 0..<8 {
+            let run = ToolRun.run([
+                "generate", Self.company, "--output", directory.url.appendingPathComponent("out").path, "--flavor",
+                "coredata", "--templates", directory.path, "--no-cache",
+            ])
+            #expect(run.exitCode == .modelError)
+            errors.insert(run.err)
+        }
+        #expect(errors.count == 1, "\(errors)")
+        // BusinessEntity+CoreDataClass.swift is the first class file by path.
+        #expect(errors.first?.contains("unknown partial 'BusinessEntity'") == true, "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("out").path))
+    }
 }
