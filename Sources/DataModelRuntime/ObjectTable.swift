@@ -61,7 +61,8 @@ struct ObjectTable {
         // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
         members.append(object)
         place(
-            Slot(primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
+            Slot(
+                primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
                 member: Int32(members.count)))
     }
 

@@ -16,7 +16,8 @@ struct ObjectValues {
 
     /// Values copied from lists (cold paths: defaults, merges, conflicts).
     init(attributes: [PrimitiveValue], relationships: [RelationshipValue]) {
-        self.init(attributeCount: attributes.count, relationshipCount: relationships.count) { target, targetRelationships in
+        self.init(attributeCount: attributes.count, relationshipCount: relationships.count) {
+            target, targetRelationships in
             for (index, value) in attributes.enumerated() { (target + index).initialize(to: value) }
             for (index, value) in relationships.enumerated() { (targetRelationships + index).initialize(to: value) }
         }
