@@ -69,9 +69,17 @@ enum ProfileRunner {
             return employees
         case "raw-fetch":
             return try RawCompanyBaseline(path: path, schema: []).fetchAll().count
+        case "raw-traverse":
+            return try RawCompanyBaseline(path: path, schema: []).traverseDepartments(count: 100)
+        case "raw-update":
+            try RawCompanyBaseline(path: path, schema: []).update(count: employees / 10, age: 41)
+            return employees / 10
+        case "raw-predicate":
+            return try RawCompanyBaseline(path: path, schema: []).fetchFiltered().count
         default:
             throw StoreError.unknownEntity(
-                "no profile case '\(name)' (insert, fetch, traverse, update, predicate, raw-insert, raw-fetch)")
+                "no profile case '\(name)' (insert, fetch, traverse, update, predicate, raw-insert, raw-fetch, "
+                    + "raw-traverse, raw-update, raw-predicate)")
         }
     }
 }

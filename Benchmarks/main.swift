@@ -3,7 +3,7 @@ import DataModelGenCLI
 import Foundation
 
 // datamodelgen-benchmarks [--quick] [--filter NAME]
-// datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate [EMPLOYEES]
+// datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES]
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process

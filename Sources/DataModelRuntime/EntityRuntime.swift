@@ -180,8 +180,9 @@ final class EntityRuntime {
     /// Uniqueness constraints of the entity and its ancestors.
     let uniquenessConstraints: [[String]]
 
-    /// Values of a newly inserted object.
-    let defaultValues: [PrimitiveValue]
+    /// Values of a newly inserted object: the model defaults, no destinations, every to-many
+    /// loaded (empty). New objects share it until their first change.
+    let insertedValues: ObjectValues
     /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, in table order.
     let rowColumns: [RowColumn]
     /// How each attribute is read from a row of ``selectColumnsSQL``.
@@ -198,10 +199,6 @@ final class EntityRuntime {
     let updateColumns: [RowColumn]
     /// The quoted names of ``updateColumns``.
     let updateColumnNames: [String]
-    /// Relationship values of an object whose row was just read, before its to-ones are set.
-    let faultRelationships: [RelationshipValue]
-    /// Relationship values of a newly inserted object: no destinations, every to-many loaded.
-    let insertedRelationships: [RelationshipValue]
 
     /// The observation registrar's key path of each property: attributes, then relationships.
     let observationKeyPaths: [KeyPath<ManagedObject, Int>]
@@ -216,6 +213,9 @@ final class EntityRuntime {
     let selectByPrimaryKeySQL: String
     /// `SELECT "Z_PK", "Z_ENT", "Z_OPT", … FROM table`: the start of fetches.
     let selectColumnsSQL: String
+    /// ``selectColumnsSQL`` with the entity number in place of `"Z_ENT"`, for queries whose
+    /// rows are all of this entity: one column fewer to read per row.
+    let selectColumnsOfEntitySQL: String
     let tableName: String
 
     init(
@@ -243,7 +243,6 @@ final class EntityRuntime {
             \ManagedObject.[observedProperty: $0]
         }
         self.uniquenessConstraints = lineage.flatMap(\.uniquenessConstraints)
-        self.defaultValues = attributes.map { $0.type.primitiveDefault($0.defaultValue) }
         self.attributeColumns = attributes.map { layout.attribute(named: $0.name)?.column }
 
         var relationshipIndex: [String: Int] = [:]
@@ -309,10 +308,9 @@ final class EntityRuntime {
         self.insertColumns = insertColumns
         self.updateColumns = updateColumns
         self.updateColumnNames = updateNames
-        self.faultRelationships = relationshipDescriptions.map { $0.isToMany ? .toManyFault : .toOne(nil) }
-        self.insertedRelationships = relationshipDescriptions.map {
-            $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
-        }
+        self.insertedValues = ObjectValues(
+            attributes: attributes.map { $0.type.primitiveDefault($0.defaultValue) },
+            relationships: relationshipDescriptions.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) })
         let insertAll = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + insertNames
         insertSQL =
             "INSERT INTO \(table) (" + insertAll.joined(separator: ", ") + ") VALUES ("
@@ -323,6 +321,9 @@ final class EntityRuntime {
         deleteSQL = "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"
         selectVersionSQL = "SELECT \"Z_OPT\" FROM \(table) WHERE \"Z_PK\" = ?"
         selectColumnsSQL = "SELECT " + all.joined(separator: ", ") + " FROM \(table)"
+        selectColumnsOfEntitySQL =
+            "SELECT " + ([#""Z_PK""#, String(layout.number), #""Z_OPT""#] + quoted).joined(separator: ", ")
+            + " FROM \(table)"
         selectByPrimaryKeySQL = selectColumnsSQL + #" WHERE "Z_PK" = ?"#
     }
 

@@ -152,26 +152,26 @@ extension ManagedObject {
     /// The relationship's loaded value (firing the object's fault and the relationship's fault).
     final func relationshipValue(_ relationship: RelationshipRuntime) -> RelationshipValue? {
         if isFault { fireFaultIfNeeded() }
-        guard relationshipValues.indices.contains(relationship.index) else { return nil }
-        if case .toManyFault = relationshipValues[relationship.index] {
+        guard values.relationshipIndices.contains(relationship.index) else { return nil }
+        if case .toManyFault = values[relationship: relationship.index] {
             let loaded = context?.loadToMany(relationship, of: self) ?? ObjectIDList()
-            relationshipValues[relationship.index] = .toMany(loaded)
-            if snapshot != nil, case .toManyFault? = snapshot?.relationships[relationship.index] {
-                snapshot?.relationships[relationship.index] = .toMany(loaded)
+            values[relationship: relationship.index] = .toMany(loaded)
+            if snapshot != nil, case .toManyFault? = snapshot?[relationship: relationship.index] {
+                snapshot?[relationship: relationship.index] = .toMany(loaded)
             }
         }
-        return relationshipValues[relationship.index]
+        return values[relationship: relationship.index]
     }
 
     /// Mutates a loaded to-many in place (without copying its storage when nothing else holds it).
     final func mutateList(_ relationship: RelationshipRuntime, _ body: (inout ObjectIDList) -> Void) {
-        guard relationshipValues.indices.contains(relationship.index),
-            case .toMany(var list) = relationshipValues[relationship.index]
+        guard values.relationshipIndices.contains(relationship.index),
+            case .toMany(var list) = values[relationship: relationship.index]
         else { return }
         willChangeObserved(relationship: relationship.index)
-        relationshipValues[relationship.index] = .toManyFault
+        values[relationship: relationship.index] = .toManyFault
         body(&list)
-        relationshipValues[relationship.index] = .toMany(list)
+        values[relationship: relationship.index] = .toMany(list)
         didChangeObserved(relationship: relationship.index)
     }
 

@@ -57,9 +57,12 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
     // context's isolation domain and no accessor holds an access across a call that could
     // touch the same property.
-    @exclusivity(unchecked) var values: [PrimitiveValue]
-    @exclusivity(unchecked) var relationshipValues: [RelationshipValue]
-    @exclusivity(unchecked) var snapshot: ObjectSnapshot?
+    /// The attribute and relationship values; empty while the object is a fault.
+    @exclusivity(unchecked) var values: ObjectValues
+    /// The committed values, taken before the first change: for rollback, for writing only
+    /// the changed columns, and for join table differences. Shares ``values``' buffer until
+    /// the first change copies it.
+    @exclusivity(unchecked) var snapshot: ObjectValues?
     /// `Z_OPT` as last read or written.
     @exclusivity(unchecked) var version: Int64 = 0
     /// Set when an inserted object is deleted before it was ever saved.
@@ -86,13 +89,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         objectID = seed.objectID
         contextReference = seed.context
         isFault = seed.isFault
-        if seed.isFault {
-            values = []
-            relationshipValues = []
-        } else {
-            values = seed.entity.defaultValues
-            relationshipValues = seed.entity.insertedRelationships
-        }
+        values = seed.isFault ? ObjectValues() : seed.entity.insertedValues
     }
 
     /// Creates an object of the class's entity and inserts it into `context`.
@@ -140,8 +137,9 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         if let context {
             context.fulfillFault(self)
         } else {
-            values = entityRuntime.attributes.map { _ in .null }
-            relationshipValues = entityRuntime.relationships.map { $0.isToMany ? .toManyFault : .toOne(nil) }
+            values = ObjectValues(
+                attributes: entityRuntime.attributes.map { _ in .null },
+                relationships: entityRuntime.relationships.map { $0.isToMany ? .toManyFault : .toOne(nil) })
             isFault = false
         }
     }
@@ -196,26 +194,26 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     }
 
     /// Replaces every value, notifying observers of the properties whose values differ.
-    final func replaceObserved(values newValues: [PrimitiveValue], relationships newRelationships: [RelationshipValue])
-    {
+    final func replaceObserved(_ newValues: ObjectValues) {
         guard observation != nil, !isFault else {
             values = newValues
-            relationshipValues = newRelationships
             isFault = false
             return
         }
         let attributeCount = entityRuntime.attributes.count
         var changed: [Int] = []
-        for index in newValues.indices where !values.indices.contains(index) || values[index] != newValues[index] {
+        for index in newValues.attributeIndices
+        where !values.attributeIndices.contains(index) || values[attribute: index] != newValues[attribute: index] {
             changed.append(index)
         }
-        for index in newRelationships.indices
-        where !relationshipValues.indices.contains(index) || relationshipValues[index] != newRelationships[index] {
+        for index in newValues.relationshipIndices
+        where !values.relationshipIndices.contains(index)
+            || values[relationship: index] != newValues[relationship: index]
+        {
             changed.append(attributeCount + index)
         }
         for index in changed { willChangeObserved(property: index) }
         values = newValues
-        relationshipValues = newRelationships
         for index in changed { didChangeObserved(property: index) }
     }
 
@@ -223,7 +221,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @inline(__always)
     final func setRelationshipValue(_ value: RelationshipValue, at index: Int) {
         willChangeObserved(relationship: index)
-        relationshipValues[index] = value
+        values[relationship: index] = value
         didChangeObserved(relationship: index)
     }
 
@@ -238,7 +236,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     final func willChange() {
         if isFault { fireFaultIfNeeded() }
         if isInserted || isDeleted || isInvalid { return }
-        if snapshot == nil { snapshot = ObjectSnapshot(values: values, relationships: relationshipValues) }
+        if snapshot == nil { snapshot = values }
         if !isUpdated {
             isUpdated = true
             context?.register(updated: self)
@@ -283,7 +281,7 @@ extension ManagedObject {
         guard let index = entityRuntime.attributeIndex(key) else { return .null }
         willAccess(property: index)
         if isFault { fireFaultIfNeeded() }
-        return values.indices.contains(index) ? values[index] : .null
+        return values.attributeIndices.contains(index) ? values[attribute: index] : .null
     }
 
     /// Sets the stored form of attribute `key`.
@@ -291,9 +289,9 @@ extension ManagedObject {
         guard let index = entityRuntime.attributeIndex(key) else { return }
         if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         willChange()
-        guard values.indices.contains(index) else { return }
+        guard values.attributeIndices.contains(index) else { return }
         willChangeObserved(property: index)
-        values[index] = value
+        values[attribute: index] = value
         didChangeObserved(property: index)
     }
 

@@ -352,7 +352,6 @@ extension ManagedObjectContext {
                 let copy = object.entityRuntime.objectType.init(
                     ObjectSeed(entity: object.entityRuntime, objectID: object.objectID, context: self, isFault: false))
                 copy.values = row.values
-                copy.relationshipValues = row.relationships
                 copy.context = nil
                 guard let typed = copy as? T else { continue }
                 if (try? request.predicate?.evaluate(typed)) == true { ids.append(object.objectID) }
@@ -374,14 +373,21 @@ extension ManagedObjectContext {
     ) throws(StoreError) -> [T] {
         // With a batch size, only IDs are read: the objects are faults, and the first access to
         // one loads its whole batch in one query.
+        // Every row is of `entity` when the request leaves sub-entities out (the `WHERE` clause
+        // then names the entity) or when the entity has none.
+        let rowsAreOfEntity = !request.includesSubentities || entity.layout.hierarchyNumbers.count == 1
         let select =
-            batchSize == nil
-            ? entity.selectColumnsSQL : #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName)
+            batchSize != nil
+            ? #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName)
+            : rowsAreOfEntity ? entity.selectColumnsOfEntitySQL : entity.selectColumnsSQL
         var batch: FaultBatch?
         let sql =
             select + " AS t0 WHERE "
             + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
-            + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ") + " LIMIT ? OFFSET ?"
+            + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ")
+            // Only when asked for: with a `LIMIT`, SQLite sorts through a B-tree (to keep the
+            // first rows only) instead of its much cheaper merge sorter.
+            + (limit != nil || offset > 0 ? " LIMIT ? OFFSET ?" : "")
         // Collected as `ManagedObject`s (appending to a `[T]` in this unspecialized generic code
         // would look up `Array<T>`'s metadata per row), cast to `[T]` in one pass at the end.
         var objects: [ManagedObject] = []
@@ -392,8 +398,10 @@ extension ManagedObjectContext {
             defer { statement.resetIgnoringErrors() }
             var next = try bind(conditions, to: statement)
             next = try bind(predicate?.arguments ?? [], to: statement, from: next)
-            try statement.bind(Int64(limit ?? -1), at: next)
-            try statement.bind(Int64(offset), at: next + 1)
+            if limit != nil || offset > 0 {
+                try statement.bind(Int64(limit ?? -1), at: next)
+                try statement.bind(Int64(offset), at: next + 1)
+            }
             let storeNumber = coordinator.storeNumber
             while try statement.step() == .row {
                 let primaryKey = statement.int64(at: 0)

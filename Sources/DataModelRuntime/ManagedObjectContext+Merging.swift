@@ -65,20 +65,20 @@ extension ManagedObjectContext {
         for object in registered.objects where !object.isFault && !object.isInvalid {
             for relationship in object.entityRuntime.relationships {
                 let index = relationship.index
-                guard object.relationshipValues.indices.contains(index) else { continue }
-                switch object.relationshipValues[index] {
+                guard object.values.relationshipIndices.contains(index) else { continue }
+                switch object.values[relationship: index] {
                 case .toOne(let id?) where ids.contains(id):
                     object.willChangeObserved(relationship: index)
-                    object.relationshipValues[index] = .toOne(nil)
-                    if object.snapshot != nil { object.snapshot?.relationships[index] = .toOne(nil) }
+                    object.values[relationship: index] = .toOne(nil)
+                    if object.snapshot != nil { object.snapshot?[relationship: index] = .toOne(nil) }
                     object.didChangeObserved(relationship: index)
                 case .toMany(var list) where list.ids.contains(where: ids.contains):
                     object.willChangeObserved(relationship: index)
                     for id in ids where list.contains(id) { list.remove(id) }
-                    object.relationshipValues[index] = .toMany(list)
-                    if case .toMany(var committed)? = object.snapshot?.relationships[index] {
+                    object.values[relationship: index] = .toMany(list)
+                    if case .toMany(var committed)? = object.snapshot?[relationship: index] {
                         for id in ids where committed.contains(id) { committed.remove(id) }
-                        object.snapshot?.relationships[index] = .toMany(committed)
+                        object.snapshot?[relationship: index] = .toMany(committed)
                     }
                     object.didChangeObserved(relationship: index)
                 default:
@@ -109,8 +109,7 @@ extension ManagedObjectContext {
                 object.snapshot = nil
                 object.isUpdated = false
                 if !object.isDeleted {
-                    object.values = []
-                    object.relationshipValues = []
+                    object.values = ObjectValues()
                     object.isFault = true
                 }
                 object.didChangeAllObserved()
@@ -141,31 +140,33 @@ extension ManagedObjectContext {
     /// join-table rows are written).
     func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
         let snapshot = keepingChanges ? object.snapshot : nil
+        // Attributes and relationships as the object will hold them, and its committed state.
         var values = row.values
-        var relationships = row.relationships
-        var committed = row.relationships
+        var committed = row.values
         let rowUnchanged = row.version == object.version
-        for index in relationships.indices where object.relationshipValues.indices.contains(index) {
-            let current = object.relationshipValues[index]
-            if let snapshot, current != snapshot.relationships[index] {
-                relationships[index] = current
-                committed[index] = snapshot.relationships[index]
+        for index in values.relationshipIndices where object.values.relationshipIndices.contains(index) {
+            let current = object.values[relationship: index]
+            if let snapshot, current != snapshot[relationship: index] {
+                values[relationship: index] = current
+                committed[relationship: index] = snapshot[relationship: index]
             } else if rowUnchanged, case .toMany = current {
                 // Nothing else can have changed a loaded list when the row did not move on.
-                relationships[index] = current
-                committed[index] = current
+                values[relationship: index] = current
+                committed[relationship: index] = current
             }
         }
         if let snapshot {
-            for index in values.indices
-            where object.values.indices.contains(index) && object.values[index] != snapshot.values[index] {
-                values[index] = object.values[index]
+            for index in values.attributeIndices
+            where object.values.attributeIndices.contains(index)
+                && object.values[attribute: index] != snapshot[attribute: index]
+            {
+                values[attribute: index] = object.values[attribute: index]
             }
         }
-        object.replaceObserved(values: values, relationships: relationships)
+        object.replaceObserved(values)
         object.version = row.version
         if snapshot != nil {
-            object.snapshot = ObjectSnapshot(values: row.values, relationships: committed)
+            object.snapshot = committed
         } else {
             object.snapshot = nil
             object.isUpdated = false
@@ -205,11 +206,15 @@ extension ManagedObjectContext {
             case .overwrite:
                 // Committed state := the store's row, so the update writes every column that differs.
                 object.version = row.version
-                var committed = object.snapshot?.relationships ?? row.relationships
-                for index in committed.indices where row.relationships.indices.contains(index) {
-                    if case .toOne = row.relationships[index] { committed[index] = row.relationships[index] }
+                // The store's attributes and to-ones; the committed to-manys.
+                var committed = row.values
+                if let snapshot = object.snapshot {
+                    for index in committed.relationshipIndices where snapshot.relationshipIndices.contains(index) {
+                        if case .toOne = row.values[relationship: index] { continue }
+                        committed[relationship: index] = snapshot[relationship: index]
+                    }
                 }
-                object.snapshot = ObjectSnapshot(values: row.values, relationships: committed)
+                object.snapshot = committed
             case .rollback:
                 object.snapshot = nil
                 object.isUpdated = false
@@ -223,19 +228,24 @@ extension ManagedObjectContext {
                     continue
                 }
                 var values = object.values
-                for index in values.indices where row.values[index] != snapshot.values[index] {
-                    values[index] = row.values[index]
+                for index in values.attributeIndices where row.values[attribute: index] != snapshot[attribute: index] {
+                    values[attribute: index] = row.values[attribute: index]
                 }
-                var relationships = object.relationshipValues
-                for index in relationships.indices where row.relationships.indices.contains(index) {
-                    if case .toOne = row.relationships[index], row.relationships[index] != snapshot.relationships[index]
+                for index in values.relationshipIndices where row.values.relationshipIndices.contains(index) {
+                    if case .toOne = row.values[relationship: index],
+                        row.values[relationship: index] != snapshot[relationship: index]
                     {
-                        relationships[index] = row.relationships[index]
+                        values[relationship: index] = row.values[relationship: index]
                     }
                 }
-                object.replaceObserved(values: values, relationships: relationships)
+                object.replaceObserved(values)
                 object.version = row.version
-                object.snapshot = ObjectSnapshot(values: row.values, relationships: snapshot.relationships)
+                // The store's attributes; the relationships as committed before.
+                var committed = snapshot
+                for index in committed.attributeIndices where row.values.attributeIndices.contains(index) {
+                    committed[attribute: index] = row.values[attribute: index]
+                }
+                object.snapshot = committed
             }
         }
     }
@@ -246,22 +256,26 @@ extension ManagedObjectContext {
         var changed: [String] = []
         var storeChanged: [String] = []
         for (index, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
-            let committed = snapshot?.values[index]
-            if object.isDeleted || (object.values.indices.contains(index) && object.values[index] != committed) {
+            let committed = snapshot?[attribute: index]
+            if object.isDeleted
+                || (object.values.attributeIndices.contains(index) && object.values[attribute: index] != committed)
+            {
                 changed.append(attribute.name)
             }
-            if let row, let committed, row.values[index] != committed { storeChanged.append(attribute.name) }
+            if let row, let committed, row.values[attribute: index] != committed { storeChanged.append(attribute.name) }
         }
         for relationship in entity.relationships where !relationship.description.isTransient {
             let index = relationship.index
-            let committed = snapshot?.relationships[index]
+            let committed = snapshot?[relationship: index]
             if object.isDeleted
-                || (object.relationshipValues.indices.contains(index) && object.relationshipValues[index] != committed
-                    && object.relationshipValues[index] != .toManyFault && committed != .toManyFault)
+                || (object.values.relationshipIndices.contains(index) && object.values[relationship: index] != committed
+                    && object.values[relationship: index] != .toManyFault && committed != .toManyFault)
             {
                 changed.append(relationship.name)
             }
-            if let row, let committed, case .toOne = row.relationships[index], row.relationships[index] != committed {
+            if let row, let committed, case .toOne = row.values[relationship: index],
+                row.values[relationship: index] != committed
+            {
                 storeChanged.append(relationship.name)
             }
         }

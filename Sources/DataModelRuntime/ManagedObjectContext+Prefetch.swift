@@ -42,8 +42,8 @@ extension ManagedObjectContext {
         var seen = Set<ObjectID>()
         for source in sources {
             if source.isFault { source.fireFaultIfNeeded() }
-            guard source.relationshipValues.indices.contains(relationship.index),
-                case .toOne(let id?) = source.relationshipValues[relationship.index], seen.insert(id).inserted
+            guard source.values.relationshipIndices.contains(relationship.index),
+                case .toOne(let id?) = source.values[relationship: relationship.index], seen.insert(id).inserted
             else { continue }
             if let object = registered[id] {
                 destinations.append(object)
@@ -75,8 +75,8 @@ extension ManagedObjectContext {
     private func prefetchToMany(_ relationship: RelationshipRuntime, of sources: [ManagedObject]) -> [ManagedObject] {
         let pending = sources.filter { source in
             if source.isFault { source.fireFaultIfNeeded() }
-            guard !source.isInserted, source.relationshipValues.indices.contains(relationship.index),
-                case .toManyFault = source.relationshipValues[relationship.index]
+            guard !source.isInserted, source.values.relationshipIndices.contains(relationship.index),
+                case .toManyFault = source.values[relationship: relationship.index]
             else { return false }
             return true
         }
@@ -119,11 +119,11 @@ extension ManagedObjectContext {
             }
         }
         for source in pending {
-            guard case .toManyFault = source.relationshipValues[relationship.index] else { continue }
+            guard case .toManyFault = source.values[relationship: relationship.index] else { continue }
             let list = lists[source.objectID.primaryKey] ?? ObjectIDList()
-            source.relationshipValues[relationship.index] = .toMany(list)
-            if source.snapshot != nil, case .toManyFault? = source.snapshot?.relationships[relationship.index] {
-                source.snapshot?.relationships[relationship.index] = .toMany(list)
+            source.values[relationship: relationship.index] = .toMany(list)
+            if source.snapshot != nil, case .toManyFault? = source.snapshot?[relationship: relationship.index] {
+                source.snapshot?[relationship: relationship.index] = .toMany(list)
             }
         }
         return destinations

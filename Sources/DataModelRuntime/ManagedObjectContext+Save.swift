@@ -173,14 +173,14 @@ extension ManagedObjectContext {
     }
 
     /// Whether `column`'s value differs from the committed state.
-    private func changed(_ column: RowColumn, of object: ManagedObject, since snapshot: ObjectSnapshot) -> Bool {
+    private func changed(_ column: RowColumn, of object: ManagedObject, since snapshot: ObjectValues) -> Bool {
         switch column {
         case .attribute(let attribute, _):
-            return !snapshot.values.indices.contains(attribute)
-                || object.values[attribute] != snapshot.values[attribute]
+            return !snapshot.attributeIndices.contains(attribute)
+                || object.values[attribute: attribute] != snapshot[attribute: attribute]
         case .foreignKey(let relationship), .foreignEntity(let relationship):
-            return !snapshot.relationships.indices.contains(relationship)
-                || object.relationshipValues[relationship] != snapshot.relationships[relationship]
+            return !snapshot.relationshipIndices.contains(relationship)
+                || object.values[relationship: relationship] != snapshot[relationship: relationship]
         case .foreignOrder, .unused:
             return true
         }
@@ -202,7 +202,7 @@ extension ManagedObjectContext {
     {
         switch column {
         case .attribute(let attribute, _):
-            switch object.values[attribute] {
+            switch object.values[attribute: attribute] {
             case .null: try statement.bindNull(at: index)
             case .integer(let value): try statement.bind(value, at: index)
             case .real(let value): try statement.bind(value, at: index)
@@ -210,13 +210,13 @@ extension ManagedObjectContext {
             case .blob(let value): try statement.bind(value, at: index)
             }
         case .foreignKey(let relationship):
-            if case .toOne(let id?) = object.relationshipValues[relationship] {
+            if case .toOne(let id?) = object.values[relationship: relationship] {
                 try statement.bind(id.primaryKey, at: index)
             } else {
                 try statement.bindNull(at: index)
             }
         case .foreignEntity(let relationship):
-            if case .toOne(let id?) = object.relationshipValues[relationship] {
+            if case .toOne(let id?) = object.values[relationship: relationship] {
                 try statement.bind(Int64(id.entityNumber), at: index)
             } else {
                 try statement.bindNull(at: index)
@@ -234,10 +234,10 @@ extension ManagedObjectContext {
 
     /// The 1-based position of `object` in the loaded ordered inverse of its to-one `relationship`.
     private func position(of object: ManagedObject, inInverseOf relationship: Int) -> Int? {
-        guard case .toOne(let id?) = object.relationshipValues[relationship], let owner = registered[id],
+        guard case .toOne(let id?) = object.values[relationship: relationship], let owner = registered[id],
             let inverse = object.entityRuntime.relationships[relationship].inverseIndex,
-            owner.relationshipValues.indices.contains(inverse),
-            case .toMany(let list) = owner.relationshipValues[inverse],
+            owner.values.relationshipIndices.contains(inverse),
+            case .toMany(let list) = owner.values[relationship: inverse],
             let index = list.firstIndex(of: object.objectID)
         else { return nil }
         return index + 1
@@ -250,10 +250,10 @@ extension ManagedObjectContext {
         for object in objects {
             for relationship in object.entityRuntime.positionedRelationships {
                 guard let sql = relationship.positionUpdateSQL,
-                    case .toMany(let list) = object.relationshipValues[relationship.index]
+                    case .toMany(let list) = object.values[relationship: relationship.index]
                 else { continue }
                 if !object.isInserted, let snapshot = object.snapshot,
-                    snapshot.relationships[relationship.index] == .toMany(list)
+                    snapshot[relationship: relationship.index] == .toMany(list)
                 {
                     continue
                 }
@@ -280,13 +280,13 @@ extension ManagedObjectContext {
         for object in objects {
             for relationship in object.entityRuntime.joinWritingRelationships {
                 guard case .joinTable(let columns)? = relationship.storage,
-                    case .toMany(let current) = object.relationshipValues[relationship.index]
+                    case .toMany(let current) = object.values[relationship: relationship.index]
                 else { continue }
                 let committed: ObjectIDList
                 if object.isInserted {
                     committed = ObjectIDList()
                 } else if let snapshot = object.snapshot,
-                    case .toMany(let list) = snapshot.relationships[relationship.index]
+                    case .toMany(let list) = snapshot[relationship: relationship.index]
                 {
                     committed = list
                 } else {
@@ -331,8 +331,8 @@ extension ManagedObjectContext {
         of object: ManagedObject, in destinationID: ObjectID, relationship: RelationshipRuntime
     ) -> Int {
         guard let destination = registered[destinationID], let inverse = relationship.inverseIndex,
-            destination.relationshipValues.indices.contains(inverse),
-            case .toMany(let list) = destination.relationshipValues[inverse],
+            destination.values.relationshipIndices.contains(inverse),
+            case .toMany(let list) = destination.values[relationship: inverse],
             let index = list.firstIndex(of: object.objectID)
         else { return 0 }
         return index + 1

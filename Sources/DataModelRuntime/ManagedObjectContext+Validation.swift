@@ -60,7 +60,7 @@ extension ManagedObjectContext {
     private func validateAttributes(of object: ManagedObject, into failures: inout [ValidationError.Failure]) {
         let entity = object.entityRuntime
         for (index, attribute) in entity.validatedAttributes {
-            let value = object.values[index]
+            let value = object.values[attribute: index]
             if value.isNull {
                 if !attribute.isOptional {
                     failures.append(failure(object, attribute.name, .missingValue, "a value is required"))
@@ -119,7 +119,7 @@ extension ManagedObjectContext {
         for relationship in object.entityRuntime.validatedRelationships {
             let description = relationship.description
             if !relationship.isToMany {
-                if !description.isOptional, case .toOne(nil) = object.relationshipValues[relationship.index] {
+                if !description.isOptional, case .toOne(nil) = object.values[relationship: relationship.index] {
                     failures.append(
                         failure(object, description.name, .missingValue, "a destination object is required"))
                 }
@@ -154,10 +154,10 @@ extension ManagedObjectContext {
                 var columns: [String] = []
                 for name in constraint {
                     if let index = entity.attributeIndex(name) {
-                        key.append(object.values[index])
+                        key.append(object.values[attribute: index])
                         columns.append(entity.attributeColumns[index] ?? "")
                     } else if let index = entity.relationshipIndex[name],
-                        case .toOne(let id) = object.relationshipValues[index],
+                        case .toOne(let id) = object.values[relationship: index],
                         case .foreignKey(let foreignKey)? = entity.relationships[index].storage
                     {
                         key.append(id.map { .integer($0.primaryKey) } ?? .null)

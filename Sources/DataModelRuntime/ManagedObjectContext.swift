@@ -207,10 +207,11 @@ public final class ManagedObjectContext {
         }
         let found = (try? loadRow(into: object)) ?? false
         if !found {
-            object.values = object.entityRuntime.attributes.map { _ in .null }
-            object.relationshipValues = object.entityRuntime.relationships.map {
-                $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
-            }
+            object.values = ObjectValues(
+                attributes: object.entityRuntime.attributes.map { _ in .null },
+                relationships: object.entityRuntime.relationships.map {
+                    $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil)
+                })
             object.isFault = false
         }
     }
@@ -248,7 +249,6 @@ public final class ManagedObjectContext {
     private func loadRow(into object: ManagedObject) throws(StoreError) -> Bool {
         guard let row = try storedRow(of: object) else { return false }
         object.values = row.values
-        object.relationshipValues = row.relationships
         object.version = row.version
         object.isFault = false
         return true
@@ -274,62 +274,82 @@ public final class ManagedObjectContext {
     /// Fills `object` from the current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     @inline(__always)
     func decodeRow(_ statement: Statement, entity: EntityRuntime, into object: ManagedObject) {
-        let row = decodeStoredRow(statement, entity: entity)
-        object.values = row.values
-        object.relationshipValues = row.relationships
-        object.version = row.version
+        object.values = decodeValues(statement, entity: entity)
+        object.version = statement.int64(at: 2)
         object.isFault = false
     }
 
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     func decodeStoredRow(_ statement: Statement, entity: EntityRuntime) -> StoredRow {
-        // Each element is appended once, straight from its column: no copy of the defaults, no
-        // temporary lists.
+        StoredRow(values: decodeValues(statement, entity: entity), version: statement.int64(at: 2))
+    }
+
+    /// The values of the current row of `statement`: each is written once, straight from its
+    /// column into the object's one buffer (no copy of the defaults, no temporary lists).
+    private func decodeValues(_ statement: Statement, entity: EntityRuntime) -> ObjectValues {
         let attributes = entity.attributeDecoding
-        var values: [PrimitiveValue] = []
-        values.reserveCapacity(attributes.count)
-        for decoding in attributes {
-            switch decoding {
-            case .column(let column, let kind): values.append(Self.read(statement, at: column, as: kind))
-            case .constant(let value): values.append(value)
-            }
-        }
         let relationships = entity.relationshipDecoding
-        var related: [RelationshipValue] = []
-        related.reserveCapacity(relationships.count)
-        for decoding in relationships {
-            switch decoding {
-            case .toManyFault:
-                related.append(.toManyFault)
-            case .noDestination:
-                related.append(.toOne(nil))
-            case .toOne(let keyColumn, let entityColumn, let destinationNumber):
-                guard statement.storageClass(at: keyColumn) != .null else {
-                    related.append(.toOne(nil))
-                    continue
+        return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) {
+            attributeValues, relationshipValues in
+            for index in attributes.indices {
+                switch attributes[index] {
+                case .column(let column, let kind):
+                    (attributeValues + index).initialize(to: Self.read(statement, at: column, as: kind))
+                case .constant(let value):
+                    (attributeValues + index).initialize(to: value)
                 }
-                let number =
-                    entityColumn >= 0 && statement.storageClass(at: entityColumn) != .null
-                    ? statement.int(at: entityColumn) : destinationNumber
-                related.append(
-                    .toOne(runtime.objectID(entityNumber: number, primaryKey: statement.int64(at: keyColumn))))
+            }
+            for index in relationships.indices {
+                (relationshipValues + index).initialize(to: relationshipValue(statement, relationships[index]))
             }
         }
-        return StoredRow(values: values, relationships: related, version: statement.int64(at: 2))
     }
 
     @inline(__always)
+    private func relationshipValue(_ statement: Statement, _ decoding: RelationshipDecoding) -> RelationshipValue {
+        switch decoding {
+        case .toManyFault:
+            return .toManyFault
+        case .noDestination:
+            return .toOne(nil)
+        case .toOne(let keyColumn, let entityColumn, let destinationNumber):
+            guard let primaryKey = statement.nullableInt64(at: keyColumn) else { return .toOne(nil) }
+            let number =
+                entityColumn >= 0
+                ? statement.nullableInt64(at: entityColumn).map { Int(truncatingIfNeeded: $0) } ?? destinationNumber
+                : destinationNumber
+            return .toOne(runtime.objectID(entityNumber: number, primaryKey: primaryKey))
+        }
+    }
+
+    /// Column `index` of the current row, read as `kind`. The storage class is asked only when
+    /// the value alone cannot tell (see ``readInteger(_:at:)``): one SQLite call per column on the
+    /// common path.
+    @inline(__always)
     private static func read(_ statement: Statement, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
-        let storage = statement.storageClass(at: index)
-        if storage == .null { return .null }
         switch kind {
-        case .integer:
-            return storage == .real
-                ? PrimitiveValue.real(statement.double(at: index)).integer.map { .integer($0) } ?? .null
-                : .integer(statement.int64(at: index))
-        case .real: return .real(statement.double(at: index))
-        case .text, .decimalText: return statement.string(at: index).map { .text($0) } ?? .null
+        case .integer: return readInteger(statement, at: index)
+        case .real: return statement.nullableDouble(at: index).map { .real($0) } ?? .null
+        case .text, .decimalText:
+            if let text = statement.string(at: index) { return .text(text) }
+            // `NULL`, or a zero-length blob in a text column.
+            return statement.storageClass(at: index) == .null ? .null : .text("")
         case .blob: return statement.data(at: index).map { .blob($0) } ?? .null
+        }
+    }
+
+    /// An integer column. SQLite converts a REAL to an integer by truncating it, and clamps one
+    /// out of range to `Int64.min` / `Int64.max`; so only 0 (maybe `NULL`, maybe a fraction)
+    /// and the two limits (maybe out of range) need the storage class, and a REAL then reads
+    /// as its integral part, or `NULL` when it has none.
+    @inline(__always)
+    private static func readInteger(_ statement: Statement, at index: Int32) -> PrimitiveValue {
+        let value = statement.int64(at: index)
+        guard value == 0 || value == .max || value == .min else { return .integer(value) }
+        switch statement.storageClass(at: index) {
+        case .null: return .null
+        case .real: return PrimitiveValue.real(statement.double(at: index)).integer.map { .integer($0) } ?? .null
+        default: return .integer(value)
         }
     }
 
@@ -381,7 +401,7 @@ public final class ManagedObjectContext {
             object.isInserted = false
             object.wasInsertedWhenDeleted = true
         } else if object.snapshot == nil {
-            object.snapshot = ObjectSnapshot(values: object.values, relationships: object.relationshipValues)
+            object.snapshot = object.values
         }
         object.isDeleted = true
         deletedList.append(object)
@@ -420,7 +440,7 @@ public final class ManagedObjectContext {
         }
         for object in updatedList + deletedList where !object.isInvalid && !object.wasInsertedWhenDeleted {
             if let snapshot = object.snapshot {
-                object.replaceObserved(values: snapshot.values, relationships: snapshot.relationships)
+                object.replaceObserved(snapshot)
             }
             object.snapshot = nil
             object.isUpdated = false
@@ -447,8 +467,7 @@ extension ManagedObjectContext: Sendable {}
 
 /// A row as the store holds it: attribute values, relationships (to-manys as faults), `Z_OPT`.
 struct StoredRow {
-    var values: [PrimitiveValue]
-    var relationships: [RelationshipValue]
+    var values: ObjectValues
     var version: Int64
 }
 

@@ -175,10 +175,3 @@ enum RelationshipValue: Equatable {
     /// A loaded to-many.
     case toMany(ObjectIDList)
 }
-
-/// An object's committed state, taken before its first change, for rollback and for writing
-/// join table differences.
-struct ObjectSnapshot {
-    var values: [PrimitiveValue]
-    var relationships: [RelationshipValue]
-}

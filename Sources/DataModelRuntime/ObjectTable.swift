@@ -2,17 +2,30 @@
 ///
 /// A `Dictionary<ObjectID, ManagedObject>` spends most of a bulk insert rehashing with
 /// SipHash; primary keys are already well-spread integers, so a multiplicative hash, linear
-/// probing over an inline array of keys, and a table at most half full do the same job several
-/// times faster.
+/// probing over a table at most half full do the same job several times faster.
+///
+/// The objects themselves live in a dense list (``members``); the table's slots hold plain
+/// integers (the primary key, the entity number and the object's place in the list). Growing
+/// the table then moves integers only, with no reference counting, and dropping it releases
+/// exactly the objects, not one optional per slot. Removal uses backward shifting, so there are
+/// no tombstones.
 struct ObjectTable {
-    /// The primary key of each slot's object (meaningless for empty slots).
-    private var keys: [Int64] = Array(repeating: 0, count: 64)
-    private var slots: [ManagedObject?] = Array(repeating: nil, count: 64)
-    /// Slots emptied by removals, which still continue probe chains.
-    private var tombstones: [Bool] = Array(repeating: false, count: 64)
+    /// One slot of the table.
+    private struct Slot {
+        /// The object's primary key.
+        var primaryKey: Int64
+        /// The object's entity number (part of the hash, kept here so growing never reads objects).
+        var entityNumber: Int32
+        /// The object's place in ``members``, plus one; 0 marks an empty slot.
+        var member: Int32
+    }
+
+    /// Every registered object, in insertion order (a removal moves the last one into the gap).
+    private var members: ContiguousArray<ManagedObject> = []
+    private var slots = [Slot](repeating: Slot(primaryKey: 0, entityNumber: 0, member: 0), count: 64)
     private var mask = 63
-    private var tombstoneCount = 0
-    private(set) var count = 0
+
+    var count: Int { members.count }
 
     @inline(__always)
     private static func hash(_ primaryKey: Int64, _ entityNumber: Int) -> Int {
@@ -20,105 +33,90 @@ struct ObjectTable {
         return Int(truncatingIfNeeded: mixed >> 20)
     }
 
-    subscript(id: ObjectID) -> ManagedObject? {
+    /// The slot holding `id`, or `nil`.
+    @inline(__always)
+    private func slotIndex(of id: ObjectID) -> Int? {
         var index = Self.hash(id.primaryKey, id.entityNumber) & mask
         while true {
-            if let object = slots[index] {
-                if keys[index] == id.primaryKey && object.objectID == id { return object }
-            } else if !tombstones[index] {
-                return nil
-            }
+            let slot = slots[index]
+            if slot.member == 0 { return nil }
+            if slot.primaryKey == id.primaryKey && members[Int(slot.member) - 1].objectID == id { return index }
             index = (index + 1) & mask
         }
+    }
+
+    subscript(id: ObjectID) -> ManagedObject? {
+        guard let index = slotIndex(of: id) else { return nil }
+        return members[Int(slots[index].member) - 1]
     }
 
     /// Adds `object` under its ID, replacing any object with the same ID.
     mutating func insert(_ object: ManagedObject) {
-        if (count + tombstoneCount + 1) * 2 > slots.count { rehash() }
         let id = object.objectID
-        var index = Self.hash(id.primaryKey, id.entityNumber) & mask
-        var firstFree: Int?
-        while true {
-            if let existing = slots[index] {
-                if keys[index] == id.primaryKey && existing.objectID == id {
-                    slots[index] = object
-                    return
-                }
-            } else if tombstones[index] {
-                if firstFree == nil { firstFree = index }
-            } else {
-                let target = firstFree ?? index
-                if tombstones[target] {
-                    tombstones[target] = false
-                    tombstoneCount -= 1
-                }
-                keys[target] = id.primaryKey
-                slots[target] = object
-                count += 1
-                return
-            }
-            index = (index + 1) & mask
+        if let index = slotIndex(of: id) {
+            members[Int(slots[index].member) - 1] = object
+            return
         }
+        if (members.count + 1) * 2 > slots.count { grow() }
+        // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
+        members.append(object)
+        place(
+            Slot(
+                primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
+                member: Int32(members.count)))
+    }
+
+    /// Puts `slot` in the first free slot of its probe chain.
+    @inline(__always)
+    private mutating func place(_ slot: Slot) {
+        var index = Self.hash(slot.primaryKey, Int(slot.entityNumber)) & mask
+        while slots[index].member != 0 { index = (index + 1) & mask }
+        slots[index] = slot
     }
 
     /// Removes the object with `id`.
     mutating func remove(_ id: ObjectID) {
-        var index = Self.hash(id.primaryKey, id.entityNumber) & mask
-        while true {
-            if let existing = slots[index] {
-                if keys[index] == id.primaryKey && existing.objectID == id {
-                    slots[index] = nil
-                    tombstones[index] = true
-                    tombstoneCount += 1
-                    count -= 1
-                    return
-                }
-            } else if !tombstones[index] {
-                return
+        guard var hole = slotIndex(of: id) else { return }
+        let position = Int(slots[hole].member) - 1
+        // Backward-shift deletion: later entries of the chain move into the hole when their
+        // home slot does not lie between the hole and them.
+        slots[hole].member = 0
+        var next = (hole + 1) & mask
+        while slots[next].member != 0 {
+            let moved = slots[next]
+            let home = Self.hash(moved.primaryKey, Int(moved.entityNumber)) & mask
+            if (hole - home) & mask < (next - home) & mask {
+                slots[hole] = moved
+                slots[next].member = 0
+                hole = next
             }
-            index = (index + 1) & mask
+            next = (next + 1) & mask
         }
+        // Fill the member's place with the last member, and point that one's slot at it.
+        let last = members.count - 1
+        if position != last {
+            let lastObject = members[last]
+            if let slot = slotIndex(of: lastObject.objectID) { slots[slot].member = Int32(position + 1) }
+            members.swapAt(position, last)
+        }
+        members.removeLast()
     }
 
-    /// Calls `body` with every object, in table order, without building an array.
+    /// Calls `body` with every object, in insertion order, without building an array.
     func forEach(_ body: (ManagedObject) -> Void) {
-        for slot in slots {
-            if let object = slot { body(object) }
-        }
+        for object in members { body(object) }
     }
 
-    /// Every object, in table order.
+    /// Every object, in insertion order.
     var objects: [ManagedObject] {
-        slots.compactMap { $0 }
+        Array(members)
     }
 
-    /// Rebuilds the table without tombstones, twice as large when it is more than a quarter
-    /// full. Objects are moved, not copied: no reference counting per object.
-    private mutating func rehash() {
-        let size = (count + 1) * 4 > slots.count ? slots.count * 2 : slots.count
-        var oldSlots: [ManagedObject?] = Array(repeating: nil, count: size)
-        swap(&oldSlots, &slots)
-        let oldKeys = keys
-        keys = Array(repeating: 0, count: size)
-        tombstones = Array(repeating: false, count: size)
-        tombstoneCount = 0
-        mask = size - 1
-        let mask = self.mask
-        slots.withUnsafeMutableBufferPointer { target in
-            keys.withUnsafeMutableBufferPointer { targetKeys in
-                oldSlots.withUnsafeMutableBufferPointer { source in
-                    for index in source.indices {
-                        let moved = source.moveElement(from: index)
-                        source.initializeElement(at: index, to: nil)
-                        guard let object = moved else { continue }
-                        let primaryKey = oldKeys[index]
-                        var slot = Self.hash(primaryKey, object.objectID.entityNumber) & mask
-                        while target[slot] != nil { slot = (slot + 1) & mask }
-                        targetKeys[slot] = primaryKey
-                        target[slot] = consume object
-                    }
-                }
-            }
-        }
+    /// Doubles the table, moving its slots.
+    private mutating func grow() {
+        let old = slots
+        slots = [Slot](repeating: Slot(primaryKey: 0, entityNumber: 0, member: 0), count: old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot.member != 0 { place(slot) }
     }
 }

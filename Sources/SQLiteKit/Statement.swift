@@ -258,6 +258,27 @@ extension Statement {
         Int(truncatingIfNeeded: sqlite3_column_int64(handle, index))
     }
 
+    /// Column `index` (0-based) as a 64-bit integer, or `nil` when it is `NULL`.
+    ///
+    /// The storage class is asked only when the value reads as 0 (as `NULL` does), which saves
+    /// a call per column on the common path.
+    @inlinable
+    public func nullableInt64(at index: Int32) -> Int64? {
+        let value = sqlite3_column_int64(handle, index)
+        if value == 0 && sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }
+        return value
+    }
+
+    /// Column `index` (0-based) as a double, or `nil` when it is `NULL`.
+    ///
+    /// The storage class is asked only when the value reads as 0 (as `NULL` does).
+    @inlinable
+    public func nullableDouble(at index: Int32) -> Double? {
+        let value = sqlite3_column_double(handle, index)
+        if value == 0 && sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }
+        return value
+    }
+
     /// Column `index` (0-based) as a double; `NULL` reads as 0.
     @inlinable
     public func double(at index: Int32) -> Double {
@@ -281,8 +302,10 @@ extension Statement {
     /// Column `index` (0-based) as bytes, or `nil` when it is `NULL`.
     @inlinable
     public func data(at index: Int32) -> Data? {
-        if sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }
-        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        // A zero-length blob reads as a null pointer too: only then is the storage class asked.
+        guard let bytes = sqlite3_column_blob(handle, index) else {
+            return sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : Data()
+        }
         return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
