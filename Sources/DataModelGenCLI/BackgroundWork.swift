@@ -16,14 +16,14 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
             let result = Result { try work() }
             condition.lock()
             outcome = result
-            condition.signal()
+            condition.broadcast()
             condition.unlock()
         }
         thread.stackSize = 16 << 20
         thread.start()
     }
 
-    /// The work's value, or the error it threw, once it has finished.
+    /// The work's value, or the error it threw, once it has finished. Any number of threads may wait.
     func wait() throws -> Value {
         condition.lock()
         defer { condition.unlock() }

@@ -37,11 +37,16 @@ enum GenerateCommand {
         let templates = arguments.value("templates") ?? config?.templates
         let library = try TemplateLoader.library(overrides: templates)
         let targets = FlavorTarget.targets(for: flavors, output: output)
-        let rendered: [[OutputFile]]
+        let expected = arguments.values["expect-output"]
+        // A plain run stages each flavor's changed files as soon as that flavor is rendered, while the others
+        // still render; nothing is put in place until every flavor and the schema have succeeded.
+        let stages = expected == nil && !arguments.flag("check") && !arguments.flag("dry-run")
+        let outputs: [FlavorOutput]
         do {
-            rendered = try ModelOutput.files(
-                for: loaded.model, library: library, options: options, flavors: flavors,
-                schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
+            outputs = try ModelOutput.produce(
+                for: loaded.model, library: library, options: options, targets: targets,
+                schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
+                modelFileName: loaded.model.name + ".xcdatamodeld", stagingChanges: stages)
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
@@ -49,19 +54,13 @@ enum GenerateCommand {
             printer.print([error.diagnostic])
             return .modelError
         }
-        defer { ExitTeardown.keep(rendered) }
-        let produced = zip(targets, rendered).flatMap { target, files in files.map { target.prefix + $0.path } }
-        if let expected = arguments.values["expect-output"],
-            let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: produced)
-        {
+        defer { ExitTeardown.keep(outputs) }
+        let produced = zip(targets, outputs).flatMap { target, output in output.files.map { target.prefix + $0.path } }
+        if let expected, let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: produced) {
             printer.print([.error(mismatch, rule: "unexpected-outputs", at: SourceLocation(file: loaded.contentsPath))])
             return .modelError
         }
-        let modelFileName = loaded.model.name + ".xcdatamodeld"
-        let plans = ParallelWork.map(Array(zip(targets, rendered))) { target, files in
-            OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
-        }
-        defer { ExitTeardown.keep(plans) }
+        let plans = outputs.map(\.plan)
         if arguments.flag("check") {
             let changes = plans.reduce(0) { $0 + $1.changes.count }
             let removals = plans.reduce(0) { $0 + $1.removals.count }
@@ -82,7 +81,12 @@ enum GenerateCommand {
             }
             return .success
         }
-        try OutputWriter.apply(plans)
+        let staged = outputs.compactMap(\.staged)
+        if staged.count == outputs.count {
+            try OutputWriter.commit(staged)
+        } else {
+            try OutputWriter.apply(plans)
+        }
         cache?.store(paths: produced, diagnostics: diagnostics)
         return .success
     }
@@ -161,52 +165,75 @@ struct FlavorTarget {
     }
 }
 
+/// One flavor's part of a `generate` run: its files, what writing them would change, and those changes
+/// already staged (written to temporary files) when the run asked for it.
+struct FlavorOutput {
+    var files: [OutputFile]
+    var plan: OutputPlan
+    var staged: StagedPlan?
+}
+
 /// Everything `generate` writes for a model: the Swift files of each flavor and, when asked, the schema.
 enum ModelOutput {
-    /// The files of `options.flavor`, sorted by path. `schemaUsesDefaultTemplate`: whether `library`'s
-    /// `schema.sql` is the default template (then the schema is written without going through Mustache).
-    static func files(
-        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions,
-        schemaUsesDefaultTemplate: Bool = false
-    ) throws -> [OutputFile] {
-        try files(
-            for: model, library: library, options: options, flavors: [options.flavor],
-            schemaUsesDefaultTemplate: schemaUsesDefaultTemplate)[0]
-    }
-
-    /// The files of each of `flavors` (in that order), each list sorted by path. The schema is rendered
-    /// once and goes into every list.
+    /// Renders every flavor of `targets` (in that order) and plans its directory; the schema is rendered
+    /// once and goes into every flavor's files. With `stagingChanges`, each flavor also stages its changes
+    /// as soon as it is planned; whatever fails, nothing staged is left behind.
     ///
-    /// The flavors and the schema render on threads of their own; they share nothing but immutable
-    /// inputs. Errors come in a fixed order whatever the timing: the flavors' in order, then the schema's.
-    static func files(
-        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, flavors: [Flavor],
-        schemaUsesDefaultTemplate: Bool = false
-    ) throws -> [[OutputFile]] {
+    /// The flavors and the schema render on threads of their own (each flavor's files on several), sharing
+    /// nothing but immutable inputs. Errors come in a fixed order whatever the timing: rendering errors of
+    /// the flavors in order, then the schema's, then failures to stage.
+    ///
+    /// `schemaUsesDefaultTemplate`: whether `library`'s `schema.sql` is the default template (then the schema
+    /// is written without going through Mustache).
+    static func produce(
+        for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, targets: [FlavorTarget],
+        schemaUsesDefaultTemplate: Bool, modelFileName: String, stagingChanges: Bool
+    ) throws -> [FlavorOutput] {
         let schema =
             options.includeSchema
             ? BackgroundWork {
                 try SchemaOutput.file(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
             } : nil
-        let swiftFiles = ParallelWork.map(flavors) { flavor in
+        let pipelines = ParallelWork.map(targets) { target in
             var flavorOptions = options
-            flavorOptions.flavor = flavor
-            return Result {
+            flavorOptions.flavor = target.flavor
+            let rendered = Result {
                 try CodeGenerator(library: library, options: flavorOptions).generate(
                     model, parallelism: ProcessInfo.processInfo.activeProcessorCount)
             }
-        }
-        let schemaFile = schema.map { work in Result { try work.wait() } }
-        var lists: [[OutputFile]] = []
-        for result in swiftFiles {
-            var files = try result.get()
-            if let schemaFile {
-                files.append(try schemaFile.get())
+            guard var files = try? rendered.get() else { return FlavorPipeline(rendered: rendered) }
+            if let schema {
+                guard let schemaFile = try? schema.wait() else { return FlavorPipeline(rendered: rendered) }
+                files.append(schemaFile)
                 files.sort { $0.path < $1.path }
             }
-            lists.append(files)
+            let plan = OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
+            let staged = stagingChanges ? Result { () throws(IOFailure) in try OutputWriter.stage(plan) } : nil
+            return FlavorPipeline(rendered: .success(files), plan: plan, staged: staged)
         }
-        return lists
+        let staged = pipelines.compactMap { try? $0.staged?.get() }
+        do {
+            for pipeline in pipelines { _ = try pipeline.rendered.get() }
+            _ = try schema?.wait()
+            for pipeline in pipelines { _ = try pipeline.staged?.get() }
+        } catch {
+            OutputWriter.discard(staged)
+            throw error
+        }
+        var outputs: [FlavorOutput] = []
+        for pipeline in pipelines {
+            // safe: every flavor rendered and planned, or the loop above threw.
+            guard let files = try? pipeline.rendered.get(), let plan = pipeline.plan else { continue }
+            outputs.append(FlavorOutput(files: files, plan: plan, staged: try? pipeline.staged?.get()))
+        }
+        return outputs
+    }
+
+    /// What one flavor's thread hands back.
+    private struct FlavorPipeline: Sendable {
+        var rendered: Result<[OutputFile], any Error>
+        var plan: OutputPlan?
+        var staged: Result<StagedPlan, IOFailure>?
     }
 }
 

@@ -67,32 +67,68 @@ enum OutputWriter {
         try apply([plan])
     }
 
-    /// Applies several plans: creates their directories, writes every change (on a few threads, as a large
-    /// model's thousands of files are written fastest so), then removes the stale files. The first failure,
-    /// in plan and file order, is thrown.
+    /// Applies several plans: stages each (see ``stage(_:)``), then commits them all.
     static func apply(_ plans: [OutputPlan]) throws {
+        var staged: [StagedPlan] = []
         for plan in plans {
             do {
-                try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
+                staged.append(try stage(plan))
             } catch {
-                throw IOFailure(
-                    path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
+                discard(staged)
+                throw error
             }
         }
-        let writes = plans.flatMap { plan in
-            plan.changes.map { ((plan.directory as NSString).appendingPathComponent($0.file.path), $0.file.utf8) }
+        try commit(staged)
+    }
+
+    /// Creates the plan's directory and writes every changed file to a temporary file beside its
+    /// destination (on a few threads when there are many), without replacing anything yet. On failure the
+    /// temporary files written are removed and the failure of the first file in plan order is thrown.
+    static func stage(_ plan: OutputPlan) throws(IOFailure) -> StagedPlan {
+        do {
+            try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
+        } catch {
+            throw IOFailure(
+                path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        let failures = FailureSlots()
-        let threads = writes.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
-        ParallelWork.forEach(count: writes.count, threads: threads) { index in
-            do throws(IOFailure) {
-                try AtomicFileWriter.store(writes[index].1, at: writes[index].0)
-            } catch {
-                failures.record(error, at: index)
+        let destinations = plan.changes.map { (plan.directory as NSString).appendingPathComponent($0.file.path) }
+        let outcomes = WriteOutcomes(count: destinations.count)
+        let threads = destinations.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        ParallelWork.forEach(count: destinations.count, threads: threads) { index in
+            outcomes.record(
+                Result { () throws(IOFailure) -> String in
+                    try AtomicFileWriter.writeTemporary(plan.changes[index].file.utf8, for: destinations[index])
+                }, at: index)
+        }
+        var temporaries: [String] = []
+        var firstFailure: IOFailure?
+        for result in outcomes.results() {
+            switch result {
+            case .success(let temporary): temporaries.append(temporary)
+            case .failure(let failure): if firstFailure == nil { firstFailure = failure }
             }
         }
-        if let failure = failures.first { throw failure }
-        for plan in plans {
+        if let firstFailure {
+            for temporary in temporaries { unlink(temporary) }
+            throw firstFailure
+        }
+        return StagedPlan(plan: plan, temporaries: temporaries, destinations: destinations)
+    }
+
+    /// Puts every staged file in place (each rename is atomic) and removes the plans' stale files.
+    static func commit(_ staged: [StagedPlan]) throws {
+        for (index, plan) in staged.enumerated() {
+            for (position, temporary) in plan.temporaries.enumerated() {
+                do {
+                    try AtomicFileWriter.replace(plan.destinations[position], with: temporary)
+                } catch {
+                    for rest in plan.temporaries[(position + 1)...] { unlink(rest) }
+                    discard(Array(staged[(index + 1)...]))
+                    throw error
+                }
+            }
+        }
+        for plan in staged.map(\.plan) {
             for removal in plan.removals {
                 let path = (plan.directory as NSString).appendingPathComponent(removal)
                 do {
@@ -101,6 +137,13 @@ enum OutputWriter {
                     throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
                 }
             }
+        }
+    }
+
+    /// Removes staged temporary files, leaving every destination as it was.
+    static func discard(_ staged: [StagedPlan]) {
+        for plan in staged {
+            for temporary in plan.temporaries { unlink(temporary) }
         }
     }
 
@@ -122,24 +165,38 @@ enum OutputWriter {
     }
 }
 
-/// The failures of writes made on several threads, kept by index so that the first one reported does not
-/// depend on timing.
-private final class FailureSlots: @unchecked Sendable {
-    // @unchecked: `failures` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var failures: [Int: IOFailure] = [:]
+/// A plan whose changed files are written to temporary files, ready to be put in place by
+/// ``OutputWriter/commit(_:)`` or removed by ``OutputWriter/discard(_:)``.
+struct StagedPlan {
+    var plan: OutputPlan
+    /// The temporary file of each change, in the plan's order.
+    var temporaries: [String]
+    /// The destination of each change, in the plan's order.
+    var destinations: [String]
+}
 
-    func record(_ failure: IOFailure, at index: Int) {
+/// The outcome of each write made on several threads, kept by index so that what is reported does not
+/// depend on timing.
+private final class WriteOutcomes: @unchecked Sendable {
+    // @unchecked: `outcomes` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var outcomes: [Result<String, IOFailure>?]
+
+    init(count: Int) {
+        outcomes = Array(repeating: nil, count: count)
+    }
+
+    func record(_ outcome: Result<String, IOFailure>, at index: Int) {
         lock.lock()
-        failures[index] = failure
+        outcomes[index] = outcome
         lock.unlock()
     }
 
-    /// The failure with the lowest index.
-    var first: IOFailure? {
+    /// Every outcome, in index order.
+    func results() -> [Result<String, IOFailure>] {
         lock.lock()
         defer { lock.unlock() }
-        return failures.min { $0.key < $1.key }?.value
+        return outcomes.compactMap { $0 }
     }
 }
 

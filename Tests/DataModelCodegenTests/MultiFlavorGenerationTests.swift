@@ -136,6 +136,45 @@ import Testing
         let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "coredata,runtime"])
         #expect(run.exitCode == .ioError)
         #expect(run.err.contains("\(directory.path)/runtime: error: cannot create the output directory"), "\(run.err)")
+        // The Core Data flavor was staged meanwhile; nothing of it is left.
+        let coredata = directory.path + "/coredata"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: coredata)) ?? [] == [])
+    }
+
+    @Test func aRenderErrorInOneFlavorWritesNoFlavor() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let model = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+        let templates = directory.url.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "{{>*className}}\n".write(
+            to: templates.appendingPathComponent("runtime-class.mustache"), atomically: true, encoding: .utf8)
+        let output = directory.url.appendingPathComponent("out")
+        let run = ToolRun.run([
+            "generate", model, "--output", output.path, "--flavor", "coredata,runtime", "--templates", templates.path,
+        ])
+        #expect(run.exitCode == .modelError)
+        #expect(run.err.contains("unknown partial 'BusinessEntity'"), "\(run.err)")
+        for flavor in ["coredata", "runtime"] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path + "/" + flavor)) ?? []
+            #expect(entries == [], "\(flavor): \(entries)")
+        }
+    }
+
+    @Test func aFileThatCannotBeReplacedIsReportedAndNoTemporaryFileIsLeft() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let model = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+        // A directory where a generated file goes: its temporary file is written, the rename fails.
+        let blocked = directory.url.appendingPathComponent("runtime/EmployeeEntity.swift")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "coredata,runtime"])
+        #expect(run.exitCode == .ioError)
+        #expect(run.err.contains("\(blocked.path): error: cannot replace the file"), "\(run.err)")
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter {
+            $0.contains(".datamodelgen-")
+        }
+        #expect(leftovers == [])
     }
 
     static func modificationDates(_ directory: String) throws -> [String: Date] {
