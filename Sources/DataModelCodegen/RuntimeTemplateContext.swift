@@ -5,30 +5,62 @@ import Mustache
 /// The keys only the `runtime` flavor's templates use: what `DataModelRuntime`'s model
 /// description needs (as Swift literals) and which runtime accessor each property calls.
 ///
-/// Built by ``RuntimeContextBuilder`` and merged into the entity, attribute and relationship
-/// dictionaries templates see; documented in `Templates/README.md`.
-public struct RuntimeEntityContext: Sendable, Hashable {
-    /// The entity name as a Swift string literal (`"BusinessEntity"`).
-    public var entityNameLiteral: String
-    /// The parent entity's name as a Swift string literal, or `nil`.
-    public var parentNameLiteral: String
+/// Built by ``RuntimeContextBuilder`` and answered by the entity, attribute and relationship
+/// contexts templates see; documented in `Templates/README.md`. Literals a template uses once (in the
+/// model file) are made when asked for.
+public struct RuntimeEntityContext: Sendable {
+    /// The entity's name.
+    let entityName: String
+    /// The parent entity's name, if any.
+    let parentName: String?
     /// The class the model registers for the entity: the generated (or user-owned) class, or
     /// `ManagedObject` when no generated code refers to the class (a Manual/None entity whose
     /// objects are used through `ManagedObject`'s key-based accessors).
-    public var objectTypeName: String
+    public let objectTypeName: String
     /// `[["a", "b"]]`: the uniqueness constraints as a Swift literal.
-    public var uniquenessConstraintsLiteral: String
+    public let uniquenessConstraintsLiteral: String
     /// Fetch indexes.
-    public var fetchIndexes: [RuntimeFetchIndexContext]
-    /// Every property (inherited first) with a generated Swift property, for the key-path map.
-    public var keyPathProperties: [RuntimeKeyPathContext]
+    public let fetchIndexes: [RuntimeFetchIndexContext]
+    /// The properties of the entity and its ancestors with generated Swift properties, root first.
+    let keyPathSources: [KeyPathSource]
     /// Whether the properties file declares `fetchRequest()`: only outside inheritance
     /// hierarchies, where it cannot be ambiguous (the runtime's `fetchRequest() -> FetchRequest<Self>`
     /// serves the others).
-    public var declaresFetchRequest: Bool
+    public let declaresFetchRequest: Bool
     /// The model enum's function describing the entity (`describeBusinessEntity`): one small
     /// function per entity keeps the model file fast to type-check.
-    public var describeFunctionName: String
+    public let describeFunctionName: String
+
+    /// The entity name as a Swift string literal (`"BusinessEntity"`).
+    public var entityNameLiteral: String { RuntimeContextBuilder.literal(entityName) }
+    /// The parent entity's name as a Swift string literal, or `nil`.
+    public var parentNameLiteral: String { parentName.map(RuntimeContextBuilder.literal) ?? "nil" }
+    /// Every property (inherited first) with a generated Swift property, for the key-path map.
+    public var keyPathProperties: [RuntimeKeyPathContext] {
+        var properties: [RuntimeKeyPathContext] = []
+        for source in keyPathSources {
+            for attribute in source.attributes {
+                properties.append(
+                    RuntimeKeyPathContext(
+                        swiftName: attribute.swiftName,
+                        nameLiteral: attribute.runtime?.nameLiteral ?? RuntimeContextBuilder.literal(attribute.name)))
+            }
+            for relationship in source.relationships {
+                properties.append(
+                    RuntimeKeyPathContext(
+                        swiftName: relationship.swiftName,
+                        nameLiteral: relationship.runtime?.nameLiteral
+                            ?? RuntimeContextBuilder.literal(relationship.name)))
+            }
+        }
+        return properties
+    }
+
+    /// The properties one entity contributes to the key-path maps of itself and its sub-entities.
+    struct KeyPathSource: Sendable {
+        var attributes: [AttributeContext]
+        var relationships: [RelationshipContext]
+    }
 }
 
 /// A fetch index as a literal.
@@ -50,106 +82,211 @@ public struct RuntimeKeyPathContext: Sendable, Hashable {
 /// An attribute's runtime keys.
 public struct RuntimeAttributeContext: Sendable, Hashable {
     /// The model name as a Swift string literal.
-    public var nameLiteral: String
-    /// The `AttributeType` case (`integer16`, `string` …).
-    public var runtimeAttributeType: String
-    /// `value`, or `transformableValue` for `Codable` values: the getter the property calls.
-    public var runtimeGetter: String
-    /// `setValue` or `setTransformableValue`.
-    public var runtimeSetter: String
+    public let nameLiteral: String
+    /// The model type.
+    let type: AttributeType
+    /// Whether the value goes through `Codable` (see ``SwiftTypeMapper``).
+    let usesCodable: Bool
+    /// Whether the model marks the attribute optional and transient.
+    let isOptional: Bool
+    let isTransient: Bool
     /// Whether the attribute is derived.
-    public var isDerived: Bool
+    public let isDerived: Bool
     /// Whether the attribute is indexed.
-    public var isIndexed: Bool
+    public let isIndexed: Bool
+    /// The default value's text (`defaultDateTimeInterval` for dates), the bounds' texts and the pattern.
+    let defaultText: String?
+    let minimumText: String?
+    let maximumText: String?
+    let regularExpression: String?
+
+    /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
+    /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
+    init(_ attribute: UnsafePointer<Attribute>, usesCodable: Bool) {
+        // Fields are read in place: copying an `Attribute` retains each of its many fields.
+        let isDate = attribute.pointee.type == .date
+        nameLiteral = RuntimeContextBuilder.literal(attribute.pointee.name)
+        type = attribute.pointee.type
+        self.usesCodable = usesCodable
+        isOptional = attribute.pointee.isOptional
+        isTransient = attribute.pointee.isTransient
+        isDerived = attribute.pointee.isDerived
+        isIndexed = attribute.pointee.isIndexed
+        let defaultValue = attribute.pointee.defaultValueString
+        defaultText = isDate ? attribute.pointee.defaultDateTimeInterval ?? defaultValue : defaultValue
+        let minimum = attribute.pointee.minValueString
+        minimumText = isDate ? attribute.pointee.minDateTimeInterval ?? minimum : minimum
+        let maximum = attribute.pointee.maxValueString
+        maximumText = isDate ? attribute.pointee.maxDateTimeInterval ?? maximum : maximum
+        regularExpression = attribute.pointee.regularExpressionString
+    }
+
+    /// The `AttributeType` case (`integer16`, `string` …).
+    public var runtimeAttributeType: String { RuntimeContextBuilder.runtimeType(type) }
+    /// `value`, or `transformableValue` for `Codable` values: the getter the property calls.
+    public var runtimeGetter: String { usesCodable ? "transformableValue" : "value" }
+    /// `setValue` or `setTransformableValue`.
+    public var runtimeSetter: String { usesCodable ? "setTransformableValue" : "setValue" }
     /// The default value text as a Swift string literal, or `nil`.
-    public var defaultValueLiteral: String
+    public var defaultValueLiteral: String { defaultText.map(RuntimeContextBuilder.literal) ?? "nil" }
     /// The minimum (value, length, or seconds since 2001) as a Swift literal, or `nil`.
-    public var minValueLiteral: String
+    public var minValueLiteral: String { RuntimeContextBuilder.number(minimumText) }
     /// The maximum, or `nil`.
-    public var maxValueLiteral: String
+    public var maxValueLiteral: String { RuntimeContextBuilder.number(maximumText) }
     /// The regular expression as a Swift string literal, or `nil`.
-    public var regularExpressionLiteral: String
+    public var regularExpressionLiteral: String { regularExpression.map(RuntimeContextBuilder.literal) ?? "nil" }
+
     /// The arguments of `AttributeDescription(…)`, leaving out those equal to the initializer's defaults.
-    public var descriptionArguments: String
+    public var descriptionArguments: String {
+        var arguments = TextBuilder(capacity: 96)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", type: .")
+        arguments.append(runtimeAttributeType)
+        if !isOptional { arguments.append(", isOptional: false") }
+        if isTransient { arguments.append(", isTransient: true") }
+        if isDerived { arguments.append(", isDerived: true") }
+        if isIndexed { arguments.append(", isIndexed: true") }
+        if let defaultText {
+            arguments.append(", defaultValue: ")
+            arguments.appendLiteral(defaultText)
+        }
+        if minimumText != nil {
+            arguments.append(", minValue: ")
+            arguments.append(minValueLiteral)
+        }
+        if maximumText != nil {
+            arguments.append(", maxValue: ")
+            arguments.append(maxValueLiteral)
+        }
+        if let regularExpression {
+            arguments.append(", regularExpression: ")
+            arguments.appendLiteral(regularExpression)
+        }
+        return arguments.string
+    }
 }
 
 /// A relationship's runtime keys.
 public struct RuntimeRelationshipContext: Sendable, Hashable {
     /// The model name as a Swift string literal.
-    public var nameLiteral: String
-    /// The destination entity's name as a Swift string literal.
-    public var destinationNameLiteral: String
-    /// The inverse's name as a Swift string literal, or `nil`.
-    public var inverseNameLiteral: String
-    /// `toOne`, `toManySet` or `toManyArray`.
-    public var runtimeGetter: String
-    /// `setToOne`, `setToManySet` or `setToManyArray`.
-    public var runtimeSetter: String
-    /// The `DeleteRule` case (`nullify`, `cascade`, `deny`, `noAction`).
-    public var deleteRule: String
+    public let nameLiteral: String
+    /// The destination entity's name and the inverse's name.
+    let destinationName: String
+    let inverseName: String?
+    /// The relationship's kind and flags.
+    let isToMany: Bool
+    let isOrdered: Bool
+    let isOptional: Bool
     /// Whether it is transient.
-    public var isTransient: Bool
+    public let isTransient: Bool
+    let deletionRule: DeletionRule
     /// `minCount`, 0 when absent.
-    public var minCount: Int
+    public let minCount: Int
     /// `maxCount`, 0 when absent (unbounded).
-    public var maxCount: Int
+    public let maxCount: Int
+
+    init(_ relationship: UnsafePointer<Relationship>) {
+        nameLiteral = RuntimeContextBuilder.literal(relationship.pointee.name)
+        destinationName = relationship.pointee.destinationEntity
+        inverseName = relationship.pointee.inverseName
+        isToMany = relationship.pointee.isToMany
+        isOrdered = relationship.pointee.isToMany && relationship.pointee.isOrdered
+        isOptional = relationship.pointee.isOptional
+        isTransient = relationship.pointee.isTransient
+        deletionRule = relationship.pointee.deletionRule
+        minCount = relationship.pointee.minCount ?? 0
+        maxCount = relationship.pointee.maxCount ?? 0
+    }
+
+    /// The destination entity's name as a Swift string literal.
+    public var destinationNameLiteral: String { RuntimeContextBuilder.literal(destinationName) }
+    /// The inverse's name as a Swift string literal, or `nil`.
+    public var inverseNameLiteral: String { inverseName.map(RuntimeContextBuilder.literal) ?? "nil" }
+    /// `toOne`, `toManySet` or `toManyArray`.
+    public var runtimeGetter: String { !isToMany ? "toOne" : isOrdered ? "toManyArray" : "toManySet" }
+    /// `setToOne`, `setToManySet` or `setToManyArray`.
+    public var runtimeSetter: String { !isToMany ? "setToOne" : isOrdered ? "setToManyArray" : "setToManySet" }
+    /// The `DeleteRule` case (`nullify`, `cascade`, `deny`, `noAction`).
+    public var deleteRule: String {
+        switch deletionRule {
+        case .nullify: "nullify"
+        case .cascade: "cascade"
+        case .deny: "deny"
+        case .noAction: "noAction"
+        }
+    }
+
     /// The arguments of `RelationshipDescription(…)`, leaving out those equal to the initializer's defaults.
-    public var descriptionArguments: String
+    public var descriptionArguments: String {
+        var arguments = TextBuilder(capacity: 128)
+        arguments.append("name: ")
+        arguments.append(nameLiteral)
+        arguments.append(", destinationEntityName: ")
+        arguments.appendLiteral(destinationName)
+        if let inverseName {
+            arguments.append(", inverseName: ")
+            arguments.appendLiteral(inverseName)
+        }
+        if isToMany { arguments.append(", isToMany: true") }
+        if isOrdered { arguments.append(", isOrdered: true") }
+        if !isOptional { arguments.append(", isOptional: false") }
+        if isTransient { arguments.append(", isTransient: true") }
+        if deletionRule != .nullify {
+            arguments.append(", deleteRule: .")
+            arguments.append(deleteRule)
+        }
+        if minCount != 0 {
+            arguments.append(", minCount: ")
+            arguments.append(String(minCount))
+        }
+        if maxCount != 0 {
+            arguments.append(", maxCount: ")
+            arguments.append(String(maxCount))
+        }
+        return arguments.string
+    }
 }
 
-/// Fills the runtime keys of a ``ModelContext``'s entities from the IR.
+/// Builds the runtime keys of a model's entities from the IR.
 struct RuntimeContextBuilder {
     let model: ObjectModel
+    let names: EntityNames
 
-    /// Fills the entity-level runtime keys of `entities` (in `model.entities` order); the attribute and
-    /// relationship keys are filled while their contexts are built.
-    func enrich(_ entities: inout [EntityContext]) {
-        var contextByName: [String: EntityContext] = [:]
-        contextByName.reserveCapacity(entities.count)
-        for context in entities where contextByName[context.entityName] == nil {
-            contextByName[context.entityName] = context
-        }
+    /// The runtime keys of each entity (in `model.entities` order), given every entity's other keys.
+    ///
+    /// Like the rest of the context, an entity's model facts (parent, constraints, indexes, ancestors) come
+    /// from the first entity of its name.
+    func entityContexts(_ parts: [EntityParts]) -> [RuntimeEntityContext] {
         // Classes generated code refers to: those it writes, their superclasses, and relationship destinations.
         var referenced: Set<String> = []
-        for context in entities {
-            if context.generatesClass { referenced.insert(context.superclassName) }
-            if context.generatesClass || context.generatesProperties {
-                referenced.insert(context.className)
-                for relationship in context.relationships { referenced.insert(relationship.destinationClassName) }
+        for entity in parts {
+            if entity.generatesClass { referenced.insert(entity.superclassName) }
+            if entity.generatesClass || entity.generatesProperties {
+                referenced.insert(entity.className)
+                for relationship in entity.relationships { referenced.insert(relationship.destinationClassName) }
             }
         }
-        for index in entities.indices {
-            guard let entity = model.entity(named: entities[index].entityName) else { continue }
-            let runtime = entityContext(
-                entity, context: entities[index], contexts: contextByName,
-                isReferenced: referenced.contains(entities[index].className))
-            entities[index].runtime = runtime
+        return model.entities.withUnsafeBufferPointer { entities in
+            parts.indices.map { index in
+                let source = names.firstIndex[parts[index].entityName] ?? index
+                return entityContext(
+                    entities[source], index: source, parts: parts[index], allParts: parts, entities: entities,
+                    isReferenced: referenced.contains(parts[index].className))
+            }
         }
     }
 
     private func entityContext(
-        _ entity: Entity, context: EntityContext, contexts: [String: EntityContext], isReferenced: Bool
+        _ entity: borrowing Entity, index: Int, parts: EntityParts, allParts: [EntityParts],
+        entities: UnsafeBufferPointer<Entity>, isReferenced: Bool
     ) -> RuntimeEntityContext {
-        let hasClass = context.generatesClass || context.generatesProperties
-        var keyPaths: [RuntimeKeyPathContext] = []
+        let hasClass = parts.generatesClass || parts.generatesProperties
+        var keyPathSources: [RuntimeEntityContext.KeyPathSource] = []
         if hasClass {
-            for ancestor in model.ancestry(of: entity).reversed() {
-                guard let ancestorContext = contexts[ancestor.name], ancestorContext.generatesProperties else {
-                    continue
-                }
-                // The properties' runtime keys already hold their name literals.
-                for attribute in ancestorContext.attributes {
-                    keyPaths.append(
-                        RuntimeKeyPathContext(
-                            swiftName: attribute.swiftName,
-                            nameLiteral: attribute.runtime?.nameLiteral ?? Self.literal(attribute.name)))
-                }
-                for relationship in ancestorContext.relationships {
-                    keyPaths.append(
-                        RuntimeKeyPathContext(
-                            swiftName: relationship.swiftName,
-                            nameLiteral: relationship.runtime?.nameLiteral ?? Self.literal(relationship.name)))
-                }
+            for ancestor in ancestry(of: index, in: entities).reversed() where allParts[ancestor].generatesProperties {
+                keyPathSources.append(
+                    .init(attributes: allParts[ancestor].attributes, relationships: allParts[ancestor].relationships))
             }
         }
         let constraints = entity.uniquenessConstraints.map { constraint in
@@ -165,115 +302,29 @@ struct RuntimeContextBuilder {
                     .joined(separator: ", ") + "]")
         }
         return RuntimeEntityContext(
-            entityNameLiteral: Self.literal(entity.name),
-            parentNameLiteral: entity.parentEntity.map(Self.literal) ?? "nil",
-            objectTypeName: hasClass || isReferenced ? context.className : "ManagedObject",
-            uniquenessConstraintsLiteral: "[" + constraints.joined(separator: ", ") + "]",
-            fetchIndexes: fetchIndexes, keyPathProperties: keyPaths,
-            declaresFetchRequest: !context.hasParent && !context.hasSubentities,
+            entityName: entity.name, parentName: entity.parentEntity,
+            objectTypeName: hasClass || isReferenced ? parts.className : "ManagedObject",
+            uniquenessConstraintsLiteral: constraints.isEmpty ? "[]" : "[" + constraints.joined(separator: ", ") + "]",
+            fetchIndexes: fetchIndexes, keyPathSources: keyPathSources,
+            declaresFetchRequest: !parts.hasParent && !parts.hasSubentities,
             describeFunctionName: "describe"
                 + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
     }
 
-    /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
-    /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
-    static func attributeContext(_ attribute: Attribute, usesCodable: Bool) -> RuntimeAttributeContext {
-        let isDate = attribute.type == .date
-        let minimum = isDate ? attribute.minDateTimeInterval ?? attribute.minValueString : attribute.minValueString
-        let maximum = isDate ? attribute.maxDateTimeInterval ?? attribute.maxValueString : attribute.maxValueString
-        let defaultText =
-            isDate ? attribute.defaultDateTimeInterval ?? attribute.defaultValueString : attribute.defaultValueString
-        let nameLiteral = literal(attribute.name)
-        let type = runtimeType(attribute.type)
-        let defaultLiteral = defaultText.map(literal)
-        let minimumLiteral = number(minimum)
-        let maximumLiteral = number(maximum)
-        let patternLiteral = attribute.regularExpressionString.map(literal)
-        var arguments = StringBuilder(capacity: 192)
-        arguments.append("name: ")
-        arguments.append(nameLiteral)
-        arguments.append(", type: .")
-        arguments.append(type)
-        if !attribute.isOptional { arguments.append(", isOptional: false") }
-        if attribute.isTransient { arguments.append(", isTransient: true") }
-        if attribute.isDerived { arguments.append(", isDerived: true") }
-        if attribute.isIndexed { arguments.append(", isIndexed: true") }
-        if let defaultLiteral {
-            arguments.append(", defaultValue: ")
-            arguments.append(defaultLiteral)
+    /// The indices of the chain of entities from the entity at `index` up to its root (the entity first), each
+    /// the first of its name. Stops at cycles and missing parents, like `ObjectModel.ancestry(of:)`.
+    private func ancestry(of index: Int, in entities: UnsafeBufferPointer<Entity>) -> [Int] {
+        var chain = [index]
+        guard entities[index].parentEntity != nil else { return chain }
+        var seen: Set<String> = [entities[index].name]
+        var current = index
+        while let parentName = entities[current].parentEntity, let parent = names.firstIndex[parentName],
+            seen.insert(entities[parent].name).inserted
+        {
+            chain.append(parent)
+            current = parent
         }
-        if minimum != nil {
-            arguments.append(", minValue: ")
-            arguments.append(minimumLiteral)
-        }
-        if maximum != nil {
-            arguments.append(", maxValue: ")
-            arguments.append(maximumLiteral)
-        }
-        if let patternLiteral {
-            arguments.append(", regularExpression: ")
-            arguments.append(patternLiteral)
-        }
-        return RuntimeAttributeContext(
-            nameLiteral: nameLiteral, runtimeAttributeType: type,
-            runtimeGetter: usesCodable ? "transformableValue" : "value",
-            runtimeSetter: usesCodable ? "setTransformableValue" : "setValue",
-            isDerived: attribute.isDerived, isIndexed: attribute.isIndexed,
-            defaultValueLiteral: defaultLiteral ?? "nil",
-            minValueLiteral: minimumLiteral, maxValueLiteral: maximumLiteral,
-            regularExpressionLiteral: patternLiteral ?? "nil",
-            descriptionArguments: arguments.string)
-    }
-
-    static func relationshipContext(_ relationship: Relationship) -> RuntimeRelationshipContext {
-        let accessor =
-            !relationship.isToMany ? "ToOne" : relationship.isOrdered ? "ToManyArray" : "ToManySet"
-        let deleteRule: String
-        switch relationship.deletionRule {
-        case .nullify: deleteRule = "nullify"
-        case .cascade: deleteRule = "cascade"
-        case .deny: deleteRule = "deny"
-        case .noAction: deleteRule = "noAction"
-        }
-        let nameLiteral = literal(relationship.name)
-        let destinationLiteral = literal(relationship.destinationEntity)
-        let inverseLiteral = relationship.inverseName.map(literal)
-        var arguments = StringBuilder(capacity: 224)
-        arguments.append("name: ")
-        arguments.append(nameLiteral)
-        arguments.append(", destinationEntityName: ")
-        arguments.append(destinationLiteral)
-        if let inverseLiteral {
-            arguments.append(", inverseName: ")
-            arguments.append(inverseLiteral)
-        }
-        if relationship.isToMany { arguments.append(", isToMany: true") }
-        if relationship.isToMany && relationship.isOrdered { arguments.append(", isOrdered: true") }
-        if !relationship.isOptional { arguments.append(", isOptional: false") }
-        if relationship.isTransient { arguments.append(", isTransient: true") }
-        if deleteRule != "nullify" {
-            arguments.append(", deleteRule: .")
-            arguments.append(deleteRule)
-        }
-        if let minimum = relationship.minCount, minimum != 0 {
-            arguments.append(", minCount: ")
-            arguments.append(String(minimum))
-        }
-        if let maximum = relationship.maxCount, maximum != 0 {
-            arguments.append(", maxCount: ")
-            arguments.append(String(maximum))
-        }
-        let getter: String
-        switch accessor {
-        case "ToOne": getter = "toOne"
-        case "ToManyArray": getter = "toManyArray"
-        default: getter = "toManySet"
-        }
-        return RuntimeRelationshipContext(
-            nameLiteral: nameLiteral, destinationNameLiteral: destinationLiteral,
-            inverseNameLiteral: inverseLiteral ?? "nil", runtimeGetter: getter, runtimeSetter: "set" + accessor,
-            deleteRule: deleteRule, isTransient: relationship.isTransient, minCount: relationship.minCount ?? 0,
-            maxCount: relationship.maxCount ?? 0, descriptionArguments: arguments.string)
+        return chain
     }
 
     /// The runtime's `AttributeType` case for a model type.
@@ -326,12 +377,21 @@ struct RuntimeContextBuilder {
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
-    /// `text` as a Swift string literal, with `\`, `"` and control characters escaped.
+    /// `text` as a Swift string literal, with `\\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
         // Control characters are single bytes below 0x20 in UTF-8: no other byte is below 0x20.
-        if !UTF8Scan.contains(text, where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
-            return StringConcat.concat("\"", text, "\"")
+        let quoted = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
+                return nil
+            }
+            return String(unsafeUninitializedCapacity: bytes.count + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                for (offset, byte) in bytes.enumerated() { buffer[offset + 1] = byte }
+                buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                return bytes.count + 2
+            }
         }
+        if let quoted, let quoted { return quoted }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -358,6 +418,40 @@ struct RuntimeContextBuilder {
     }
 }
 
+/// Builds a string from pieces in one byte buffer: one allocation for the bytes and one for the string.
+struct TextBuilder {
+    private var bytes: [UInt8] = []
+
+    /// Creates a builder with room for `capacity` bytes.
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends `text`.
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `text` as a Swift string literal (see ``RuntimeContextBuilder/literal(_:)``).
+    mutating func appendLiteral(_ text: String) {
+        var text = text
+        let isPlain = text.withUTF8 { source in
+            for byte in source where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: source)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !isPlain { append(RuntimeContextBuilder.literal(text)) }
+    }
+
+    /// The text built so far.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 extension SwiftTypeMapper {
     /// Objective-C classes that are not `Codable` in Swift: a transformable of one of these
     /// keeps its bytes as `Data` in the runtime flavor.
@@ -373,7 +467,7 @@ extension SwiftTypeMapper {
     /// A module prefix is dropped (`.Dataset`, `MyApp.Dataset` → `Dataset`): generated code lives
     /// in the app's module. Apple framework classes (`NS…`, `UI…`, `CL…` and the like) are not
     /// `Codable`.
-    static func runtimeTransformableType(_ attribute: Attribute) -> String? {
+    static func runtimeTransformableType(_ attribute: borrowing Attribute) -> String? {
         guard let custom = attribute.customClassName, !custom.isEmpty else { return nil }
         let name = custom.split(separator: ".").last.map(String.init) ?? custom
         if name.isEmpty || nonCodableTransformableClasses.contains(name) { return nil }

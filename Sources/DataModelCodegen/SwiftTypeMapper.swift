@@ -8,11 +8,27 @@ struct SwiftTypeMapper: Sendable {
     /// Whether any generated class shares its name with a standard type; usually not, and then no type
     /// needs qualifying.
     private let hasClashes: Bool
+    /// The collection type names of relationships, shared by every relationship of the model.
+    let relationshipTypeNames: RelationshipTypeNames
 
     init(flavor: Flavor, generatedClassNames: Set<String>) {
         self.flavor = flavor
         self.generatedClassNames = generatedClassNames
-        self.hasClashes = SwiftNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
+        let hasClashes = SwiftNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
+        self.hasClashes = hasClashes
+        let q = { (type: String) in
+            hasClashes ? SwiftNaming.qualified(type, generatedClassNames: generatedClassNames) : type
+        }
+        switch flavor {
+        case .coredata:
+            relationshipTypeNames = RelationshipTypeNames(
+                flavor: flavor, unorderedSet: q("NSSet"), orderedSet: q("NSOrderedSet"), sequence: "",
+                indexSet: q("NSIndexSet"))
+        case .runtime:
+            relationshipTypeNames = RelationshipTypeNames(
+                flavor: flavor, unorderedSet: q("Set"), orderedSet: "", sequence: q("Sequence"),
+                indexSet: q("IndexSet"))
+        }
     }
 
     struct AttributeType {
@@ -23,18 +39,17 @@ struct SwiftTypeMapper: Sendable {
         var usesCodable = false
     }
 
-    struct RelationshipTypes {
-        var property: String
-        var collection: String
-        var indexSet: String
-    }
-
-    private func q(_ type: String) -> String {
-        hasClashes ? SwiftNaming.qualified(type, generatedClassNames: generatedClassNames) : type
+    /// `type`, qualified when a generated class has its name, with `?` when `isOptional`.
+    ///
+    /// `optionalType` is `type` with `?`, spelled out so that the usual case (no clash) makes no new string.
+    private func named(_ type: String, _ optionalType: String, isOptional: Bool) -> String {
+        guard hasClashes else { return isOptional ? optionalType : type }
+        let qualified = SwiftNaming.qualified(type, generatedClassNames: generatedClassNames)
+        return isOptional ? qualified + "?" : qualified
     }
 
     /// The Swift type of an attribute's property, with `?` when optional.
-    func type(of attribute: Attribute) -> AttributeType {
+    func type(of attribute: UnsafePointer<Attribute>) -> AttributeType {
         switch flavor {
         case .coredata: coreDataType(of: attribute)
         case .runtime: runtimeType(of: attribute)
@@ -42,90 +57,128 @@ struct SwiftTypeMapper: Sendable {
     }
 
     /// Xcode's mapping: scalars only with `usesScalarValueType`, else `NSNumber?`; object types always optional.
-    private func coreDataType(of attribute: Attribute) -> AttributeType {
+    private func coreDataType(of attribute: UnsafePointer<Attribute>) -> AttributeType {
+        let attribute = UnsafeAttributeFields(attribute)
         let scalar = attribute.isScalar
+        func number(_ type: String) -> AttributeType {
+            scalar
+                ? .init(name: named(type, "", isOptional: false), isScalar: true)
+                : .init(name: named("NSNumber", "NSNumber?", isOptional: true), isScalar: false)
+        }
+        func object(_ type: String, _ optionalType: String) -> AttributeType {
+            .init(name: named(type, optionalType, isOptional: true), isScalar: false)
+        }
         switch attribute.type {
-        case .integer16:
-            return scalar ? .init(name: q("Int16"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .integer32:
-            return scalar ? .init(name: q("Int32"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .integer64:
-            return scalar ? .init(name: q("Int64"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .double:
-            return scalar ? .init(name: q("Double"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .float:
-            return scalar ? .init(name: q("Float"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .boolean:
-            return scalar ? .init(name: q("Bool"), isScalar: true) : .init(name: q("NSNumber") + "?", isScalar: false)
-        case .decimal: return .init(name: q("NSDecimalNumber") + "?", isScalar: false)
-        case .string: return .init(name: q("String") + "?", isScalar: false)
-        case .date: return .init(name: q("Date") + "?", isScalar: false)
-        case .binary: return .init(name: q("Data") + "?", isScalar: false)
-        case .uuid: return .init(name: q("UUID") + "?", isScalar: false)
-        case .uri: return .init(name: q("URL") + "?", isScalar: false)
+        case .integer16: return number("Int16")
+        case .integer32: return number("Int32")
+        case .integer64: return number("Int64")
+        case .double: return number("Double")
+        case .float: return number("Float")
+        case .boolean: return number("Bool")
+        case .decimal: return object("NSDecimalNumber", "NSDecimalNumber?")
+        case .string: return object("String", "String?")
+        case .date: return object("Date", "Date?")
+        case .binary: return object("Data", "Data?")
+        case .uuid: return object("UUID", "UUID?")
+        case .uri: return object("URL", "URL?")
         case .transformable:
-            let custom = SwiftNaming.customClassType(attribute.customClassName)
-            return .init(name: (custom ?? q("NSObject")) + "?", isScalar: false)
-        case .objectID: return .init(name: q("NSManagedObjectID") + "?", isScalar: false)
+            guard let custom = SwiftNaming.customClassType(attribute.pointer.pointee.customClassName) else {
+                return object("NSObject", "NSObject?")
+            }
+            return .init(name: custom + "?", isScalar: false)
+        case .objectID: return object("NSManagedObjectID", "NSManagedObjectID?")
         case .composite: return .init(name: "[String: Any]?", isScalar: false)
-        case .undefined: return .init(name: q("NSObject") + "?", isScalar: false)
+        case .undefined: return object("NSObject", "NSObject?")
         }
     }
 
     /// Swift-native types: non-optional attributes are non-optional properties.
-    private func runtimeType(of attribute: Attribute) -> AttributeType {
-        let base: String
-        var codableType: String?
-        switch attribute.type {
-        case .integer16: base = q("Int16")
-        case .integer32: base = q("Int32")
-        case .integer64: base = q("Int64")
-        case .double: base = q("Double")
-        case .float: base = q("Float")
-        case .boolean: base = q("Bool")
-        case .decimal: base = q("Decimal")
-        case .string: base = q("String")
-        case .date: base = q("Date")
-        case .binary: base = q("Data")
-        case .uuid: base = q("UUID")
-        case .uri: base = q("URL")
-        case .transformable:
-            codableType = Self.runtimeTransformableType(attribute)
-            base = codableType ?? q("Data")
-        case .objectID: base = "ObjectID"
-        case .composite: base = q("Data")
-        case .undefined: base = q("Data")
-        }
+    private func runtimeType(of pointer: UnsafePointer<Attribute>) -> AttributeType {
         // A `Codable` transformable or an object ID has no empty value to stand in for a missing or
         // undecodable one, so its property is optional whatever the model says (a save still requires it).
+        let attribute = UnsafeAttributeFields(pointer)
+        let codableType = attribute.type == .transformable ? Self.runtimeTransformableType(pointer.pointee) : nil
         let hasNoEmptyValue = attribute.type == .objectID || codableType != nil
         let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
+        let name: String
+        switch attribute.type {
+        case .integer16: name = named("Int16", "Int16?", isOptional: optional)
+        case .integer32: name = named("Int32", "Int32?", isOptional: optional)
+        case .integer64: name = named("Int64", "Int64?", isOptional: optional)
+        case .double: name = named("Double", "Double?", isOptional: optional)
+        case .float: name = named("Float", "Float?", isOptional: optional)
+        case .boolean: name = named("Bool", "Bool?", isOptional: optional)
+        case .decimal: name = named("Decimal", "Decimal?", isOptional: optional)
+        case .string: name = named("String", "String?", isOptional: optional)
+        case .date: name = named("Date", "Date?", isOptional: optional)
+        case .binary, .composite, .undefined: name = named("Data", "Data?", isOptional: optional)
+        case .uuid: name = named("UUID", "UUID?", isOptional: optional)
+        case .uri: name = named("URL", "URL?", isOptional: optional)
+        case .transformable:
+            if let codableType {
+                name = codableType + "?"  // always optional: see above
+            } else {
+                name = named("Data", "Data?", isOptional: optional)
+            }
+        case .objectID: name = "ObjectID?"  // always optional: see above
+        }
         return .init(
-            name: optional ? StringConcat.concat(base, "?") : base,
-            isScalar: attribute.type.isNumeric || attribute.type == .boolean, usesCodable: hasNoEmptyValue)
+            name: name, isScalar: attribute.type.isNumeric || attribute.type == .boolean, usesCodable: hasNoEmptyValue)
+    }
+}
+
+/// The collection types of one flavor's relationship properties and accessors, qualified once per model.
+final class RelationshipTypeNames: Sendable {
+    let flavor: Flavor
+    /// `NSSet` (coredata) or `Set` (runtime).
+    let unorderedSet: String
+    /// `NSOrderedSet` (coredata); unused in the runtime flavor, which uses arrays.
+    let orderedSet: String
+    /// `Sequence` (runtime).
+    let sequence: String
+    /// `NSIndexSet` (coredata) or `IndexSet` (runtime).
+    let indexSet: String
+    /// `NSSet?` and `NSOrderedSet?`: the coredata flavor's to-many property types.
+    let optionalUnorderedSet: String
+    let optionalOrderedSet: String
+
+    init(flavor: Flavor, unorderedSet: String, orderedSet: String, sequence: String, indexSet: String) {
+        self.flavor = flavor
+        self.unorderedSet = unorderedSet
+        self.orderedSet = orderedSet
+        self.sequence = sequence
+        self.indexSet = indexSet
+        optionalUnorderedSet = unorderedSet + "?"
+        optionalOrderedSet = orderedSet + "?"
     }
 
-    /// The property, bulk-collection and index-set types of a relationship.
-    func types(of relationship: Relationship, destinationClass: String) -> RelationshipTypes {
-        // The destination is a generated class: never qualify it as a standard type.
-        let destination = destinationClass
+    /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata) or `Set<Dest>`/`[Dest]`
+    /// (runtime) for a to-many. The destination is a generated class: it is never qualified.
+    func propertyType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
+        guard isToMany else { return destination + "?" }
         switch flavor {
-        case .coredata:
-            if !relationship.isToMany {
-                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
-            }
-            let set = relationship.isOrdered ? q("NSOrderedSet") : q("NSSet")
-            return .init(property: StringConcat.concat(set, "?"), collection: set, indexSet: q("NSIndexSet"))
-        case .runtime:
-            if !relationship.isToMany {
-                return .init(property: StringConcat.concat(destination, "?"), collection: "", indexSet: "")
-            }
-            let property =
-                relationship.isOrdered
-                ? StringConcat.concat("[", destination, "]") : StringConcat.concat(q("Set"), "<", destination, ">")
-            return .init(
-                property: property, collection: StringConcat.concat("some ", q("Sequence"), "<", destination, ">"),
-                indexSet: q("IndexSet"))
+        case .coredata: return isOrdered ? optionalOrderedSet : optionalUnorderedSet
+        case .runtime: return isOrdered ? "[" + destination + "]" : unorderedSet + "<" + destination + ">"
         }
     }
+
+    /// The argument type of the bulk accessors: empty for a to-one; `NSSet`/`NSOrderedSet` (coredata) or
+    /// `some Sequence<Dest>` (runtime).
+    func collectionType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
+        guard isToMany else { return "" }
+        switch flavor {
+        case .coredata: return isOrdered ? orderedSet : unorderedSet
+        case .runtime: return "some " + sequence + "<" + destination + ">"
+        }
+    }
+}
+
+/// The fields of an attribute the type mapping reads, read in place.
+private struct UnsafeAttributeFields {
+    let pointer: UnsafePointer<Attribute>
+    init(_ pointer: UnsafePointer<Attribute>) { self.pointer = pointer }
+    var type: DataModel.AttributeType { pointer.pointee.type }
+    var isScalar: Bool { pointer.pointee.isScalar }
+    var isOptional: Bool { pointer.pointee.isOptional }
+    var isTransient: Bool { pointer.pointee.isTransient }
 }

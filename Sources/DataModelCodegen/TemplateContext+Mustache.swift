@@ -2,36 +2,37 @@ import Mustache
 
 // Template contexts are Mustache objects: a template's lookups are answered by a `switch` over the key,
 // and only the keys a template uses are ever computed, so no dictionary is built per entity or property.
+// Every context is immutable: templates of one flavor render on several threads over the same objects.
 
 extension ModelContext: MustacheRepresentable {
     public var mustacheValue: MustacheValue { .object(ModelObject(self)) }
 }
 
 extension EntityContext: MustacheRepresentable {
-    public var mustacheValue: MustacheValue { .object(EntityObject(self)) }
+    public var mustacheValue: MustacheValue { .object(self) }
 }
 
 extension AttributeContext: MustacheRepresentable {
-    public var mustacheValue: MustacheValue { .object(AttributeObject(self)) }
+    public var mustacheValue: MustacheValue { .object(self) }
 }
 
 extension RelationshipContext: MustacheRepresentable {
-    public var mustacheValue: MustacheValue { .object(RelationshipObject(self)) }
+    public var mustacheValue: MustacheValue { .object(self) }
 }
 
 extension FetchedPropertyContext: MustacheRepresentable {
-    public var mustacheValue: MustacheValue { .object(FetchedPropertyObject(self)) }
+    public var mustacheValue: MustacheValue { .object(self) }
 }
 
 /// The model's keys.
 final class ModelObject: KeyedMustacheObject {
     let context: ModelContext
-    /// Each entity's object, built once and shared by every template that renders the entity.
+    /// Each entity's object, shared by every template that renders the entity.
     let entities: [MustacheValue]
 
     init(_ context: ModelContext) {
         self.context = context
-        self.entities = context.entities.map(\.mustacheValue)
+        self.entities = context.entities.map { .object($0) }
     }
 
     enum Key: Int, CaseIterable {
@@ -53,35 +54,9 @@ final class ModelObject: KeyedMustacheObject {
 }
 
 /// An entity's keys, plus the runtime flavor's extra keys when present.
-final class EntityObject: KeyedMustacheObject {
-    let context: EntityContext
-    let attributes: [MustacheValue]
-    let relationships: [MustacheValue]
-    let toManyRelationships: [MustacheValue]
-    let fetchedProperties: [MustacheValue]
-    let runtime: RuntimeEntityContext?
-    let fetchIndexes: [MustacheValue]
-    let keyPathProperties: [MustacheValue]
-
-    init(_ context: EntityContext) {
-        self.context = context
-        attributes = context.attributes.map(\.mustacheValue)
-        relationships = context.relationships.map(\.mustacheValue)
-        // The same relationships, sharing their objects.
-        var toMany: [MustacheValue] = []
-        for (index, relationship) in context.relationships.enumerated() where relationship.isToMany {
-            toMany.append(relationships[index])
-        }
-        toManyRelationships =
-            toMany.count == context.toManyRelationships.count
-            ? toMany : context.toManyRelationships.map(\.mustacheValue)
-        fetchedProperties = context.fetchedProperties.map(\.mustacheValue)
-        runtime = context.runtime
-        fetchIndexes = context.runtime?.fetchIndexes.map { .object(FetchIndexObject($0)) } ?? []
-        keyPathProperties = context.runtime?.keyPathProperties.map { .object(KeyPathObject($0)) } ?? []
-    }
-
-    enum Key: Int, CaseIterable {
+extension EntityContext: KeyedMustacheObject {
+    /// The template keys, named as in `Templates/README.md`.
+    public enum Key: Int, CaseIterable {
         case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
             attributes, relationships, toManyRelationships, fetchedProperties,
@@ -90,27 +65,29 @@ final class EntityObject: KeyedMustacheObject {
             declaresFetchRequest, describeFunctionName, keyPathProperties
     }
 
-    static let keys = makeKeys()
+    /// The table of ``Key``'s names.
+    public static let keys = makeKeys()
 
-    func value(for known: Key) -> MustacheValue? {
+    /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
+    public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .entityName: return .string(context.entityName)
-        case .className: return .string(context.className)
-        case .plainClassName: return .string(context.plainClassName)
-        case .superclassName: return .string(context.superclassName)
-        case .hasParent: return .bool(context.hasParent)
-        case .isAbstract: return .bool(context.isAbstract)
-        case .hasSubentities: return .bool(context.hasSubentities)
-        case .classModifiers: return .string(context.classModifiers)
-        case .codeGeneration: return .string(context.codeGeneration)
-        case .generatesClass: return .bool(context.generatesClass)
-        case .generatesProperties: return .bool(context.generatesProperties)
-        case .classFileName: return .string(context.classFileName)
-        case .propertiesFileName: return .string(context.propertiesFileName)
-        case .attributes: return .array(attributes)
-        case .relationships: return .array(relationships)
-        case .toManyRelationships: return .array(toManyRelationships)
-        case .fetchedProperties: return .array(fetchedProperties)
+        case .entityName: return .string(entityName)
+        case .className: return .string(className)
+        case .plainClassName: return .string(plainClassName)
+        case .superclassName: return .string(superclassName)
+        case .hasParent: return .bool(hasParent)
+        case .isAbstract: return .bool(isAbstract)
+        case .hasSubentities: return .bool(hasSubentities)
+        case .classModifiers: return .string(classModifiers)
+        case .codeGeneration: return .string(codeGeneration)
+        case .generatesClass: return .bool(generatesClass)
+        case .generatesProperties: return .bool(generatesProperties)
+        case .classFileName: return .string(classFileName)
+        case .propertiesFileName: return .string(propertiesFileName)
+        case .attributes: return .array(attributeValues)
+        case .relationships: return .array(relationshipValues)
+        case .toManyRelationships: return .array(toManyRelationshipValues)
+        case .fetchedProperties: return .array(fetchedPropertyValues)
         default: break
         }
         guard let runtime else { return nil }
@@ -119,44 +96,41 @@ final class EntityObject: KeyedMustacheObject {
         case .parentNameLiteral: return .string(runtime.parentNameLiteral)
         case .objectTypeName: return .string(runtime.objectTypeName)
         case .uniquenessConstraintsLiteral: return .string(runtime.uniquenessConstraintsLiteral)
-        case .fetchIndexes: return .array(fetchIndexes)
+        case .fetchIndexes: return .array(runtime.fetchIndexes.map { .object(FetchIndexObject($0)) })
         case .declaresFetchRequest: return .bool(runtime.declaresFetchRequest)
         case .describeFunctionName: return .string(runtime.describeFunctionName)
-        case .keyPathProperties: return .array(keyPathProperties)
+        case .keyPathProperties: return .array(runtime.keyPathProperties.map { .object(KeyPathObject($0)) })
         default: return nil
         }
     }
 }
 
 /// An attribute's keys, plus the runtime flavor's extra keys when present.
-final class AttributeObject: KeyedMustacheObject {
-    let context: AttributeContext
-
-    init(_ context: AttributeContext) {
-        self.context = context
-    }
-
-    enum Key: Int, CaseIterable {
+extension AttributeContext: KeyedMustacheObject {
+    /// The template keys, named as in `Templates/README.md`.
+    public enum Key: Int, CaseIterable {
         case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar,
             // The runtime flavor's keys.
             nameLiteral, runtimeAttributeType, runtimeGetter, runtimeSetter, isDerived, isIndexed,
             defaultValueLiteral, minValueLiteral, maxValueLiteral, regularExpressionLiteral, descriptionArguments
     }
 
-    static let keys = makeKeys()
+    /// The table of ``Key``'s names.
+    public static let keys = makeKeys()
 
-    func value(for known: Key) -> MustacheValue? {
+    /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
+    public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .name: return .string(context.name)
-        case .swiftName: return .string(context.swiftName)
-        case .attributeType: return .string(context.attributeType)
-        case .swiftType: return .string(context.swiftType)
-        case .isOptional: return .bool(context.isOptional)
-        case .isTransient: return .bool(context.isTransient)
-        case .isScalar: return .bool(context.isScalar)
+        case .name: return .string(name)
+        case .swiftName: return .string(swiftName)
+        case .attributeType: return .string(attributeType)
+        case .swiftType: return .string(swiftType)
+        case .isOptional: return .bool(isOptional)
+        case .isTransient: return .bool(isTransient)
+        case .isScalar: return .bool(isScalar)
         default: break
         }
-        guard let runtime = context.runtime else { return nil }
+        guard let runtime else { return nil }
         switch known {
         case .nameLiteral: return .string(runtime.nameLiteral)
         case .runtimeAttributeType: return .string(runtime.runtimeAttributeType)
@@ -175,30 +149,9 @@ final class AttributeObject: KeyedMustacheObject {
 }
 
 /// A relationship's keys, plus the runtime flavor's extra keys when present.
-final class RelationshipObject: KeyedMustacheObject {
-    let context: RelationshipContext
-    /// The accessor names of a to-many relationship, made once: templates use each several times. Nil for a
-    /// to-one, whose names are made if a template asks for them.
-    private let accessorNames: AccessorNames?
-
-    private struct AccessorNames {
-        var addTo: MustacheValue
-        var removeFrom: MustacheValue
-        var insertInto: MustacheValue
-        var replace: MustacheValue
-    }
-
-    init(_ context: RelationshipContext) {
-        self.context = context
-        accessorNames =
-            context.isToMany
-            ? AccessorNames(
-                addTo: .string(context.addToName), removeFrom: .string(context.removeFromName),
-                insertInto: .string(context.insertIntoName), replace: .string(context.replaceName))
-            : nil
-    }
-
-    enum Key: Int, CaseIterable {
+extension RelationshipContext: KeyedMustacheObject {
+    /// The template keys, named as in `Templates/README.md`.
+    public enum Key: Int, CaseIterable {
         case `name`, swiftName, capitalizedName, destinationEntityName, destinationClassName, inverseName, isToMany,
             isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName,
             insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector,
@@ -209,40 +162,42 @@ final class RelationshipObject: KeyedMustacheObject {
             isTransient, minCount, maxCount, descriptionArguments
     }
 
-    static let keys = makeKeys()
+    /// The table of ``Key``'s names.
+    public static let keys = makeKeys()
 
-    func value(for known: Key) -> MustacheValue? {
+    /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
+    public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .name: return .string(context.name)
-        case .swiftName: return .string(context.swiftName)
-        case .capitalizedName: return .string(context.capitalizedName)
-        case .destinationEntityName: return .string(context.destinationEntityName)
-        case .destinationClassName: return .string(context.destinationClassName)
-        case .inverseName: return .string(context.inverseName)
-        case .isToMany: return .bool(context.isToMany)
-        case .isToOne: return .bool(!context.isToMany)
-        case .isOrdered: return .bool(context.isOrdered)
-        case .isOptional: return .bool(context.isOptional)
-        case .swiftType: return .string(context.swiftType)
-        case .collectionType: return .string(context.collectionType)
-        case .indexSetType: return .string(context.indexSetType)
-        case .addToName: return accessorNames?.addTo ?? .string(context.addToName)
-        case .removeFromName: return accessorNames?.removeFrom ?? .string(context.removeFromName)
-        case .insertIntoName: return accessorNames?.insertInto ?? .string(context.insertIntoName)
-        case .replaceName: return accessorNames?.replace ?? .string(context.replaceName)
-        case .addObjectSelector: return .string(context.addObjectSelector)
-        case .removeObjectSelector: return .string(context.removeObjectSelector)
-        case .addSetSelector: return .string(context.addSetSelector)
-        case .removeSetSelector: return .string(context.removeSetSelector)
-        case .insertObjectSelector: return .string(context.insertObjectSelector)
-        case .removeObjectAtIndexSelector: return .string(context.removeObjectAtIndexSelector)
-        case .insertAtIndexesSelector: return .string(context.insertAtIndexesSelector)
-        case .removeAtIndexesSelector: return .string(context.removeAtIndexesSelector)
-        case .replaceObjectSelector: return .string(context.replaceObjectSelector)
-        case .replaceAtIndexesSelector: return .string(context.replaceAtIndexesSelector)
+        case .name: return .string(name)
+        case .swiftName: return .string(swiftName)
+        case .capitalizedName: return .string(capitalizedName)
+        case .destinationEntityName: return .string(destinationEntityName)
+        case .destinationClassName: return .string(destinationClassName)
+        case .inverseName: return .string(inverseName)
+        case .isToMany: return .bool(isToMany)
+        case .isToOne: return .bool(!isToMany)
+        case .isOrdered: return .bool(isOrdered)
+        case .isOptional: return .bool(isOptional)
+        case .swiftType: return .string(swiftType)
+        case .collectionType: return .string(collectionType)
+        case .indexSetType: return .string(indexSetType)
+        case .addToName: return .string(addToName)
+        case .removeFromName: return .string(removeFromName)
+        case .insertIntoName: return .string(insertIntoName)
+        case .replaceName: return .string(replaceName)
+        case .addObjectSelector: return .string(addObjectSelector)
+        case .removeObjectSelector: return .string(removeObjectSelector)
+        case .addSetSelector: return .string(addSetSelector)
+        case .removeSetSelector: return .string(removeSetSelector)
+        case .insertObjectSelector: return .string(insertObjectSelector)
+        case .removeObjectAtIndexSelector: return .string(removeObjectAtIndexSelector)
+        case .insertAtIndexesSelector: return .string(insertAtIndexesSelector)
+        case .removeAtIndexesSelector: return .string(removeAtIndexesSelector)
+        case .replaceObjectSelector: return .string(replaceObjectSelector)
+        case .replaceAtIndexesSelector: return .string(replaceAtIndexesSelector)
         default: break
         }
-        guard let runtime = context.runtime else { return nil }
+        guard let runtime else { return nil }
         switch known {
         case .nameLiteral: return .string(runtime.nameLiteral)
         case .destinationNameLiteral: return .string(runtime.destinationNameLiteral)
@@ -260,25 +215,22 @@ final class RelationshipObject: KeyedMustacheObject {
 }
 
 /// A fetched property's keys.
-final class FetchedPropertyObject: KeyedMustacheObject {
-    let context: FetchedPropertyContext
-
-    init(_ context: FetchedPropertyContext) {
-        self.context = context
-    }
-
-    enum Key: Int, CaseIterable {
+extension FetchedPropertyContext: KeyedMustacheObject {
+    /// The template keys, named as in `Templates/README.md`.
+    public enum Key: Int, CaseIterable {
         case `name`, swiftName, destinationClassName, destinationEntityName
     }
 
-    static let keys = makeKeys()
+    /// The table of ``Key``'s names.
+    public static let keys = makeKeys()
 
-    func value(for known: Key) -> MustacheValue? {
+    /// The value of one key.
+    public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .name: return .string(context.name)
-        case .swiftName: return .string(context.swiftName)
-        case .destinationClassName: return .string(context.destinationClassName)
-        case .destinationEntityName: return .string(context.destinationEntityName)
+        case .name: return .string(name)
+        case .swiftName: return .string(swiftName)
+        case .destinationClassName: return .string(destinationClassName)
+        case .destinationEntityName: return .string(destinationEntityName)
         }
     }
 }

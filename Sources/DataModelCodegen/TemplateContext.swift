@@ -1,9 +1,13 @@
 import DataModel
 import DataModelStoreLayout
+import Mustache
 
 /// The typed values templates see: every derived fact is computed here, never in a template.
 ///
-/// Each key is documented in `Templates/README.md`.
+/// Each key is documented in `Templates/README.md`. Entities and properties are immutable objects that
+/// templates read directly (see `TemplateContext+Mustache.swift`): each is built once and shared by every
+/// template, on any thread. Keys most templates use are stored; keys a template uses once per file (the
+/// runtime model's description arguments, relationship types, accessor names) are derived when asked for.
 public struct ModelContext: Sendable {
     /// The model's name (`Company`).
     public var modelName: String
@@ -20,131 +24,229 @@ public struct ModelContext: Sendable {
 }
 
 /// One entity as templates see it.
-public struct EntityContext: Sendable {
+public final class EntityContext: Sendable {
     /// The entity's name in the model.
-    public var entityName: String
+    public let entityName: String
     /// The Swift class name (from `representedClassName`, module prefix stripped), escaped when needed.
-    public var className: String
+    public let className: String
     /// The class name without escaping, for `@objc(…)` and file names.
-    public var plainClassName: String
+    public let plainClassName: String
     /// The superclass: the parent entity's class, or the flavor's base class.
-    public var superclassName: String
+    public let superclassName: String
     /// Whether the entity has a parent entity.
-    public var hasParent: Bool
+    public let hasParent: Bool
     /// Whether the entity is abstract.
-    public var isAbstract: Bool
+    public let isAbstract: Bool
     /// Whether other entities inherit from this one.
-    public var hasSubentities: Bool
+    public let hasSubentities: Bool
     /// `open ` for classes with sub-entities in the runtime flavor, else `public final ` or `final ` (runtime)
     /// or the access prefix (coredata).
-    public var classModifiers: String
+    public let classModifiers: String
     /// `class`, `category` or `manual`.
-    public var codeGeneration: String
+    public let codeGeneration: String
     /// Whether this run writes the class file.
-    public var generatesClass: Bool
+    public let generatesClass: Bool
     /// Whether this run writes the properties file.
-    public var generatesProperties: Bool
+    public let generatesProperties: Bool
     /// The class file's name (`BusinessEntity+CoreDataClass.swift`).
-    public var classFileName: String
+    public let classFileName: String
     /// The properties file's name (`BusinessEntity+CoreDataProperties.swift`).
-    public var propertiesFileName: String
+    public let propertiesFileName: String
     /// Stored and transient attributes, sorted by name (Xcode's order).
-    public var attributes: [AttributeContext]
+    public let attributes: [AttributeContext]
     /// Relationships sorted by name.
-    public var relationships: [RelationshipContext]
-    /// To-many relationships sorted by name (each gets a block of accessors).
-    public var toManyRelationships: [RelationshipContext]
+    public let relationships: [RelationshipContext]
     /// Fetched properties sorted by name.
-    public var fetchedProperties: [FetchedPropertyContext]
+    public let fetchedProperties: [FetchedPropertyContext]
     /// Keys of the `runtime` flavor (see `RuntimeTemplateContext.swift`).
-    public var runtime: RuntimeEntityContext? = nil
+    public let runtime: RuntimeEntityContext?
+
+    /// The lists as template values, made once: every template rendering the entity shares them.
+    let attributeValues: [MustacheValue]
+    let relationshipValues: [MustacheValue]
+    let toManyRelationshipValues: [MustacheValue]
+    let fetchedPropertyValues: [MustacheValue]
+
+    /// To-many relationships sorted by name (each gets a block of accessors).
+    public var toManyRelationships: [RelationshipContext] { relationships.filter(\.isToMany) }
+
+    init(_ parts: EntityParts, runtime: RuntimeEntityContext?) {
+        entityName = parts.entityName
+        className = parts.className
+        plainClassName = parts.plainClassName
+        superclassName = parts.superclassName
+        hasParent = parts.hasParent
+        isAbstract = parts.isAbstract
+        hasSubentities = parts.hasSubentities
+        classModifiers = parts.classModifiers
+        codeGeneration = parts.codeGeneration
+        generatesClass = parts.generatesClass
+        generatesProperties = parts.generatesProperties
+        classFileName = parts.classFileName
+        propertiesFileName = parts.propertiesFileName
+        attributes = parts.attributes
+        relationships = parts.relationships
+        fetchedProperties = parts.fetchedProperties
+        self.runtime = runtime
+        attributeValues = parts.attributes.map { .object($0) }
+        relationshipValues = parts.relationships.map { .object($0) }
+        var toMany: [MustacheValue] = []
+        for (index, relationship) in parts.relationships.enumerated() where relationship.isToMany {
+            toMany.append(relationshipValues[index])
+        }
+        toManyRelationshipValues = toMany
+        fetchedPropertyValues = parts.fetchedProperties.map { .object($0) }
+    }
+}
+
+/// An entity's keys before its runtime keys, which need its ancestors' parts, are known.
+struct EntityParts {
+    var entityName: String
+    var className: String
+    var plainClassName: String
+    var superclassName: String
+    var hasParent: Bool
+    var isAbstract: Bool
+    var hasSubentities: Bool
+    var classModifiers: String
+    var codeGeneration: String
+    var generatesClass: Bool
+    var generatesProperties: Bool
+    var classFileName: String
+    var propertiesFileName: String
+    var attributes: [AttributeContext]
+    var relationships: [RelationshipContext]
+    var fetchedProperties: [FetchedPropertyContext]
 }
 
 /// One attribute as templates see it.
-public struct AttributeContext: Sendable {
+public final class AttributeContext: Sendable {
     /// The name in the model (used for storage, key paths and predicates).
-    public var name: String
+    public let name: String
     /// The Swift property name, escaped (`` `default` ``, `context_` in the runtime flavor).
-    public var swiftName: String
+    public let swiftName: String
     /// The model's attribute type (`Integer 16`).
-    public var attributeType: String
+    public let attributeType: String
     /// The Swift type of the property in this flavor, including any `?` (`Int16`, `NSNumber?`, `String?`).
-    public var swiftType: String
+    public let swiftType: String
     /// Whether the model marks it optional.
-    public var isOptional: Bool
+    public let isOptional: Bool
     /// Whether it is transient.
-    public var isTransient: Bool
+    public let isTransient: Bool
     /// Whether it uses a scalar Swift type.
-    public var isScalar: Bool
+    public let isScalar: Bool
     /// Keys of the `runtime` flavor.
-    public var runtime: RuntimeAttributeContext? = nil
+    public let runtime: RuntimeAttributeContext?
+
+    init(
+        name: String, swiftName: String, attributeType: String, swiftType: String, isOptional: Bool,
+        isTransient: Bool, isScalar: Bool, runtime: RuntimeAttributeContext?
+    ) {
+        self.name = name
+        self.swiftName = swiftName
+        self.attributeType = attributeType
+        self.swiftType = swiftType
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isScalar = isScalar
+        self.runtime = runtime
+    }
 }
 
 /// One relationship as templates see it.
-public struct RelationshipContext: Sendable {
+public final class RelationshipContext: Sendable {
     /// The name in the model.
-    public var name: String
+    public let name: String
     /// The Swift property name, escaped.
-    public var swiftName: String
+    public let swiftName: String
     /// The name with its first letter upper-cased, for accessor names (`Departments`).
-    public var capitalizedName: String
+    public let capitalizedName: String
     /// The destination entity's name.
-    public var destinationEntityName: String
+    public let destinationEntityName: String
     /// The destination's Swift class name.
-    public var destinationClassName: String
+    public let destinationClassName: String
     /// The inverse relationship's name, or empty.
-    public var inverseName: String
+    public let inverseName: String
     /// Whether it is to-many.
-    public var isToMany: Bool
+    public let isToMany: Bool
     /// Whether it is an ordered to-many.
-    public var isOrdered: Bool
+    public let isOrdered: Bool
     /// Whether the model marks it optional.
-    public var isOptional: Bool
-    /// The Swift type of the property in this flavor (`NSSet?`, `Set<DepartmentEntity>`, `BusinessEntity?`).
-    public var swiftType: String
-    /// The type of a collection argument of the bulk accessors (`NSSet`, `NSOrderedSet`, `some Sequence<T>`).
-    public var collectionType: String
-    /// The index-set type of the ordered accessors (`NSIndexSet`, `IndexSet`).
-    public var indexSetType: String
+    public let isOptional: Bool
     /// Keys of the `runtime` flavor.
-    public var runtime: RuntimeRelationshipContext? = nil
+    public let runtime: RuntimeRelationshipContext?
+    /// The flavor's collection type names, shared by the model's relationships.
+    let typeNames: RelationshipTypeNames
 
-    // Accessor names and selectors are derived from `capitalizedName` when a template asks for them.
+    init(
+        name: String, swiftName: String, destinationEntityName: String, destinationClassName: String,
+        inverseName: String, isToMany: Bool, isOrdered: Bool, isOptional: Bool, typeNames: RelationshipTypeNames,
+        runtime: RuntimeRelationshipContext?
+    ) {
+        self.name = name
+        self.swiftName = swiftName
+        self.capitalizedName = SwiftNaming.capitalized(name)
+        self.destinationEntityName = destinationEntityName
+        self.destinationClassName = destinationClassName
+        self.inverseName = inverseName
+        self.isToMany = isToMany
+        self.isOrdered = isOrdered
+        self.isOptional = isOptional
+        self.typeNames = typeNames
+        self.runtime = runtime
+    }
+
+    // Types, accessor names and selectors are derived when a template asks for them: the default templates
+    // use each at most a few times per file (and compose accessor names from `capitalizedName`).
+
+    /// The Swift type of the property in this flavor (`NSSet?`, `Set<DepartmentEntity>`, `BusinessEntity?`).
+    public var swiftType: String {
+        typeNames.propertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destinationClassName)
+    }
+    /// The type of a collection argument of the bulk accessors (`NSSet`, `NSOrderedSet`, `some Sequence<T>`).
+    public var collectionType: String {
+        typeNames.collectionType(isToMany: isToMany, isOrdered: isOrdered, destination: destinationClassName)
+    }
+    /// The index-set type of the ordered accessors (`NSIndexSet`, `IndexSet`).
+    public var indexSetType: String { isToMany ? typeNames.indexSet : "" }
 
     /// Accessor names.
-    public var addToName: String { StringConcat.concat("addTo", capitalizedName) }
-    public var removeFromName: String { StringConcat.concat("removeFrom", capitalizedName) }
-    public var insertIntoName: String { StringConcat.concat("insertInto", capitalizedName) }
-    public var replaceName: String { StringConcat.concat("replace", capitalizedName) }
+    public var addToName: String { "addTo" + capitalizedName }
+    public var removeFromName: String { "removeFrom" + capitalizedName }
+    public var insertIntoName: String { "insertInto" + capitalizedName }
+    public var replaceName: String { "replace" + capitalizedName }
     /// Objective-C selectors of the Core Data accessors.
-    public var addObjectSelector: String { StringConcat.concat("add", capitalizedName, "Object:") }
-    public var removeObjectSelector: String { StringConcat.concat("remove", capitalizedName, "Object:") }
-    public var addSetSelector: String { StringConcat.concat("add", capitalizedName, ":") }
-    public var removeSetSelector: String { StringConcat.concat("remove", capitalizedName, ":") }
-    public var insertObjectSelector: String { StringConcat.concat("insertObject:in", capitalizedName, "AtIndex:") }
-    public var removeObjectAtIndexSelector: String {
-        StringConcat.concat("removeObjectFrom", capitalizedName, "AtIndex:")
-    }
-    public var insertAtIndexesSelector: String { StringConcat.concat("insert", capitalizedName, ":atIndexes:") }
-    public var removeAtIndexesSelector: String { StringConcat.concat("remove", capitalizedName, "AtIndexes:") }
-    public var replaceObjectSelector: String {
-        StringConcat.concat("replaceObjectIn", capitalizedName, "AtIndex:withObject:")
-    }
+    public var addObjectSelector: String { "add" + capitalizedName + "Object:" }
+    public var removeObjectSelector: String { "remove" + capitalizedName + "Object:" }
+    public var addSetSelector: String { "add" + capitalizedName + ":" }
+    public var removeSetSelector: String { "remove" + capitalizedName + ":" }
+    public var insertObjectSelector: String { "insertObject:in" + capitalizedName + "AtIndex:" }
+    public var removeObjectAtIndexSelector: String { "removeObjectFrom" + capitalizedName + "AtIndex:" }
+    public var insertAtIndexesSelector: String { "insert" + capitalizedName + ":atIndexes:" }
+    public var removeAtIndexesSelector: String { "remove" + capitalizedName + "AtIndexes:" }
+    public var replaceObjectSelector: String { "replaceObjectIn" + capitalizedName + "AtIndex:withObject:" }
     public var replaceAtIndexesSelector: String {
-        StringConcat.concat("replace", capitalizedName, "AtIndexes:with", capitalizedName, ":")
+        "replace" + capitalizedName + "AtIndexes:with" + capitalizedName + ":"
     }
 }
 
 /// One fetched property as templates see it.
-public struct FetchedPropertyContext: Sendable {
+public final class FetchedPropertyContext: Sendable {
     /// The name in the model.
-    public var name: String
+    public let name: String
     /// The Swift property name, escaped.
-    public var swiftName: String
+    public let swiftName: String
     /// The fetched entity's class name.
-    public var destinationClassName: String
+    public let destinationClassName: String
     /// The fetched entity's name.
-    public var destinationEntityName: String
+    public let destinationEntityName: String
+
+    init(name: String, swiftName: String, destinationClassName: String, destinationEntityName: String) {
+        self.name = name
+        self.swiftName = swiftName
+        self.destinationClassName = destinationClassName
+        self.destinationEntityName = destinationEntityName
+    }
 }
 
 /// Builds ``ModelContext`` values from the IR.
@@ -159,19 +261,28 @@ public struct TemplateContextBuilder: Sendable {
 
     /// The context for `model`, whose file the user knows as `sourceFileName`.
     public func context(for model: ObjectModel, sourceFileName: String) -> ModelContext {
-        let subentities = model.subentityNames()
-        let generatedClassNames = Set(model.entities.map(\.className))
-        var classNames: [String: String] = [:]
-        for entity in model.entities where classNames[entity.name] == nil {
-            classNames[entity.name] = className(of: entity)
+        let names = EntityNames(model: model, flavor: options.flavor)
+        let typeMapper = SwiftTypeMapper(
+            flavor: options.flavor, generatedClassNames: Set(model.entities.map(\.className)))
+        var parentNames: Set<String> = []
+        for entity in model.entities {
+            if let parent = entity.parentEntity { parentNames.insert(parent) }
         }
-        let typeMapper = SwiftTypeMapper(flavor: options.flavor, generatedClassNames: generatedClassNames)
-        var entities = model.entities.map { entity in
-            entityContext(
-                entity, classNames: classNames, hasSubentities: !(subentities[entity.name] ?? []).isEmpty,
-                typeMapper: typeMapper)
+        // Read through a buffer: an `Entity` is large, and indexing the array would copy each one.
+        let parts = model.entities.withUnsafeBufferPointer { entities in
+            entities.indices.map { index in
+                entityParts(
+                    entities[index], index: index, names: names,
+                    hasSubentities: parentNames.contains(entities[index].name), typeMapper: typeMapper)
+            }
         }
-        if options.flavor == .runtime { RuntimeContextBuilder(model: model).enrich(&entities) }
+        let entities: [EntityContext]
+        if options.flavor == .runtime {
+            let runtime = RuntimeContextBuilder(model: model, names: names).entityContexts(parts)
+            entities = parts.indices.map { EntityContext(parts[$0], runtime: runtime[$0]) }
+        } else {
+            entities = parts.map { EntityContext($0, runtime: nil) }
+        }
         let typeName = model.name.hasSuffix("Model") ? model.name : model.name + "Model"
         return ModelContext(
             modelName: model.name, versionName: model.versionName,
@@ -179,12 +290,12 @@ public struct TemplateContextBuilder: Sendable {
             modelTypeName: SwiftIdentifier.typeName(RuntimeContextBuilder.typeIdentifier(typeName)), entities: entities)
     }
 
-    private func entityContext(
-        _ entity: Entity, classNames: [String: String], hasSubentities: Bool, typeMapper: SwiftTypeMapper
-    ) -> EntityContext {
+    private func entityParts(
+        _ entity: borrowing Entity, index: Int, names: EntityNames, hasSubentities: Bool, typeMapper: SwiftTypeMapper
+    ) -> EntityParts {
         let flavor = options.flavor
-        let plainClass = className(of: entity)
-        let parentClass = entity.parentEntity.flatMap { classNames[$0] }
+        let plainClass = names.plainClassNames[index]
+        let parentIndex = entity.parentEntity.flatMap { names.firstIndex[$0] }
         let base = flavor == .coredata ? "NSManagedObject" : "ManagedObject"
         let modifiers: String
         switch flavor {
@@ -201,47 +312,40 @@ public struct TemplateContextBuilder: Sendable {
         }
         let suffixes = flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
         // Read through buffers: an `Attribute` is large, and indexing the array would copy each one.
+        // safe (unsafelyUnwrapped): `$0` is an index of the buffer, so the buffer is not empty and has a base address.
         let attributes = entity.attributes.withUnsafeBufferPointer { buffer in
-            Self.sortedIndicesByName(entity.attributes, name: \.name).map {
-                attributeContext(buffer[$0], typeMapper: typeMapper)
+            Self.sortedIndicesByName(buffer, name: \.name).map {
+                attributeContext(buffer.baseAddress.unsafelyUnwrapped + $0, typeMapper: typeMapper)
             }
         }
         let relationships = entity.relationships.withUnsafeBufferPointer { buffer in
-            Self.sortedIndicesByName(entity.relationships, name: \.name).map {
-                relationshipContext(buffer[$0], classNames: classNames, typeMapper: typeMapper)
+            Self.sortedIndicesByName(buffer, name: \.name).map {
+                relationshipContext(buffer.baseAddress.unsafelyUnwrapped + $0, names: names, typeMapper: typeMapper)
             }
         }
         let fetched = Self.sortedByName(entity.fetchedProperties, name: \.name).map { property in
             let destination = property.fetchRequest?.entity ?? ""
             return FetchedPropertyContext(
                 name: property.name, swiftName: propertyName(property.name),
-                destinationClassName: SwiftIdentifier.typeName(classNames[destination] ?? destination),
-                destinationEntityName: destination)
+                destinationClassName: names.className(of: destination), destinationEntityName: destination)
         }
-        return EntityContext(
-            entityName: entity.name, className: SwiftIdentifier.typeName(plainClass), plainClassName: plainClass,
-            superclassName: parentClass.map(SwiftIdentifier.typeName) ?? base, hasParent: parentClass != nil,
+        return EntityParts(
+            entityName: entity.name, className: names.classNames[index], plainClassName: plainClass,
+            superclassName: parentIndex.map { names.classNames[$0] } ?? base, hasParent: parentIndex != nil,
             isAbstract: entity.isAbstract, hasSubentities: hasSubentities, classModifiers: modifiers,
             codeGeneration: entity.codeGenerationType.rawValue, generatesClass: generatesClass,
             generatesProperties: generatesProperties, classFileName: plainClass + suffixes.0 + ".swift",
             propertiesFileName: plainClass + suffixes.1 + ".swift", attributes: attributes,
-            relationships: relationships, toManyRelationships: relationships.filter(\.isToMany),
-            fetchedProperties: fetched)
-    }
-
-    /// The entity's class name; in the runtime flavor `NSManagedObject` (older Xcode's "no
-    /// custom class") means the entity name.
-    private func className(of entity: Entity) -> String {
-        options.flavor == .runtime ? RuntimeContextBuilder.runtimeClassName(of: entity) : entity.className
+            relationships: relationships, fetchedProperties: fetched)
     }
 
     /// `items` in the order of their names (Unicode scalar order), moving indices rather than large values.
     static func sortedByName<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
-        sortedIndicesByName(items, name: name).map { items[$0] }
+        items.withUnsafeBufferPointer { buffer in sortedIndicesByName(buffer, name: name).map { buffer[$0] } }
     }
 
     /// The indices of `items` in the order of their names (Unicode scalar order).
-    static func sortedIndicesByName<Item>(_ items: [Item], name: (Item) -> String) -> [Int] {
+    static func sortedIndicesByName<Item>(_ items: UnsafeBufferPointer<Item>, name: (Item) -> String) -> [Int] {
         guard items.count > 1 else { return Array(items.indices) }
         let names = items.map(name)
         return names.indices.sorted { precedesInUTF8Order(names[$0], names[$1]) }
@@ -274,30 +378,65 @@ public struct TemplateContextBuilder: Sendable {
         }
     }
 
-    private func attributeContext(_ attribute: Attribute, typeMapper: SwiftTypeMapper) -> AttributeContext {
+    // Properties are read in place through pointers: an `Attribute` is large, and passing one by value
+    // copies (retains) each of its many fields.
+
+    private func attributeContext(_ attribute: UnsafePointer<Attribute>, typeMapper: SwiftTypeMapper)
+        -> AttributeContext
+    {
         let type = typeMapper.type(of: attribute)
         return AttributeContext(
-            name: attribute.name, swiftName: propertyName(attribute.name), attributeType: attribute.type.rawValue,
-            swiftType: type.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
+            name: attribute.pointee.name, swiftName: propertyName(attribute.pointee.name),
+            attributeType: attribute.pointee.type.rawValue, swiftType: type.name,
+            isOptional: attribute.pointee.isOptional, isTransient: attribute.pointee.isTransient,
             isScalar: type.isScalar,
             runtime: options.flavor == .runtime
-                ? RuntimeContextBuilder.attributeContext(attribute, usesCodable: type.usesCodable) : nil)
+                ? RuntimeAttributeContext(attribute, usesCodable: type.usesCodable) : nil)
     }
 
     private func relationshipContext(
-        _ relationship: Relationship, classNames: [String: String], typeMapper: SwiftTypeMapper
+        _ relationship: UnsafePointer<Relationship>, names: EntityNames, typeMapper: SwiftTypeMapper
     ) -> RelationshipContext {
-        let destinationClass = SwiftIdentifier.typeName(
-            classNames[relationship.destinationEntity] ?? relationship.destinationEntity)
-        let capitalized = SwiftNaming.capitalized(relationship.name)
-        let types = typeMapper.types(of: relationship, destinationClass: destinationClass)
+        let isToMany = relationship.pointee.isToMany
         return RelationshipContext(
-            name: relationship.name, swiftName: propertyName(relationship.name), capitalizedName: capitalized,
-            destinationEntityName: relationship.destinationEntity, destinationClassName: destinationClass,
-            inverseName: relationship.inverseName ?? "", isToMany: relationship.isToMany,
-            isOrdered: relationship.isToMany && relationship.isOrdered, isOptional: relationship.isOptional,
-            swiftType: types.property, collectionType: types.collection, indexSetType: types.indexSet,
-            runtime: options.flavor == .runtime ? RuntimeContextBuilder.relationshipContext(relationship) : nil)
+            name: relationship.pointee.name, swiftName: propertyName(relationship.pointee.name),
+            destinationEntityName: relationship.pointee.destinationEntity,
+            destinationClassName: names.className(of: relationship.pointee.destinationEntity),
+            inverseName: relationship.pointee.inverseName ?? "", isToMany: isToMany,
+            isOrdered: isToMany && relationship.pointee.isOrdered, isOptional: relationship.pointee.isOptional,
+            typeNames: typeMapper.relationshipTypeNames,
+            runtime: options.flavor == .runtime ? RuntimeRelationshipContext(relationship) : nil)
+    }
+}
+
+/// The model's entities by name and their class names, looked up once per entity.
+struct EntityNames {
+    /// The index of the first entity of each name (later entities of the same name are shadowed).
+    let firstIndex: [String: Int]
+    /// Each entity's class name without escaping; in the runtime flavor `NSManagedObject` (older Xcode's
+    /// "no custom class") means the entity name.
+    let plainClassNames: [String]
+    /// Each entity's class name, escaped.
+    let classNames: [String]
+
+    init(model: ObjectModel, flavor: Flavor) {
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(model.entities.count)
+        var plainClassNames: [String] = []
+        plainClassNames.reserveCapacity(model.entities.count)
+        for (index, entity) in model.entities.enumerated() {
+            if firstIndex[entity.name] == nil { firstIndex[entity.name] = index }
+            plainClassNames.append(
+                flavor == .runtime ? RuntimeContextBuilder.runtimeClassName(of: entity) : entity.className)
+        }
+        self.firstIndex = firstIndex
+        self.plainClassNames = plainClassNames
+        self.classNames = plainClassNames.map(SwiftIdentifier.typeName)
+    }
+
+    /// The escaped class name of the entity named `entityName`, or the name itself when no entity has it.
+    func className(of entityName: String) -> String {
+        firstIndex[entityName].map { classNames[$0] } ?? SwiftIdentifier.typeName(entityName)
     }
 }
 
