@@ -189,7 +189,8 @@ final class EntityRuntime {
     let attributeDecoding: [AttributeDecoding]
     /// How each relationship is read from a row; set by ``ModelRuntime`` once destinations exist.
     var relationshipDecoding: [RelationshipDecoding] = []
-    /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name: for queries.
+    /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name, in the order queries select
+    /// them: last table column first (see ``resultIndex(ofRowColumn:)``).
     let rowColumnNames: [String]
     /// The column of each attribute, `nil` for transient ones.
     let attributeColumns: [String?]
@@ -280,14 +281,14 @@ final class EntityRuntime {
         var attributeDecoding = attributes.map { AttributeDecoding.constant($0.type.primitiveDefault($0.defaultValue)) }
         for (offset, column) in rowColumns.enumerated() {
             if case .attribute(let index, let kind) = column {
-                attributeDecoding[index] = .column(Int32(offset + 3), kind)
+                attributeDecoding[index] = .column(Self.resultIndex(ofRowColumn: offset, count: rowColumns.count), kind)
             }
         }
         self.attributeDecoding = attributeDecoding
-        self.rowColumnNames = names
+        self.rowColumnNames = names.reversed()
         let table = SQLQuoting.identifier(layout.tableName)
         let quoted = names.map(SQLQuoting.identifier)
-        let all = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + quoted
+        let selected = [#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + quoted.reversed()
         var insertColumns: [RowColumn] = []
         var insertNames: [String] = []
         var updateColumns: [RowColumn] = []
@@ -320,11 +321,25 @@ final class EntityRuntime {
             + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
         deleteSQL = "DELETE FROM \(table) WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"
         selectVersionSQL = "SELECT \"Z_OPT\" FROM \(table) WHERE \"Z_PK\" = ?"
-        selectColumnsSQL = "SELECT " + all.joined(separator: ", ") + " FROM \(table)"
+        selectColumnsSQL = "SELECT " + selected.joined(separator: ", ") + " FROM \(table)"
         selectColumnsOfEntitySQL =
-            "SELECT " + ([#""Z_PK""#, String(layout.number), #""Z_OPT""#] + quoted).joined(separator: ", ")
+            "SELECT " + ([#""Z_PK""#, String(layout.number), #""Z_OPT""#] + quoted.reversed()).joined(separator: ", ")
             + " FROM \(table)"
         selectByPrimaryKeySQL = selectColumnsSQL + #" WHERE "Z_PK" = ?"#
+    }
+
+    /// The result column of row column `offset` (an index of ``rowColumns``) in a query selecting
+    /// ``selectColumnsSQL`` or `Z_PK, Z_ENT, Z_OPT` and ``rowColumnNames``.
+    ///
+    /// Rows are selected last table column first: SQLite parses a record's header only as far
+    /// as the column asked for, so asking for the last one first parses it in one go instead of
+    /// resuming the parse for every column.
+    func resultIndex(ofRowColumn offset: Int) -> Int32 {
+        Self.resultIndex(ofRowColumn: offset, count: rowColumns.count)
+    }
+
+    private static func resultIndex(ofRowColumn offset: Int, count: Int) -> Int32 {
+        Int32(3 + count - 1 - offset)
     }
 
     /// The index of the attribute called `name`: a linear scan for small entities (literal keys
@@ -444,8 +459,9 @@ final class ModelRuntime {
             var entityColumns: [Int: Int32] = [:]
             for (offset, column) in entity.rowColumns.enumerated() {
                 switch column {
-                case .foreignKey(let relationship): keyColumns[relationship] = Int32(offset + 3)
-                case .foreignEntity(let relationship): entityColumns[relationship] = Int32(offset + 3)
+                case .foreignKey(let relationship): keyColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
+                case .foreignEntity(let relationship):
+                    entityColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
                 default: continue
                 }
             }

@@ -151,27 +151,37 @@ extension ManagedObject {
 
     /// The relationship's loaded value (firing the object's fault and the relationship's fault).
     final func relationshipValue(_ relationship: RelationshipRuntime) -> RelationshipValue? {
+        guard loadRelationship(relationship) else { return nil }
+        return values[relationship: relationship.index]
+    }
+
+    /// Fires the object's fault and the relationship's fault; whether the object has the
+    /// relationship's value.
+    final func loadRelationship(_ relationship: RelationshipRuntime) -> Bool {
         if isFault { fireFaultIfNeeded() }
-        guard values.relationshipIndices.contains(relationship.index) else { return nil }
-        if case .toManyFault = values[relationship: relationship.index] {
+        guard values.relationshipIndices.contains(relationship.index) else { return false }
+        if values.isToManyFault(relationship.index) {
             let loaded = context?.loadToMany(relationship, of: self) ?? ObjectIDList()
             values[relationship: relationship.index] = .toMany(loaded)
             if snapshot != nil, case .toManyFault? = snapshot?[relationship: relationship.index] {
                 snapshot?[relationship: relationship.index] = .toMany(loaded)
             }
         }
-        return values[relationship: relationship.index]
+        return true
+    }
+
+    /// Whether the to-many `relationship` holds `id` (loading it first), without copying the
+    /// list; `nil` when it is not a loaded to-many.
+    final func listContains(_ relationship: RelationshipRuntime, _ id: ObjectID) -> Bool? {
+        guard loadRelationship(relationship) else { return nil }
+        return values.toManyContains(relationship.index, id)
     }
 
     /// Mutates a loaded to-many in place (without copying its storage when nothing else holds it).
     final func mutateList(_ relationship: RelationshipRuntime, _ body: (inout ObjectIDList) -> Void) {
-        guard values.relationshipIndices.contains(relationship.index),
-            case .toMany(var list) = values[relationship: relationship.index]
-        else { return }
+        guard values.isLoadedToMany(relationship.index) else { return }
         willChangeObserved(relationship: relationship.index)
-        values[relationship: relationship.index] = .toManyFault
-        body(&list)
-        values[relationship: relationship.index] = .toMany(list)
+        _ = values.modifyToMany(relationship.index, body)
         didChangeObserved(relationship: relationship.index)
     }
 
@@ -222,7 +232,7 @@ extension ManagedObject {
     /// updates the inverse on `value` and on any object `value` leaves.
     final func link(_ value: ManagedObject, via relationship: RelationshipRuntime, at index: Int?) {
         if relationship.isToMany {
-            guard list(relationship)?.contains(value.objectID) == false else { return }
+            guard listContains(relationship, value.objectID) == false else { return }
             willChange()
             mutateList(relationship) {
                 if let index { $0.insert(value.objectID, at: index) } else { $0.append(value.objectID) }
@@ -243,7 +253,7 @@ extension ManagedObject {
     /// Unrelates `value` from `relationship` and removes this object from `value`'s inverse.
     final func unlink(_ value: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
-            guard list(relationship)?.contains(value.objectID) == true else { return }
+            guard listContains(relationship, value.objectID) == true else { return }
             willChange()
             mutateList(relationship) { $0.remove(value.objectID) }
         } else {
@@ -262,7 +272,7 @@ extension ManagedObject {
     /// to-one first leaves its previous destination's to-many.
     private func attachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
-            guard list(relationship)?.contains(source.objectID) == false else { return }
+            guard listContains(relationship, source.objectID) == false else { return }
             willChange()
             mutateList(relationship) { $0.append(source.objectID) }
         } else {
@@ -285,7 +295,7 @@ extension ManagedObject {
     /// Removes `value` from `relationship` without touching any inverse.
     final func detachRaw(_ value: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
-            guard list(relationship)?.contains(value.objectID) == true else { return }
+            guard listContains(relationship, value.objectID) == true else { return }
             willChange()
             mutateList(relationship) { $0.remove(value.objectID) }
         } else {

@@ -6,9 +6,11 @@ import Observation
 /// Only the runtime creates seeds; subclasses inherit ``ManagedObject/init(_:)`` and never
 /// declare initializers of their own.
 public struct ObjectSeed {
-    let entity: EntityRuntime
+    // Not retained: a seed lives only for the initializer call the runtime makes with it, while
+    // the runtime holds the context and the entity.
+    unowned(unsafe) let entity: EntityRuntime
     let objectID: ObjectID
-    let context: ManagedObjectContext
+    unowned(unsafe) let context: ManagedObjectContext
     let isFault: Bool
 }
 
@@ -30,12 +32,9 @@ public struct ObjectSeed {
 /// context's save, ``ManagedObjectContext/rollback()``, or a refresh.
 open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible, Observable {
     let entityRuntime: EntityRuntime
-    /// The context's inbox: checked on property access, so changes other contexts saved are
-    /// merged before a value is read.
-    let inbox: ChangeInbox
-    /// The context's observation probe: tells whether a property access happens inside an
-    /// observation tracking.
-    let probe: ObservationProbe
+    /// What every object of the context shares (its inbox and observation probe): one
+    /// reference to retain and release per object instead of one each.
+    let shared: ContextShared
     /// Created on the first property access inside an observation tracking: objects nobody
     /// observes cost nothing. Boxed: the
     /// registrar's layout is resilient, so checking an inline optional would copy it through
@@ -84,8 +83,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
         entityRuntime = seed.entity
-        inbox = seed.context.inbox
-        probe = seed.context.observationProbe
+        shared = seed.context.shared
         objectID = seed.objectID
         contextReference = seed.context
         isFault = seed.isFault
@@ -150,12 +148,12 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// the tracking in progress, and merges other contexts' waiting changes first.
     @inline(__always)
     final func willAccess(property index: Int) {
-        if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
+        if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         if let box = observation {
             box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
             return
         }
-        guard probe.isTracking(self) else { return }
+        guard shared.probe.isTracking(self) else { return }
         let box = ObservationBox()
         observation = box
         box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
@@ -287,7 +285,7 @@ extension ManagedObject {
     /// Sets the stored form of attribute `key`.
     public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
         guard let index = entityRuntime.attributeIndex(key) else { return }
-        if inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
+        if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         willChange()
         guard values.attributeIndices.contains(index) else { return }
         willChangeObserved(property: index)
@@ -316,6 +314,16 @@ extension ManagedObject {
         let data = (try? encoder.encode(value)) ?? Data()
         setPrimitiveValue(.blob(data), for: key)
     }
+}
+
+/// What a context's objects share, behind the one reference each holds.
+final class ContextShared {
+    /// The context's inbox: checked on property access, so changes other contexts saved are
+    /// merged before a value is read.
+    let inbox = ChangeInbox()
+    /// The context's observation probe: tells whether a property access happens inside an
+    /// observation tracking.
+    let probe = ObservationProbe()
 }
 
 /// An object's observation registrar, behind one reference.

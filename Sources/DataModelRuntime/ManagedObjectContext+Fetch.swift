@@ -307,9 +307,12 @@ extension ManagedObjectContext {
             let name = entity.description.propertyNameForKeyPath(keyPath),
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
-        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes.
-        let collation = entity.attributes[index].type == .string ? #" COLLATE "DM_SWIFT""# : ""
-        return SQLQuoting.identifier(column) + collation + (descriptor.order == .forward ? " ASC" : " DESC")
+        let direction = descriptor.order == .forward ? " ASC" : " DESC"
+        guard entity.attributes[index].type == .string else { return SQLQuoting.identifier(column) + direction }
+        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
+        // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
+        // called for every comparison).
+        return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
     }
 
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when
@@ -433,7 +436,7 @@ extension ManagedObjectContext {
                 } else {
                     decodeRow(statement, entity: rowEntity, into: object)
                 }
-                registered.insert(object)
+                registered.insertNew(object)
                 objects.append(object)
             }
         } catch {

@@ -55,27 +55,35 @@ extension ManagedObjectContext {
         }
 
         coordinator.primaryKeyMaximaCommitted()
+        // The changes are collected (hashing every ID) only for contexts that merge them. The
+        // store stays held until the end of the operation, so none can start merging meanwhile.
+        let collectsChanges = coordinator.hasMergingContexts(besides: inbox)
         var changes = StoreChanges()
+        if collectsChanges {
+            changes.inserted.reserveCapacity(insertedList.count)
+            changes.updated.reserveCapacity(updatedList.count)
+            changes.deleted.reserveCapacity(deleted.count)
+        }
         for object in insertedList {
             object.isInserted = false
             object.version = 1
-            changes.inserted.insert(object.objectID)
+            if collectsChanges { changes.inserted.insert(object.objectID) }
         }
         for object in updatedList {
             object.isUpdated = false
             object.snapshot = nil
             object.version += 1
-            changes.updated.insert(object.objectID)
+            if collectsChanges { changes.updated.insert(object.objectID) }
         }
         for object in deleted {
-            changes.deleted.insert(object.objectID)
+            if collectsChanges { changes.deleted.insert(object.objectID) }
             unregister(object)
         }
         for object in discarded { unregister(object) }
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
-        coordinator.post(changes, from: inbox)
+        if collectsChanges { coordinator.post(changes, from: inbox) }
     }
 
     // MARK: Writing

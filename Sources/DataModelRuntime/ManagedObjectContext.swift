@@ -23,9 +23,9 @@ public final class ManagedObjectContext {
     var database: Database { coordinator.database }
     var runtime: ModelRuntime { coordinator.runtime }
     /// Where other contexts' saves wait until this context merges them.
-    let inbox = ChangeInbox()
-    /// Detects observation trackings for this context's objects.
-    let observationProbe = ObservationProbe()
+    var inbox: ChangeInbox { shared.inbox }
+    /// What the context's objects share (its inbox, its observation probe, the model).
+    let shared: ContextShared
     /// Nesting depth of context operations: changes are merged from the inbox only between them.
     @exclusivity(unchecked) var operationDepth = 0
 
@@ -59,6 +59,7 @@ public final class ManagedObjectContext {
 
     init(coordinator: StoreCoordinator) {
         self.coordinator = coordinator
+        shared = ContextShared()
     }
 
     deinit {
@@ -169,7 +170,7 @@ public final class ManagedObjectContext {
             return nil
         }
         let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-        registered.insert(object)
+        registered.insertNew(object)
         return object
     }
 

@@ -57,6 +57,12 @@ struct ObjectTable {
             members[Int(slots[index].member) - 1] = object
             return
         }
+        insertNew(object)
+    }
+
+    /// Adds `object`, which the caller just looked up and did not find (no second probe for it).
+    mutating func insertNew(_ object: ManagedObject) {
+        let id = object.objectID
         if (members.count + 1) * 2 > slots.count { grow() }
         // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
         members.append(object)

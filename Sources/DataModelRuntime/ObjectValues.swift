@@ -91,6 +91,52 @@ struct ObjectValues {
         }
     }
 
+    /// Whether relationship `index` is a to-many not loaded yet (read in place, no copy).
+    func isToManyFault(_ index: Int) -> Bool {
+        guard let storage else { return false }
+        return storage.withRegions { _, relationships in
+            precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
+            if case .toManyFault = relationships[index] { return true }
+            return false
+        }
+    }
+
+    /// Whether relationship `index` is a loaded to-many (read in place, no copy).
+    func isLoadedToMany(_ index: Int) -> Bool {
+        guard let storage, index >= 0 && index < storage.counts.relationshipCount else { return false }
+        return storage.withRegions { _, relationships in
+            if case .toMany = relationships[index] { return true }
+            return false
+        }
+    }
+
+    /// Whether the loaded to-many `index` holds `id`, read in place (no copy of the list);
+    /// `nil` when relationship `index` holds no loaded list.
+    func toManyContains(_ index: Int, _ id: ObjectID) -> Bool? {
+        guard let storage else { return nil }
+        return storage.withRegions { _, relationships in
+            precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
+            guard case .toMany(let list) = relationships[index] else { return nil }
+            return list.contains(id)
+        }
+    }
+
+    /// Calls `body` with the loaded to-many list of relationship `index`, mutated in place: the
+    /// list is moved out of the buffer and back, so its storage stays uniquely referenced and
+    /// is not copied. Returns `nil` without calling `body` when there is no loaded list.
+    mutating func modifyToMany<Result>(_ index: Int, _ body: (inout ObjectIDList) -> Result) -> Result? {
+        guard relationshipIndices.contains(index) else { return nil }
+        makeUnique()
+        guard let storage else { return nil }
+        return storage.withRegions { _, relationships in
+            let slot = relationships + index
+            guard case .toMany = slot.pointee else { return nil }
+            guard case .toMany(var list) = slot.move() else { preconditionFailure("checked just above") }
+            defer { slot.initialize(to: .toMany(list)) }
+            return body(&list)
+        }
+    }
+
     /// The attribute values, as a list.
     var attributes: [PrimitiveValue] { attributeIndices.map { self[attribute: $0] } }
     /// The relationship values, as a list.
@@ -161,8 +207,12 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, PrimitiveValue>
         let copy = Self.make(attributeCount: counts.attributeCount, relationshipCount: counts.relationshipCount)
         withRegions { attributes, relationships in
             copy.withRegions { targetAttributes, targetRelationships in
-                targetAttributes.initialize(from: attributes, count: counts.attributeCount)
-                targetRelationships.initialize(from: relationships, count: counts.relationshipCount)
+                // One value at a time, in code specialized for each type: `initialize(from:count:)`
+                // would go through the runtime's generic array copy.
+                for index in 0..<counts.attributeCount { (targetAttributes + index).initialize(to: attributes[index]) }
+                for index in 0..<counts.relationshipCount {
+                    (targetRelationships + index).initialize(to: relationships[index])
+                }
             }
         }
         return copy

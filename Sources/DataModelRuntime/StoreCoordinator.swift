@@ -99,6 +99,12 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         }
     }
 
+    /// Whether any context but `sender`'s merges other contexts' saves: when none does, a save
+    /// need not collect its changes at all.
+    func hasMergingContexts(besides sender: ChangeInbox?) -> Bool {
+        locked { mergingInboxes.contains { $0.inbox != nil && $0.inbox !== sender } }
+    }
+
     /// Posts what a save or batch request changed to every merging context but `sender`'s.
     func post(_ changes: StoreChanges, from sender: ChangeInbox?) {
         guard !changes.isEmpty else { return }

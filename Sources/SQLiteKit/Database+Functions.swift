@@ -37,6 +37,41 @@ extension Database {
         guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
     }
 
+    /// Registers a deterministic SQL function of one text argument returning text: `name(a)` is
+    /// `NULL` when `a` is `NULL`. `body` gets `a`'s UTF-8 bytes and returns the result's, or
+    /// `nil` for `a` unchanged (no bytes built). Non-text arguments are read as their text form.
+    ///
+    /// ```swift
+    /// try db.createTextFunction("trimmed") { text in text.last == 0x20 ? Array(text.dropLast()) : nil }
+    /// ```
+    public func createTextFunction(
+        _ name: String, _ body: @escaping @Sendable (SQLiteText) -> [UInt8]?
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(TextFunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            sqliteConnection, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
+            { context, count, arguments in
+                guard count == 1, let arguments, let argument = arguments[0], let pointer = sqlite3_user_data(context)
+                else { return }
+                guard sqlite3_value_type(argument) != SQLITE_NULL else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let input = text(argument)
+                // The box lives as long as the function is registered: no retain per call.
+                let box = Unmanaged<TextFunctionBox>.fromOpaque(pointer)
+                if let result = box._withUnsafeGuaranteedRef({ $0.body(input) }) {
+                    result.withUnsafeBufferPointer { resultText(context, $0) }
+                } else {
+                    resultText(context, input)
+                }
+            }, nil, nil,
+            { pointer in
+                if let pointer { Unmanaged<TextFunctionBox>.fromOpaque(pointer).release() }
+            })
+        guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
+    }
+
     /// Registers a collating sequence: `compare` orders two UTF-8 texts (negative, zero,
     /// positive). Use it as `… COLLATE name` in comparisons and `ORDER BY`.
     public func createCollation(
@@ -59,6 +94,17 @@ extension Database {
     }
 }
 
+/// Sets a function's result to a copy of `bytes` as text (empty text, not `NULL`, for no bytes).
+private func resultText(_ context: OpaquePointer?, _ bytes: SQLiteText) {
+    guard let start = bytes.baseAddress, !bytes.isEmpty else {
+        sqlite3_result_text(context, "", 0, datamodelgen_sqlite_transient())
+        return
+    }
+    start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_result_text64(context, $0, UInt64(bytes.count), datamodelgen_sqlite_transient(), UInt8(SQLITE_UTF8))
+    }
+}
+
 /// A function argument's UTF-8 bytes.
 private func text(_ value: OpaquePointer) -> SQLiteText {
     let start = sqlite3_value_text(value)
@@ -69,6 +115,11 @@ private func text(_ value: OpaquePointer) -> SQLiteText {
 private final class TextPredicateBox {
     let body: @Sendable (SQLiteText, SQLiteText) -> Bool
     init(_ body: @escaping @Sendable (SQLiteText, SQLiteText) -> Bool) { self.body = body }
+}
+
+private final class TextFunctionBox {
+    let body: @Sendable (SQLiteText) -> [UInt8]?
+    init(_ body: @escaping @Sendable (SQLiteText) -> [UInt8]?) { self.body = body }
 }
 
 private final class CollationBox {

@@ -118,7 +118,12 @@ struct PredicateSQLTests {
     @Test func stringSortsCollate() throws {
         let store = try TestStore(.inMemory, model: GadgetsModel.model)
         let context = store.context
-        for title in ["Ke", "\u{212A}e", "Kd", "e\u{301}", "é", "f"] {
+        let titles = [
+            "Ke", "\u{212A}e", "Kd", "e\u{301}", "é", "f", "", "a\u{30A}", "å", "\u{212B}", "Å", "Az",
+            "\u{1E9B}\u{323}", "\u{17F}\u{323}\u{307}", "\r\n", "\r", "漢字", "🙂", "e\u{301}\u{327}", "e\u{327}\u{301}",
+            "A\u{0}",
+        ]
+        for title in titles {
             let gadget = Gadget(context: context)
             gadget.title = title
         }
@@ -126,6 +131,12 @@ struct PredicateSQLTests {
         let sorted = try context.fetch(FetchRequest<Gadget>().sorted(by: [SortDescriptor(\Gadget.title)]))
         let expected = sorted.sorted { ($0.title, $0.objectID.primaryKey) < ($1.title, $1.objectID.primaryKey) }
         #expect(sorted.map(\.objectID) == expected.map(\.objectID))
+        let descending = try context.fetch(
+            FetchRequest<Gadget>().sorted(by: [SortDescriptor(\Gadget.title, order: .reverse)]))
+        let expectedDescending = descending.sorted {
+            $0.title != $1.title ? $0.title > $1.title : $0.objectID.primaryKey < $1.objectID.primaryKey
+        }
+        #expect(descending.map(\.objectID) == expectedDescending.map(\.objectID))
         #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "Ke" })) == 2)
         #expect(try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title == "é" })) == 2)
         #expect(
