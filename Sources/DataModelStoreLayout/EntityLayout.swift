@@ -29,15 +29,14 @@ public struct EntityLayout: Sendable, Hashable {
     /// own and inherited properties), in table order.
     public let columns: [ColumnLayout]
 
-    /// The attributes' names, positioned as `attributes`.
-    private let attributeIndex: NameIndex
-    /// The relationships' names, positioned as `relationships`.
-    private let relationshipIndex: NameIndex
+    /// The attributes' and relationships' names, hashed.
+    let propertyNames: PropertyNameTable
 
     init(
         name: String, number: Int, superentityNumber: Int, rootEntityNumber: Int, isAbstract: Bool,
         tableName: String, subentityNumbers: [Int], hierarchyNumbers: ClosedRange<Int>,
-        attributes: [AttributeLayout], relationships: [RelationshipLayout], columns: [ColumnLayout]
+        attributes: [AttributeLayout], relationships: [RelationshipLayout], columns: [ColumnLayout],
+        propertyNames: PropertyNameTable
     ) {
         self.name = name
         self.number = number
@@ -50,12 +49,7 @@ public struct EntityLayout: Sendable, Hashable {
         self.attributes = attributes
         self.relationships = relationships
         self.columns = columns
-        var attributeIndex = NameIndex(capacity: attributes.count)
-        for attribute in attributes { attributeIndex.insert(attribute.name) }
-        self.attributeIndex = attributeIndex
-        var relationshipIndex = NameIndex(capacity: relationships.count)
-        for relationship in relationships { relationshipIndex.insert(relationship.name) }
-        self.relationshipIndex = relationshipIndex
+        self.propertyNames = propertyNames
     }
 
     /// Whether the entity is a root (`Z_SUPER` = 0).
@@ -69,12 +63,82 @@ public struct EntityLayout: Sendable, Hashable {
 
     /// The stored attribute called `name` (own or inherited).
     public func attribute(named name: String) -> AttributeLayout? {
-        attributeIndex.position(of: name).map { attributes[$0] }
+        guard
+            case .attribute(let index)? = propertyNames.find(name, attributes: attributes, relationships: relationships)
+        else { return nil }
+        return attributes[index]
     }
 
     /// The stored relationship called `name` (own or inherited).
     public func relationship(named name: String) -> RelationshipLayout? {
-        relationshipIndex.position(of: name).map { relationships[$0] }
+        guard
+            case .relationship(let index)? = propertyNames.find(
+                name, attributes: attributes, relationships: relationships)
+        else { return nil }
+        return relationships[index]
+    }
+}
+
+/// The names of an entity's stored attributes and relationships (no name is both), hashed:
+/// ``HashSlot`` entries whose positions are indexes in the entity's `attributes`, or indexes in
+/// its `relationships` plus ``relationshipFlag``.
+///
+/// A sub-entity's table starts from its parent's: inherited properties come first in both
+/// lists, so their entries hold as they are, and no inherited name is hashed again.
+struct PropertyNameTable: Sendable, Hashable {
+    /// Marks the position of a relationship.
+    static let relationshipFlag = 1 << 30
+
+    /// What a name is.
+    enum Property {
+        /// The attribute at this index.
+        case attribute(Int)
+        /// The relationship at this index.
+        case relationship(Int)
+    }
+
+    private var slots: [UInt64] = []
+
+    /// An empty table.
+    init() {}
+
+    /// A table holding `parent`'s entries, with room for `count` names in all.
+    init(extending parent: PropertyNameTable, toHold count: Int) {
+        guard count > 0 else { return }
+        let wanted = HashSlot.slotCount(for: count)
+        slots = parent.slots.count >= wanted ? parent.slots : HashSlot.replaced(parent.slots, slotCount: wanted)
+    }
+
+    /// Adds the attribute at `index`, whose name's ``NameHash/hash(_:)`` is `hash`.
+    mutating func insertAttribute(at index: Int, hash: UInt64) {
+        HashSlot.place(HashSlot.entry(hash: hash, position: index), in: &slots)
+    }
+
+    /// Adds the relationship at `index`, whose name's ``NameHash/hash(_:)`` is `hash`.
+    mutating func insertRelationship(at index: Int, hash: UInt64) {
+        HashSlot.place(HashSlot.entry(hash: hash, position: index | Self.relationshipFlag), in: &slots)
+    }
+
+    /// The attribute or relationship called `name`.
+    func find(_ name: String, attributes: [AttributeLayout], relationships: [RelationshipLayout]) -> Property? {
+        guard !slots.isEmpty else { return nil }
+        let hash = NameHash.hash(name)
+        let mask = slots.count - 1
+        let tag = HashSlot.tag(hash)
+        var slot = HashSlot.start(hash, mask: mask)
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if HashSlot.tag(entry) == tag {
+                let position = HashSlot.position(entry)
+                if position & Self.relationshipFlag == 0 {
+                    if attributes[position].name == name { return .attribute(position) }
+                } else if relationships[position ^ Self.relationshipFlag].name == name {
+                    return .relationship(position ^ Self.relationshipFlag)
+                }
+            }
+            slot = (slot + 1) & mask
+        }
     }
 }
 

@@ -44,9 +44,11 @@ public struct StoreLayout: Sendable, Hashable {
         self = try builder.build()
     }
 
+    /// Creates a layout; `entityIndex` holds the names of `entities`, in their order.
     init(
-        entities: [EntityLayout], primaryKeyRows: [PrimaryKeyRow], entityTables: [TableLayout],
-        joinTables: [JoinTableLayout], systemTables: [TableLayout], indexes: [IndexLayout]
+        entities: [EntityLayout], entityIndex: NameIndex, primaryKeyRows: [PrimaryKeyRow],
+        entityTables: [TableLayout], joinTables: [JoinTableLayout], systemTables: [TableLayout],
+        indexes: [IndexLayout]
     ) {
         self.entities = entities
         self.primaryKeyRows = primaryKeyRows
@@ -54,8 +56,6 @@ public struct StoreLayout: Sendable, Hashable {
         self.joinTables = joinTables
         self.systemTables = systemTables
         self.indexes = indexes
-        var entityIndex = NameIndex(capacity: entities.count)
-        for entity in entities { entityIndex.insert(entity.name) }
         self.entityIndex = entityIndex
         var tableIndex = NameIndex(capacity: entityTables.count + joinTables.count + systemTables.count)
         for table in entityTables { tableIndex.insert(table.name) }

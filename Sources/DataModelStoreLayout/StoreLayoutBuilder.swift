@@ -6,53 +6,82 @@
 /// 3. resolve relationships' destinations and inverses,
 /// 4. name and order each root table's columns,
 /// 5. create join tables, owners first met in the many-to-many walk,
-/// 6. work out where every relationship is stored,
-/// 7. create indexes,
-/// 8. assemble per-entity layouts.
+/// 6. create indexes,
+/// 7. assemble per-entity layouts, working out where every relationship is stored.
 ///
-/// Arrays indexed by entity number have an unused slot 0.
+/// Arrays indexed by entity number have an unused slot 0. Properties are numbered across the
+/// whole model, so that per-property facts live in a few flat arrays rather than in arrays per
+/// entity: entity `n`'s attributes are `attributeStart[n]..<attributeStart[n + 1]`, its
+/// relationships `relationshipStart[n]..<relationshipStart[n + 1]`, each in declaration order.
 struct StoreLayoutBuilder {
-    private let model: LayoutModel
+    private let source: [LayoutEntity]
 
     // Stage 1.
-    private var entities: [LayoutEntity] = []
-    /// Entity names in number order: an entity's position is its number minus one.
-    private var entityNames = NameIndex()
+    private var entityCount = 0
+    /// By number, the entity's index in `source`.
+    private var sourceIndex: [Int] = []
+    /// By index in `source`, the entity's number.
+    private var numberOfSource: [Int] = []
+    /// Entity names in `source` order.
+    private var sourceNames = NameIndex()
+    /// Entity names in number order, for the finished layout.
+    private var entityIndex = NameIndex()
+    /// Entity numbers in name order.
+    private var numbersByName: [Int] = []
     private var parentNumber: [Int] = []
     private var childNumbers: [[Int]] = []
     private var lastDescendant: [Int] = []
     private var rootNumber: [Int] = []
     private var rootNumbers: [Int] = []
-    private var keys: [ModelNameKey] = []
 
     // Stage 2.
-    /// Per entity, its own attributes' names then its own relationships' names.
-    private var ownProperties: [NameIndex] = []
+    /// By entity number, the model's attributes and relationships of the entity.
+    private var attributesOf: [[LayoutAttribute]] = []
+    private var relationshipsOf: [[LayoutRelationship]] = []
+    private var attributeStart: [Int] = []
+    private var relationshipStart: [Int] = []
+    /// The number of attributes in the model. A *property code* is an attribute's number, or the
+    /// model's attribute count plus a relationship's number.
+    private var attributeTotal = 0
+    /// By property code, the number of the entity declaring the property.
+    private var propertyOwner: [Int32] = []
+    /// By property code, ``NameHash/hash(_:)`` of the property's name.
+    private var propertyHash: [UInt64] = []
+    /// Every entity's own properties keyed by (entity number, name): ``HashSlot`` entries whose
+    /// positions are property codes.
+    private var propertySlots: [UInt64] = []
 
     // Stage 3.
-    private var ownRelationships: [[ResolvedRelationship]] = []
-    /// Per entity, positions in `ownRelationships` in name order.
-    private var relationshipsByName: [[Int]] = []
+    /// By relationship number.
+    private var relationships: [RelationshipFacts] = []
+    /// Per entity (`relationshipsByNameStart[n]..<relationshipsByNameStart[n + 1]`), its stored
+    /// relationships in name order.
+    private var relationshipsByName: [Int] = []
+    private var relationshipsByNameStart: [Int] = []
 
     // Stage 4.
     private var tableName: [String] = []  // by root number; "" elsewhere
     private var nameRegistry = NameRegistry()  // tables and indexes share SQLite's namespace
-    private var ownAttributeLayouts: [[AttributeLayout]] = []
-    /// Per entity, the column of each own attribute (by its index), nil for one not stored.
-    private var attributeColumns: [[String?]] = []
-    /// Per entity, the columns of each own relationship (by its index) that is a stored to-one.
-    private var toOneColumns: [[ForeignKeyColumns?]] = []
     private var entityTables: [TableLayout] = []
-    private var ownColumnPositions: [[Int]] = []
+    /// By attribute number, the position of its column in its table; -1 for one not stored.
+    private var attributeColumn: [Int32] = []
+    /// By attribute number, its index in its entity's stored attributes (inherited ones first).
+    private var attributeLayoutIndex: [Int32] = []
+    /// By relationship number, the columns of a stored to-one.
+    private var toOneColumns: [ForeignKeyColumns?] = []
+    /// By entity number, its stored attributes, inherited ones first.
+    private var entityAttributes: [[AttributeLayout]] = []
+    /// By entity number, the columns of its table that it uses.
+    private var entityColumns: [[ColumnLayout]] = []
 
     // Stage 5.
     private var joinColumnRegistry = NameRegistry()
     private var joinTables: [JoinTableLayout] = []
-    /// Per entity, the join columns of each own relationship (by its index) stored in a join table.
-    private var joinColumns: [[JoinColumns?]] = []
+    /// By relationship number, the join columns of one stored in a join table.
+    private var joinColumns: [JoinColumns?] = []
 
     init(model: LayoutModel) {
-        self.model = model
+        self.source = model.entities
     }
 
     mutating func build() throws(StoreLayoutError) -> StoreLayout {
@@ -62,11 +91,10 @@ struct StoreLayoutBuilder {
         nameRegistry.reserve("Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE")
         layOutEntityTables()
         layOutJoinTables()
-        let storage = relationshipStorage()
         let indexes = try makeIndexes()
-        let entityLayouts = assembleEntities(storage: storage)
+        let entityLayouts = assembleEntities()
         return StoreLayout(
-            entities: entityLayouts,
+            entities: entityLayouts, entityIndex: entityIndex,
             primaryKeyRows: entityLayouts.map {
                 PrimaryKeyRow(
                     entityNumber: $0.number, name: $0.name, superentityNumber: $0.superentityNumber,
@@ -78,11 +106,16 @@ struct StoreLayoutBuilder {
             indexes: indexes)
     }
 
-    private var entityCount: Int { entities.count - 1 }
+    /// The name of the entity numbered `number`.
+    @inline(__always)
+    private func entityName(_ number: Int) -> String {
+        source[sourceIndex[number]].name
+    }
 
     /// The number of the entity called `name`.
+    @inline(__always)
     private func number(ofEntityNamed name: String) -> Int? {
-        entityNames.position(of: name).map { $0 + 1 }
+        sourceNames.position(of: name).map { numberOfSource[$0] }
     }
 
     // MARK: - 1. Numbering
@@ -90,74 +123,89 @@ struct StoreLayoutBuilder {
     /// Entity numbers: a pre-order walk of the inheritance forest, roots in name order, each
     /// followed by its sub-entities in name order (observed).
     private mutating func numberEntities() throws(StoreLayoutError) {
-        let source = model.entities
-        var indexByName = NameIndex(capacity: source.count)
-        for entity in source {
-            guard indexByName.insert(entity.name).inserted else { throw .duplicateEntity(entity.name) }
-        }
-        let sourceKeys = source.map { ModelNameKey($0.name) }
-        var children = [[Int]](repeating: [], count: source.count)
-        var roots: [Int] = []
+        let count = source.count
+        entityCount = count
+        var hashes = [UInt64](repeating: 0, count: count)
+        sourceNames = NameIndex(capacity: count)
         for (index, entity) in source.enumerated() {
-            guard let parent = entity.parentName else {
-                roots.append(index)
-                continue
-            }
-            guard let parentIndex = indexByName.position(of: parent) else {
+            let hash = NameHash.hash(entity.name)
+            guard sourceNames.insert(entity.name, hash: hash).inserted else { throw .duplicateEntity(entity.name) }
+            hashes[index] = hash
+        }
+        var parentIndex = [Int](repeating: -1, count: count)
+        var childStart = [Int](repeating: 0, count: count + 1)
+        for (index, entity) in source.enumerated() {
+            guard let parent = entity.parentName else { continue }
+            guard let position = sourceNames.position(of: parent) else {
                 throw .unknownParent(entity: entity.name, parent: parent)
             }
-            children[parentIndex].append(index)
+            parentIndex[index] = position
+            childStart[position + 1] += 1
         }
-        roots.sort { sourceKeys[$0] < sourceKeys[$1] }
-        for index in children.indices where children[index].count > 1 {
-            children[index].sort { sourceKeys[$0] < sourceKeys[$1] }
+        for index in 0..<count { childStart[index + 1] += childStart[index] }
+
+        // Every entity in name order: so are the roots, and each entity's children.
+        var sorter = ModelNameSorter()
+        sorter.sort(count: count) { source[$0].name }
+        var children = [Int](repeating: 0, count: childStart[count])
+        var childEnd = childStart
+        var roots: [Int] = []
+        for rank in 0..<count {
+            let index = sorter.item(at: rank)
+            let parent = parentIndex[index]
+            if parent < 0 {
+                roots.append(index)
+            } else {
+                children[childEnd[parent]] = index
+                childEnd[parent] += 1
+            }
         }
 
         var order: [Int] = []
-        order.reserveCapacity(source.count)
+        order.reserveCapacity(count)
         var stack: [Int] = roots.reversed()
         while let index = stack.popLast() {
             order.append(index)
-            stack.append(contentsOf: children[index].reversed())
+            stack.append(contentsOf: children[childStart[index]..<childStart[index + 1]].reversed())
         }
-        guard order.count == source.count else {
-            throw .inheritanceCycle(entity: Self.cycleMember(source: source, reached: order, indexByName: indexByName))
+        guard order.count == count else {
+            throw .inheritanceCycle(entity: Self.cycleMember(source: source, reached: order, names: sourceNames))
         }
 
-        var numberOfIndex = [Int](repeating: 0, count: source.count)
-        for (position, index) in order.enumerated() { numberOfIndex[index] = position + 1 }
-        let count = source.count
-        entities = [LayoutEntity(name: "")] + order.map { source[$0] }
-        keys = [ModelNameKey("")] + order.map { sourceKeys[$0] }
-        entityNames = NameIndex(capacity: count)
-        for number in stride(from: 1, through: count, by: 1) { entityNames.insert(entities[number].name) }
+        sourceIndex = [0] + order
+        numberOfSource = [Int](repeating: 0, count: count)
+        for (position, index) in order.enumerated() { numberOfSource[index] = position + 1 }
+        entityIndex = NameIndex(capacity: count)
+        for index in order { entityIndex.insert(source[index].name, hash: hashes[index]) }
+        numbersByName = (0..<count).map { numberOfSource[sorter.item(at: $0)] }
+
         parentNumber = [Int](repeating: 0, count: count + 1)
         childNumbers = [[Int]](repeating: [], count: count + 1)
-        for index in order {
-            let number = numberOfIndex[index]
-            childNumbers[number] = children[index].map { numberOfIndex[$0] }
-            for child in childNumbers[number] { parentNumber[child] = number }
-        }
         lastDescendant = Array(0...count)
-        for number in stride(from: count, through: 1, by: -1) {
-            if let last = childNumbers[number].last { lastDescendant[number] = lastDescendant[last] }
-        }
         rootNumber = [Int](repeating: 0, count: count + 1)
         for number in stride(from: 1, through: count, by: 1) {
-            let parent = parentNumber[number]
+            let index = sourceIndex[number]
+            let parent = parentIndex[index] < 0 ? 0 : numberOfSource[parentIndex[index]]
+            parentNumber[number] = parent
             rootNumber[number] = parent == 0 ? number : rootNumber[parent]
             if parent == 0 { rootNumbers.append(number) }
+            if childStart[index] < childStart[index + 1] {
+                childNumbers[number] = children[childStart[index]..<childStart[index + 1]].map { numberOfSource[$0] }
+            }
+        }
+        for number in stride(from: count, through: 1, by: -1) {
+            if let last = childNumbers[number].last { lastDescendant[number] = lastDescendant[last] }
         }
     }
 
     /// An entity on an inheritance cycle, for the error: walk up from an unreached entity until
     /// an entity repeats.
-    private static func cycleMember(source: [LayoutEntity], reached: [Int], indexByName: NameIndex) -> String {
+    private static func cycleMember(source: [LayoutEntity], reached: [Int], names: NameIndex) -> String {
         let reachedSet = Set(reached)
         guard var index = source.indices.first(where: { !reachedSet.contains($0) }) else { return "" }
         var seen: Set<Int> = []
         while seen.insert(index).inserted, let parent = source[index].parentName,
-            let next = indexByName.position(of: parent)
+            let next = names.position(of: parent)
         {
             index = next
         }
@@ -167,274 +215,439 @@ struct StoreLayoutBuilder {
     // MARK: - 2. Properties
 
     private enum PropertyReference {
-        case attribute(entity: Int, index: Int)
-        case relationship(entity: Int, index: Int)
+        /// An attribute, by its number.
+        case attribute(Int)
+        /// A relationship, by its number.
+        case relationship(Int)
     }
 
     private mutating func indexProperties() throws(StoreLayoutError) {
-        ownProperties = [NameIndex](repeating: NameIndex(), count: entities.count)
+        attributesOf = [[]] + sourceIndex.dropFirst().map { source[$0].attributes }
+        relationshipsOf = [[]] + sourceIndex.dropFirst().map { source[$0].relationships }
+        attributeStart = [Int](repeating: 0, count: entityCount + 2)
+        relationshipStart = [Int](repeating: 0, count: entityCount + 2)
         for number in stride(from: 1, through: entityCount, by: 1) {
-            let attributes = entities[number].attributes
-            let relationships = entities[number].relationships
-            var own = NameIndex(capacity: attributes.count + relationships.count)
-            for attribute in attributes {
-                guard own.insert(attribute.name).inserted, inheritedProperty(attribute.name, of: number) == nil else {
-                    throw .duplicateProperty(entity: entities[number].name, property: attribute.name)
-                }
+            attributeStart[number + 1] = attributeStart[number] + attributesOf[number].count
+            relationshipStart[number + 1] = relationshipStart[number] + relationshipsOf[number].count
+        }
+        attributeTotal = attributeStart[entityCount + 1]
+        let propertyTotal = attributeTotal + relationshipStart[entityCount + 1]
+        propertyOwner = [Int32](repeating: 0, count: propertyTotal)
+        propertyHash = [UInt64](repeating: 0, count: propertyTotal)
+        propertySlots = [UInt64](repeating: 0, count: HashSlot.slotCount(for: propertyTotal))
+        for number in stride(from: 1, through: entityCount, by: 1) {
+            let attributes = attributesOf[number]
+            for index in attributes.indices
+            where !declareProperty(attributes[index].name, code: attributeStart[number] + index, of: number) {
+                throw .duplicateProperty(entity: entityName(number), property: attributes[index].name)
             }
-            for relationship in relationships {
-                guard own.insert(relationship.name).inserted, inheritedProperty(relationship.name, of: number) == nil
-                else { throw .duplicateProperty(entity: entities[number].name, property: relationship.name) }
+            let relationships = relationshipsOf[number]
+            for index in relationships.indices
+            where !declareProperty(
+                relationships[index].name, code: attributeTotal + relationshipStart[number] + index, of: number)
+            {
+                throw .duplicateProperty(entity: entityName(number), property: relationships[index].name)
             }
-            ownProperties[number] = own
         }
     }
 
-    /// The property called `name` declared by entity `number` itself.
-    private func ownProperty(_ name: String, of number: Int) -> PropertyReference? {
-        guard let position = ownProperties[number].position(of: name) else { return nil }
-        let attributeCount = entities[number].attributes.count
-        return position < attributeCount
-            ? .attribute(entity: number, index: position)
-            : .relationship(entity: number, index: position - attributeCount)
+    /// Adds property `code` to entity `number`'s own properties; false when the entity or an
+    /// ancestor declares the name already.
+    ///
+    /// (Not a throwing function: a typed throw of the large error costs a copy per call.)
+    private mutating func declareProperty(_ name: String, code: Int, of number: Int) -> Bool {
+        propertyOwner[code] = Int32(truncatingIfNeeded: number)
+        let hash = NameHash.hash(name)
+        propertyHash[code] = hash
+        let key = NameHash.combine(hash, number)
+        let mask = propertySlots.count - 1
+        let tag = HashSlot.tag(key)
+        var slot = HashSlot.start(key, mask: mask)
+        while true {
+            let entry = propertySlots[slot]
+            if entry == 0 { break }
+            if HashSlot.tag(entry) == tag && isProperty(HashSlot.position(entry), named: name, of: number) {
+                return false
+            }
+            slot = (slot + 1) & mask
+        }
+        propertySlots[slot] = HashSlot.entry(hash: key, position: code)
+        return property(name, hash: hash, from: parentNumber[number]) == nil
     }
 
-    private func inheritedProperty(_ name: String, of number: Int) -> PropertyReference? {
-        var current = parentNumber[number]
+    @inline(__always)
+    private func isProperty(_ code: Int, named name: String, of number: Int) -> Bool {
+        guard Int(propertyOwner[code]) == number else { return false }
+        if code < attributeTotal { return attributesOf[number][code - attributeStart[number]].name == name }
+        return relationshipsOf[number][code - attributeTotal - relationshipStart[number]].name == name
+    }
+
+    /// The property called `name` on entity `number` or an ancestor: O(depth).
+    @inline(__always)
+    private func property(_ name: String, of number: Int) -> PropertyReference? {
+        property(name, hash: NameHash.hash(name), from: number)
+    }
+
+    /// The property called `name` (hashing to `hash`) on entity `number` or an ancestor; nil
+    /// when `number` is 0.
+    @inline(__always)
+    private func property(_ name: String, hash: UInt64, from number: Int) -> PropertyReference? {
+        var current = number
+        let mask = propertySlots.count - 1
         while current != 0 {
-            if let found = ownProperty(name, of: current) { return found }
+            let key = NameHash.combine(hash, current)
+            let tag = HashSlot.tag(key)
+            var slot = HashSlot.start(key, mask: mask)
+            while true {
+                let entry = propertySlots[slot]
+                if entry == 0 { break }
+                let code = HashSlot.position(entry)
+                if HashSlot.tag(entry) == tag && isProperty(code, named: name, of: current) {
+                    return code < attributeTotal ? .attribute(code) : .relationship(code - attributeTotal)
+                }
+                slot = (slot + 1) & mask
+            }
             current = parentNumber[current]
         }
         return nil
     }
 
-    /// The property called `name` on entity `number` or an ancestor: O(depth).
-    private func property(_ name: String, of number: Int) -> PropertyReference? {
-        ownProperty(name, of: number) ?? inheritedProperty(name, of: number)
+    /// The number of the entity declaring relationship `relationship`.
+    @inline(__always)
+    private func owner(ofRelationship relationship: Int) -> Int {
+        Int(propertyOwner[attributeTotal + relationship])
     }
 
     // MARK: - 3. Relationships
 
-    /// A stored relationship with its destination and inverse found: the facts later stages
-    /// need, without copying the model's relationship.
-    private struct ResolvedRelationship {
-        /// The declaring entity's number.
-        let entity: Int
-        /// The relationship's index among the declaring entity's relationships.
-        let index: Int
+    /// A relationship with its destination and inverse found: the facts later stages need.
+    private struct RelationshipFacts {
         let name: String
         let isToMany: Bool
         let isOrdered: Bool
-        let destination: Int
-        /// The inverse, when the two name each other and it is stored.
-        let inverse: Inverse?
+        let isTransient: Bool
+        /// The destination entity's number; 0 for a transient relationship.
+        var destination = 0
+        /// The inverse's number, when the two name each other and it is stored; -1 otherwise.
+        var inverse = -1
+    }
 
-        struct Inverse {
-            let entity: Int
-            let index: Int
-            let name: String
-            let isToMany: Bool
-            let isOrdered: Bool
-        }
+    @inline(__always)
+    private func inverseIsOrderedToMany(_ relationship: Int) -> Bool {
+        let inverse = relationships[relationship].inverse
+        return inverse >= 0 && relationships[inverse].isToMany && relationships[inverse].isOrdered
+    }
 
-        var inverseIsOrderedToMany: Bool {
-            guard let inverse else { return false }
-            return inverse.isToMany && inverse.isOrdered
-        }
-        /// Stored through the inverse's foreign key.
-        var usesInverseForeignKey: Bool {
-            guard let inverse else { return false }
-            return isToMany && !inverse.isToMany
-        }
-        /// Stored in a join table.
-        var usesJoinTable: Bool {
-            isToMany && !usesInverseForeignKey
-        }
+    /// A to-many stored through its inverse's foreign key.
+    @inline(__always)
+    private func usesInverseForeignKey(_ relationship: Int) -> Bool {
+        let facts = relationships[relationship]
+        return facts.isToMany && facts.inverse >= 0 && !relationships[facts.inverse].isToMany
+    }
+
+    /// A stored to-many kept in a join table.
+    @inline(__always)
+    private func usesJoinTable(_ relationship: Int) -> Bool {
+        let facts = relationships[relationship]
+        return facts.isToMany && !facts.isTransient && !usesInverseForeignKey(relationship)
     }
 
     private mutating func resolveRelationships() throws(StoreLayoutError) {
-        ownRelationships = [[ResolvedRelationship]](repeating: [], count: entities.count)
-        relationshipsByName = [[Int]](repeating: [], count: entities.count)
+        relationships.reserveCapacity(relationshipStart[entityCount + 1])
+        relationshipsByName.reserveCapacity(relationshipStart[entityCount + 1])
+        relationshipsByNameStart = [Int](repeating: 0, count: entityCount + 2)
+        var sorter = ModelNameSorter()
         for number in stride(from: 1, through: entityCount, by: 1) {
-            var resolved: [ResolvedRelationship] = []
-            resolved.reserveCapacity(entities[number].relationships.count)
-            for (index, relationship) in entities[number].relationships.enumerated() where !relationship.isTransient {
-                guard let destination = self.number(ofEntityNamed: relationship.destinationName) else {
-                    throw .unknownDestination(
-                        entity: entities[number].name, relationship: relationship.name,
-                        destination: relationship.destinationName)
-                }
-                var inverse: ResolvedRelationship.Inverse?
-                if let inverseName = relationship.inverseName {
-                    guard
-                        case .relationship(let inverseEntity, let inverseIndex)? = property(
-                            inverseName, of: destination)
-                    else {
+            let declared = relationshipsOf[number]
+            for index in declared.indices {
+                var facts = RelationshipFacts(
+                    name: declared[index].name, isToMany: declared[index].isToMany,
+                    isOrdered: declared[index].isOrdered, isTransient: declared[index].isTransient)
+                if !facts.isTransient, let failure = resolve(&facts, index, declaredBy: number) {
+                    let relationship = declared[index]
+                    switch failure {
+                    case .unknownDestination:
+                        throw .unknownDestination(
+                            entity: entityName(number), relationship: relationship.name,
+                            destination: relationship.destinationName)
+                    case .unknownInverse:
                         throw .unknownInverse(
-                            entity: entities[number].name, relationship: relationship.name, inverse: inverseName)
-                    }
-                    let candidate = entities[inverseEntity].relationships[inverseIndex]
-                    if !candidate.isTransient && candidate.inverseName == relationship.name {
-                        inverse = .init(
-                            entity: inverseEntity, index: inverseIndex, name: candidate.name,
-                            isToMany: candidate.isToMany, isOrdered: candidate.isOrdered)
+                            entity: entityName(number), relationship: relationship.name,
+                            inverse: relationship.inverseName ?? "")
                     }
                 }
-                resolved.append(
-                    ResolvedRelationship(
-                        entity: number, index: index, name: relationship.name, isToMany: relationship.isToMany,
-                        isOrdered: relationship.isOrdered, destination: destination, inverse: inverse))
+                relationships.append(facts)
             }
-            relationshipsByName[number] = Self.orderByModelName(resolved, name: \.name)
-            ownRelationships[number] = resolved
+            let own = relationshipStart[number]..<relationshipStart[number + 1]
+            let facts = relationships
+            sorter.sort(items: own.lazy.filter { !facts[$0].isTransient }) { facts[$0].name }
+            for rank in 0..<sorter.count { relationshipsByName.append(sorter.item(at: rank)) }
+            relationshipsByNameStart[number + 1] = relationshipsByName.count
         }
     }
 
-    // MARK: - 4. Entity tables
-
-    /// The indices of `items` in the order of ``ModelNameKey`` of their names (stably), each key
-    /// made once rather than per comparison.
-    private static func orderByModelName<Item>(_ items: [Item], name: (Item) -> String, descending: Bool = false)
-        -> [Int]
-    {
-        guard items.count > 1 else { return Array(items.indices) }
-        let keys = items.map { ModelNameKey(name($0)) }
-        return keys.indices.sorted { descending ? keys[$1] < keys[$0] : keys[$0] < keys[$1] }
+    private enum ResolutionFailure {
+        case unknownDestination
+        case unknownInverse
     }
+
+    /// Finds the destination and inverse of relationship `index` of entity `number`; the
+    /// failure, if any (not a throwing function: a typed throw of the large error costs a copy
+    /// per call).
+    @inline(__always)
+    private func resolve(_ facts: inout RelationshipFacts, _ index: Int, declaredBy number: Int) -> ResolutionFailure? {
+        let declared = relationshipsOf[number]
+        guard let destination = self.number(ofEntityNamed: declared[index].destinationName) else {
+            return .unknownDestination
+        }
+        facts.destination = destination
+        guard let inverseName = declared[index].inverseName else { return nil }
+        guard case .relationship(let inverse)? = property(inverseName, of: destination) else {
+            return .unknownInverse
+        }
+        let owner = owner(ofRelationship: inverse)
+        let candidate = inverse - relationshipStart[owner]
+        let inverseDeclared = relationshipsOf[owner]
+        if !inverseDeclared[candidate].isTransient && inverseDeclared[candidate].inverseName == facts.name {
+            facts.inverse = inverse
+        }
+        return nil
+    }
+
+    // MARK: - 4. Entity tables
 
     private static func isStored(_ attribute: LayoutAttribute) -> Bool {
         !attribute.isTransient && attribute.type.columnGroup != nil
     }
 
+    /// Buffers reused from one table to the next.
+    private struct TableScratch {
+        var registry = NameRegistry()
+        var sorter = ModelNameSorter()
+        /// Per ``ColumnGroup``, the position of the group's next column, and where the group ends.
+        var groupCursor = [Int](repeating: 0, count: ColumnGroup.allCases.count)
+        var groupEnd = [Int](repeating: 0, count: ColumnGroup.allCases.count)
+        /// Per column of the table, the entity owning it (0 for `Z_PK`, `Z_ENT`, `Z_OPT`).
+        var columnOwner: [Int] = []
+        /// Per entity of the tree (by number minus the root's), where its positions start in
+        /// `ownPositions` and in `positions`.
+        var ownStart: [Int] = []
+        var ownPositions: [Int] = []
+        var positionsStart: [Int] = []
+        var positions: [Int] = []
+    }
+
     private mutating func layOutEntityTables() {
-        tableName = [String](repeating: "", count: entities.count)
-        ownAttributeLayouts = [[AttributeLayout]](repeating: [], count: entities.count)
-        attributeColumns = [[String?]](repeating: [], count: entities.count)
-        toOneColumns = [[ForeignKeyColumns?]](repeating: [], count: entities.count)
-        ownColumnPositions = [[Int]](repeating: [], count: entities.count)
+        tableName = [String](repeating: "", count: entityCount + 1)
+        attributeColumn = [Int32](repeating: -1, count: attributeTotal)
+        attributeLayoutIndex = [Int32](repeating: -1, count: attributeTotal)
+        toOneColumns = [ForeignKeyColumns?](repeating: nil, count: relationships.count)
+        entityAttributes = [[AttributeLayout]](repeating: [], count: entityCount + 1)
+        entityColumns = [[ColumnLayout]](repeating: [], count: entityCount + 1)
         entityTables.reserveCapacity(rootNumbers.count)
         for root in rootNumbers {
-            tableName[root] = nameRegistry.claim(StoreNaming.zName(entities[root].name))
+            tableName[root] = nameRegistry.claim(StoreNaming.zName(entityName(root)))
         }
+        var scratch = TableScratch()
         for root in rootNumbers {
-            layOutTable(root: root)
+            layOutTable(root: root, scratch: &scratch)
         }
     }
 
-    /// A column of a table in the making: its ``ColumnGroup`` and the entity owning it.
-    private struct PendingColumn {
-        let column: ColumnLayout
-        let group: ColumnGroup
-        let owner: Int
+    /// The columns a stored to-one relationship adds: `Z<REL>`, `Z<n>_<REL>` when the
+    /// destination has sub-entities, `Z_FOK_<REL>` when the inverse is an ordered to-many.
+    @inline(__always)
+    private func columnCount(ofToOne relationship: Int) -> Int {
+        1 + (childNumbers[relationships[relationship].destination].isEmpty ? 0 : 1)
+            + (inverseIsOrderedToMany(relationship) ? 1 : 0)
     }
 
     /// Names the columns of one root table, entity by entity in number order (collision
-    /// suffixes go to the later entity; chosen, consistent with every observed store), then
-    /// orders them by ``ColumnGroup``: within a group, entity by entity in number order, each
+    /// suffixes go to the later entity; chosen, consistent with every observed store), and
+    /// places them by ``ColumnGroup``: within a group, entity by entity in number order, each
     /// entity's columns in name order, to-one columns after the entity's integer attributes.
-    private mutating func layOutTable(root: Int) {
+    private mutating func layOutTable(root: Int, scratch: inout TableScratch) {
         let tree = root...lastDescendant[root]
-        var registry = NameRegistry()
-        // Room for every column the tree can claim: its attributes, and up to three per to-one.
-        var estimate = 3
+        // Count each group's columns first, so that each column goes straight to its place.
+        for group in scratch.groupCursor.indices { scratch.groupCursor[group] = 0 }
         for number in tree {
-            estimate += entities[number].attributes.count + 3 * ownRelationships[number].count
+            let attributes = attributesOf[number]
+            for index in attributes.indices where !attributes[index].isTransient {
+                if let group = attributes[index].type.columnGroup { scratch.groupCursor[group.rawValue] += 1 }
+            }
+            for position in relationshipsByNameStart[number]..<relationshipsByNameStart[number + 1] {
+                let relationship = relationshipsByName[position]
+                if !relationships[relationship].isToMany {
+                    scratch.groupCursor[ColumnGroup.integer.rawValue] += columnCount(ofToOne: relationship)
+                }
+            }
         }
-        registry.reserveCapacity(estimate)
-        registry.reserve("Z_PK", "Z_ENT", "Z_OPT")
-        var pending: [PendingColumn] = []
-        pending.reserveCapacity(estimate)
+        var columnCount = 3
+        for group in scratch.groupCursor.indices {
+            let count = scratch.groupCursor[group]
+            scratch.groupCursor[group] = columnCount
+            columnCount += count
+            scratch.groupEnd[group] = columnCount
+        }
+        scratch.columnOwner.removeAll(keepingCapacity: true)
+        scratch.columnOwner.append(contentsOf: repeatElement(0, count: columnCount))
+        scratch.registry.reset(capacity: columnCount)
+        scratch.registry.reserve("Z_PK", "Z_ENT", "Z_OPT")
+        // Each column is created in its place: group by group, the places `groupCursor[group]
+        // ..< groupEnd[group]`, each initialized once.
+        let columns = [ColumnLayout](unsafeUninitializedCapacity: columnCount) { buffer, initializedCount in
+            buffer.initializeElement(at: 0, to: ColumnLayout(name: "Z_PK", type: .integer, role: .primaryKey))
+            buffer.initializeElement(at: 1, to: ColumnLayout(name: "Z_ENT", type: .integer, role: .entity))
+            buffer.initializeElement(at: 2, to: ColumnLayout(name: "Z_OPT", type: .integer, role: .optimisticLock))
+            nameColumns(of: tree, into: buffer, scratch: &scratch)
+            precondition(scratch.groupCursor == scratch.groupEnd, "a table's columns were miscounted")
+            initializedCount = columnCount
+        }
+        assignEntityColumns(tree: tree, columns: columns, scratch: &scratch)
+        entityTables.append(
+            TableLayout(
+                name: tableName[root], kind: .entity(rootEntityNumber: root), columns: columns,
+                primaryKey: Self.entityPrimaryKey))
+    }
+
+    /// Names the columns of the entities of `tree` and initializes each in its place in
+    /// `buffer`, given by `scratch.groupCursor`.
+    private mutating func nameColumns(
+        of tree: ClosedRange<Int>, into buffer: UnsafeMutableBufferPointer<ColumnLayout>, scratch: inout TableScratch
+    ) {
+        /// Puts `column`, owned by `number`, in the next place of `group`; returns the place.
+        func place(_ column: ColumnLayout, group: ColumnGroup, owner number: Int) -> Int {
+            let position = scratch.groupCursor[group.rawValue]
+            precondition(position < scratch.groupEnd[group.rawValue], "a table's columns were miscounted")
+            scratch.groupCursor[group.rawValue] += 1
+            buffer.initializeElement(at: position, to: column)
+            scratch.columnOwner[position] = number
+            return position
+        }
 
         for number in tree {
-            let attributes = entities[number].attributes
-            var columns = [String?](repeating: nil, count: attributes.count)
-            var layouts: [AttributeLayout] = []
-            layouts.reserveCapacity(attributes.count)
-            let stored = attributes.indices.filter { Self.isStored(attributes[$0]) }
-            let storedInNameOrder = Self.orderByModelName(stored, name: { attributes[$0].name }).map { stored[$0] }
-            for index in storedInNameOrder {
+            let attributes = attributesOf[number]
+            let firstAttribute = attributeStart[number]
+            scratch.sorter.sort(items: attributes.indices.lazy.filter { Self.isStored(attributes[$0]) }) {
+                attributes[$0].name
+            }
+            let parent = parentNumber[number]
+            var layouts = parent == 0 ? [] : entityAttributes[parent]
+            if scratch.sorter.count > 0 { layouts.reserveCapacity(layouts.count + scratch.sorter.count) }
+            for rank in 0..<scratch.sorter.count {
+                let index = scratch.sorter.item(at: rank)
                 let attribute = attributes[index]
-                let column = registry.claim(StoreNaming.zName(attribute.name))
+                let column = scratch.registry.claim(StoreNaming.zName(attribute.name))
                 let sqlType = attribute.type.sqlColumnType ?? .blob
-                columns[index] = column
+                let position = place(
+                    ColumnLayout(
+                        name: column, type: sqlType, role: .attribute, entityNumber: number,
+                        propertyName: attribute.name),
+                    group: attribute.type.columnGroup ?? .binary, owner: number)
+                attributeColumn[firstAttribute + index] = Int32(truncatingIfNeeded: position)
+                attributeLayoutIndex[firstAttribute + index] = Int32(truncatingIfNeeded: layouts.count)
                 layouts.append(
                     AttributeLayout(
                         name: attribute.name, type: attribute.type, column: column, sqlType: sqlType,
                         declaringEntityNumber: number, isDerived: attribute.isDerived))
-                pending.append(
-                    PendingColumn(
-                        column: ColumnLayout(
-                            name: column, type: sqlType, role: .attribute, entityNumber: number,
-                            propertyName: attribute.name),
-                        group: attribute.type.columnGroup ?? .binary, owner: number))
             }
-            ownAttributeLayouts[number] = layouts
-            attributeColumns[number] = columns
+            entityAttributes[number] = layouts
 
-            var foreignKeys = [ForeignKeyColumns?](repeating: nil, count: entities[number].relationships.count)
-            for position in relationshipsByName[number] where !ownRelationships[number][position].isToMany {
-                let toOne = ownRelationships[number][position]
-                let column = registry.claim(StoreNaming.zName(toOne.name))
-                pending.append(
-                    PendingColumn(
-                        column: ColumnLayout(
-                            name: column, type: .integer, role: .foreignKey, entityNumber: number,
-                            propertyName: toOne.name),
-                        group: .integer, owner: number))
+            for position in relationshipsByNameStart[number]..<relationshipsByNameStart[number + 1] {
+                let relationship = relationshipsByName[position]
+                let toOne = relationships[relationship]
+                guard !toOne.isToMany else { continue }
+                let column = scratch.registry.claim(StoreNaming.zName(toOne.name))
+                _ = place(
+                    ColumnLayout(
+                        name: column, type: .integer, role: .foreignKey, entityNumber: number, propertyName: toOne.name),
+                    group: .integer, owner: number)
                 var entityColumn: String?
                 if !childNumbers[toOne.destination].isEmpty {
-                    let name = registry.claim(
+                    let name = scratch.registry.claim(
                         StoreNaming.foreignEntityColumn(forForeignKey: column, destinationNumber: toOne.destination))
                     entityColumn = name
-                    pending.append(
-                        PendingColumn(
-                            column: ColumnLayout(
-                                name: name, type: .integer, role: .foreignEntity, entityNumber: number,
-                                propertyName: toOne.name),
-                            group: .integer, owner: number))
+                    _ = place(
+                        ColumnLayout(
+                            name: name, type: .integer, role: .foreignEntity, entityNumber: number,
+                            propertyName: toOne.name),
+                        group: .integer, owner: number)
                 }
                 var orderColumn: String?
-                if toOne.inverseIsOrderedToMany {
-                    let name = registry.claim(StoreNaming.foreignOrderColumn(forForeignKey: column))
+                if inverseIsOrderedToMany(relationship) {
+                    let name = scratch.registry.claim(StoreNaming.foreignOrderColumn(forForeignKey: column))
                     orderColumn = name
-                    pending.append(
-                        PendingColumn(
-                            column: ColumnLayout(
-                                name: name, type: .integer, role: .foreignOrder, entityNumber: number,
-                                propertyName: toOne.name),
-                            group: .integer, owner: number))
+                    _ = place(
+                        ColumnLayout(
+                            name: name, type: .integer, role: .foreignOrder, entityNumber: number,
+                            propertyName: toOne.name),
+                        group: .integer, owner: number)
                 }
-                foreignKeys[toOne.index] = ForeignKeyColumns(
+                toOneColumns[relationship] = ForeignKeyColumns(
                     column: column, entityColumn: entityColumn, orderColumn: orderColumn)
             }
-            toOneColumns[number] = foreignKeys
+        }
+    }
+
+    /// Gives each entity of `tree` the columns of its table it uses: `Z_PK`, `Z_ENT`, `Z_OPT` and
+    /// those of its own and inherited properties, in table order (its parent's list merged with
+    /// its own columns).
+    private mutating func assignEntityColumns(
+        tree: ClosedRange<Int>, columns: [ColumnLayout], scratch: inout TableScratch
+    ) {
+        let root = tree.lowerBound
+        // A root without sub-entities uses every column of its table: share the table's list.
+        guard tree.count > 1 else {
+            entityColumns[root] = columns
+            return
+        }
+        // Each entity's own columns, in table order.
+        scratch.ownStart.removeAll(keepingCapacity: true)
+        scratch.ownStart.append(contentsOf: repeatElement(0, count: tree.count + 1))
+        for position in 3..<columns.count { scratch.ownStart[scratch.columnOwner[position] - root + 1] += 1 }
+        for entity in 0..<tree.count { scratch.ownStart[entity + 1] += scratch.ownStart[entity] }
+        scratch.ownPositions.removeAll(keepingCapacity: true)
+        scratch.ownPositions.append(contentsOf: repeatElement(0, count: columns.count - 3))
+        var next = scratch.ownStart
+        for position in 3..<columns.count {
+            let entity = scratch.columnOwner[position] - root
+            scratch.ownPositions[next[entity]] = position
+            next[entity] += 1
         }
 
-        var columnCounts = [Int](repeating: 0, count: tree.count)
-        for entry in pending { columnCounts[entry.owner - root] += 1 }
-        for number in tree { ownColumnPositions[number].reserveCapacity(columnCounts[number - root]) }
-        var columns: [ColumnLayout] = []
-        columns.reserveCapacity(3 + pending.count)
-        columns.append(ColumnLayout(name: "Z_PK", type: .integer, role: .primaryKey))
-        columns.append(ColumnLayout(name: "Z_ENT", type: .integer, role: .entity))
-        columns.append(ColumnLayout(name: "Z_OPT", type: .integer, role: .optimisticLock))
-        // A counting sort by group: each column is copied once.
-        var groupStart = [Int](repeating: 0, count: ColumnGroup.allCases.count + 1)
-        for entry in pending { groupStart[entry.group.rawValue + 1] += 1 }
-        for group in 1..<groupStart.count { groupStart[group] += groupStart[group - 1] }
-        var order = [Int](repeating: 0, count: pending.count)
-        for (position, entry) in pending.enumerated() {
-            order[groupStart[entry.group.rawValue]] = position
-            groupStart[entry.group.rawValue] += 1
+        scratch.positionsStart.removeAll(keepingCapacity: true)
+        scratch.positions.removeAll(keepingCapacity: true)
+        for number in tree {
+            let start = scratch.positions.count
+            scratch.positionsStart.append(start)
+            let parent = parentNumber[number]
+            var inherited = 0..<3
+            if parent != 0 {
+                let parentStart = scratch.positionsStart[parent - root]
+                inherited = parentStart..<(scratch.positionsStart[parent - root + 1])
+            }
+            var own = scratch.ownStart[number - root]..<scratch.ownStart[number - root + 1]
+            // Merge the ascending inherited and own positions.
+            while !inherited.isEmpty || !own.isEmpty {
+                let inheritedPosition =
+                    inherited.isEmpty
+                    ? Int.max : parent == 0 ? inherited.lowerBound : scratch.positions[inherited.lowerBound]
+                let ownPosition = own.isEmpty ? Int.max : scratch.ownPositions[own.lowerBound]
+                if inheritedPosition <= ownPosition {
+                    scratch.positions.append(inheritedPosition)
+                    inherited = inherited.dropFirst()
+                } else {
+                    scratch.positions.append(ownPosition)
+                    own = own.dropFirst()
+                }
+            }
+            let end = scratch.positions.count
+            entityColumns[number] =
+                end - start == columns.count ? columns : scratch.positions[start..<end].map { columns[$0] }
         }
-        for position in order {
-            ownColumnPositions[pending[position].owner].append(columns.count)
-            columns.append(pending[position].column)
-        }
-        entityTables.append(
-            TableLayout(
-                name: tableName[root], kind: .entity(rootEntityNumber: root), columns: columns, primaryKey: ["Z_PK"]))
     }
+
+    private static let entityPrimaryKey = ["Z_PK"]
 
     // MARK: - 5. Join tables
 
@@ -442,14 +655,12 @@ struct StoreLayoutBuilder {
     /// synthesized for a to-many without one.
     private struct JoinSide {
         let entity: Int
-        /// The relationship's index among the entity's relationships; nil when synthesized.
-        let index: Int?
+        /// The relationship's number; -1 when synthesized.
+        let relationship: Int
         let name: String
         let destination: Int
         let isOrdered: Bool
         let pair: Int
-
-        var isSynthesized: Bool { index == nil }
 
         func isSame(as other: JoinSide) -> Bool {
             entity == other.entity && name == other.name
@@ -463,48 +674,62 @@ struct StoreLayoutBuilder {
     /// `Z_3SHOWS` takes `Z_3ARTWORKS1` before `Z_3LOCATIONS` takes `Z_3ARTWORKS2`); the first
     /// side met owns the table.
     private mutating func layOutJoinTables() {
-        var sidesByEntity = [[JoinSide]](repeating: [], count: entities.count)
         var pairs: [(first: JoinSide, second: JoinSide)] = []
-        // Per entity, the pair of each own relationship (by its index) already met as a side.
-        var pairOfRelationship = entities.map { [Int?](repeating: nil, count: $0.relationships.count) }
-        joinColumns = entities.map { [JoinColumns?](repeating: nil, count: $0.relationships.count) }
+        /// Every side, in the order met; each entity's sides keep that order.
+        var sides: [JoinSide] = []
+        /// By relationship number, the pair it was already met in as a side.
+        var pairOfRelationship = [Int](repeating: -1, count: relationships.count)
+        joinColumns = [JoinColumns?](repeating: nil, count: relationships.count)
 
         for number in stride(from: 1, through: entityCount, by: 1) {
-            for resolved in ownRelationships[number] where resolved.usesJoinTable {
-                if pairOfRelationship[number][resolved.index] != nil { continue }
+            for relationship in relationshipStart[number]..<relationshipStart[number + 1]
+            where usesJoinTable(relationship) && pairOfRelationship[relationship] < 0 {
+                let facts = relationships[relationship]
                 let pair = pairs.count
                 let side = JoinSide(
-                    entity: number, index: resolved.index, name: resolved.name, destination: resolved.destination,
-                    isOrdered: resolved.isOrdered, pair: pair)
+                    entity: number, relationship: relationship, name: facts.name, destination: facts.destination,
+                    isOrdered: facts.isOrdered, pair: pair)
                 let other: JoinSide
-                if let inverse = resolved.inverse {
-                    let destinationName = entities[inverse.entity].relationships[inverse.index].destinationName
+                if facts.inverse >= 0 {
+                    let inverse = relationships[facts.inverse]
                     other = JoinSide(
-                        entity: inverse.entity, index: inverse.index, name: inverse.name,
-                        destination: self.number(ofEntityNamed: destinationName) ?? number,
-                        isOrdered: inverse.isOrdered, pair: pair)
+                        entity: owner(ofRelationship: facts.inverse), relationship: facts.inverse, name: inverse.name,
+                        destination: inverse.destination, isOrdered: inverse.isOrdered, pair: pair)
                 } else {
                     other = JoinSide(
-                        entity: resolved.destination, index: nil,
-                        name: StoreNaming.synthesizedInverseName(for: resolved.name), destination: number,
+                        entity: facts.destination, relationship: -1,
+                        name: StoreNaming.synthesizedInverseName(for: facts.name), destination: number,
                         isOrdered: false, pair: pair)
                 }
                 pairs.append((side, other))
-                pairOfRelationship[number][resolved.index] = pair
-                sidesByEntity[number].append(side)
+                pairOfRelationship[relationship] = pair
+                sides.append(side)
                 if !other.isSame(as: side) {
-                    if let index = other.index { pairOfRelationship[other.entity][index] = pair }
-                    sidesByEntity[other.entity].append(other)
+                    if other.relationship >= 0 { pairOfRelationship[other.relationship] = pair }
+                    sides.append(other)
                 }
             }
         }
 
+        // Each entity's sides, grouped by entity (a stable counting sort).
+        var sideStart = [Int](repeating: 0, count: entityCount + 2)
+        for side in sides { sideStart[side.entity + 1] += 1 }
+        for number in stride(from: 1, through: entityCount + 1, by: 1) { sideStart[number] += sideStart[number - 1] }
+        var sidesByEntity = [Int](repeating: 0, count: sides.count)
+        var next = sideStart
+        for (position, side) in sides.enumerated() {
+            sidesByEntity[next[side.entity]] = position
+            next[side.entity] += 1
+        }
+
         var created = [Bool](repeating: false, count: pairs.count)
-        let walk = Array(stride(from: 1, through: entityCount, by: 1)).sorted { keys[$0] < keys[$1] }
-        for number in walk where !sidesByEntity[number].isEmpty {
-            let sides = sidesByEntity[number]
-            for position in Self.orderByModelName(sides, name: \.name, descending: true) {
-                let owner = sides[position]
+        var sorter = ModelNameSorter()
+        for number in numbersByName where sideStart[number] < sideStart[number + 1] {
+            sorter.sort(items: sidesByEntity[sideStart[number]..<sideStart[number + 1]], descending: true) {
+                sides[$0].name
+            }
+            for rank in 0..<sorter.count {
+                let owner = sides[sorter.item(at: rank)]
                 guard !created[owner.pair] else { continue }
                 created[owner.pair] = true
                 let pair = pairs[owner.pair]
@@ -525,14 +750,16 @@ struct StoreLayoutBuilder {
             owner.isOrdered
             ? joinColumnRegistry.claim(StoreNaming.joinOrderColumn(forJoinColumn: destinationColumn)) : nil
 
-        var columns = [
+        var columns: [ColumnLayout] = []
+        columns.reserveCapacity(2 + (sourceOrderColumn == nil ? 0 : 1) + (destinationOrderColumn == nil ? 0 : 1))
+        columns.append(
             ColumnLayout(
                 name: sourceColumn, type: .integer, role: .joinKey, entityNumber: inverse.entity,
-                propertyName: inverse.name),
+                propertyName: inverse.name))
+        columns.append(
             ColumnLayout(
                 name: destinationColumn, type: .integer, role: .joinKey, entityNumber: owner.entity,
-                propertyName: owner.name),
-        ]
+                propertyName: owner.name))
         if let sourceOrderColumn {
             columns.append(
                 ColumnLayout(
@@ -553,85 +780,61 @@ struct StoreLayoutBuilder {
                 destinationEntityNumber: owner.destination, inverseRelationshipName: inverse.name,
                 sourceColumn: sourceColumn, destinationColumn: destinationColumn,
                 destinationOrderColumn: destinationOrderColumn, sourceOrderColumn: sourceOrderColumn))
-        if let index = owner.index {
-            joinColumns[owner.entity][index] = JoinColumns(
+        if owner.relationship >= 0 {
+            joinColumns[owner.relationship] = JoinColumns(
                 table: name, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
                 orderColumn: destinationOrderColumn, inverseOrderColumn: sourceOrderColumn)
         }
-        if let index = inverse.index, !inverse.isSame(as: owner) {
-            joinColumns[inverse.entity][index] = JoinColumns(
+        if inverse.relationship >= 0, !inverse.isSame(as: owner) {
+            joinColumns[inverse.relationship] = JoinColumns(
                 table: name, sourceColumn: destinationColumn, destinationColumn: sourceColumn,
                 orderColumn: sourceOrderColumn, inverseOrderColumn: destinationOrderColumn)
         }
     }
 
-    // MARK: - 6. Relationship storage
-
-    private func relationshipStorage() -> [[RelationshipLayout]] {
-        var result = [[RelationshipLayout]](repeating: [], count: entities.count)
-        for number in stride(from: 1, through: entityCount, by: 1) {
-            var layouts: [RelationshipLayout] = []
-            layouts.reserveCapacity(relationshipsByName[number].count)
-            for position in relationshipsByName[number] {
-                let resolved = ownRelationships[number][position]
-                guard let storage = storage(of: resolved) else { continue }
-                layouts.append(
-                    RelationshipLayout(
-                        name: resolved.name, declaringEntityNumber: number,
-                        destinationEntityNumber: resolved.destination, inverseName: resolved.inverse?.name,
-                        isToMany: resolved.isToMany, isOrdered: resolved.isToMany && resolved.isOrdered,
-                        storage: storage))
-            }
-            result[number] = layouts
-        }
-        return result
-    }
-
-    private func storage(of resolved: ResolvedRelationship) -> RelationshipStorage? {
-        if !resolved.isToMany {
-            return toOneColumns[resolved.entity][resolved.index].map { .foreignKey($0) }
-        }
-        if resolved.usesInverseForeignKey, let inverse = resolved.inverse,
-            let columns = toOneColumns[inverse.entity][inverse.index]
-        {
-            return .inverseForeignKey(table: tableName[rootNumber[inverse.entity]], columns: columns)
-        }
-        return joinColumns[resolved.entity][resolved.index].map { .joinTable($0) }
-    }
-
-    // MARK: - 7. Indexes
+    // MARK: - 6. Indexes
 
     private mutating func makeIndexes() throws(StoreLayoutError) -> [IndexLayout] {
         var indexes: [IndexLayout] = []
+        var isIndexed: [Bool] = []
         for (table, root) in zip(entityTables, rootNumbers) {
             let tree = root...lastDescendant[root]
-            var indexedColumns: Set<String> = []
+            // The columns of attributes marked indexed, by position.
+            isIndexed.removeAll(keepingCapacity: true)
             for number in tree {
-                for (index, attribute) in entities[number].attributes.enumerated() where attribute.isIndexed {
-                    if let column = attributeColumns[number][index] { indexedColumns.insert(column) }
+                let attributes = attributesOf[number]
+                for index in attributes.indices where attributes[index].isIndexed {
+                    let position = Int(attributeColumn[attributeStart[number] + index])
+                    guard position >= 0 else { continue }
+                    if isIndexed.isEmpty {
+                        isIndexed.append(contentsOf: repeatElement(false, count: table.columns.count))
+                    }
+                    isIndexed[position] = true
                 }
             }
-            for column in table.columns where column.role == .foreignKey {
-                indexes.append(singleColumnIndex(table: table.name, column: column.name, kind: .foreignKey))
+            let columns = table.columns
+            for position in columns.indices where columns[position].role == .foreignKey {
+                indexes.append(singleColumnIndex(table: table.name, column: columns[position].name, kind: .foreignKey))
             }
-            if !indexedColumns.isEmpty {
-                for column in table.columns where column.role == .attribute && indexedColumns.contains(column.name) {
-                    indexes.append(singleColumnIndex(table: table.name, column: column.name, kind: .attribute))
+            if !isIndexed.isEmpty {
+                for position in columns.indices where columns[position].role == .attribute && isIndexed[position] {
+                    indexes.append(
+                        singleColumnIndex(table: table.name, column: columns[position].name, kind: .attribute))
                 }
             }
             if !childNumbers[root].isEmpty {
                 indexes.append(singleColumnIndex(table: table.name, column: "Z_ENT", kind: .entityType))
             }
             for number in tree {
-                for fetchIndex in entities[number].fetchIndexes {
-                    if let index = try makeFetchIndex(fetchIndex, entity: number, table: table.name) {
+                for fetchIndex in source[sourceIndex[number]].fetchIndexes {
+                    if let index = try makeFetchIndex(fetchIndex, entity: number, table: table) {
                         indexes.append(index)
                     }
                 }
             }
             for number in tree {
-                for constraint in entities[number].uniquenessConstraints where !constraint.isEmpty {
-                    indexes.append(try makeUniquenessIndex(constraint, entity: number, table: table.name))
+                for constraint in source[sourceIndex[number]].uniquenessConstraints where !constraint.isEmpty {
+                    indexes.append(try makeUniquenessIndex(constraint, entity: number, table: table))
                 }
             }
         }
@@ -654,12 +857,16 @@ struct StoreLayoutBuilder {
 
     /// The column of a stored attribute or to-one relationship of `number` (own or inherited),
     /// and whether it is a to-one.
-    private func indexableColumn(_ name: String, of number: Int) -> (column: String, isToOne: Bool)? {
+    @inline(__always)
+    private func indexableColumn(_ name: String, of number: Int, table: TableLayout) -> (
+        column: String, isToOne: Bool
+    )? {
         switch property(name, of: number) {
-        case .attribute(let entity, let index)?:
-            return attributeColumns[entity][index].map { ($0, false) }
-        case .relationship(let entity, let index)?:
-            return toOneColumns[entity][index].map { ($0.column, true) }
+        case .attribute(let attribute)?:
+            let position = Int(attributeColumn[attribute])
+            return position >= 0 ? (table.columns[position].name, false) : nil
+        case .relationship(let relationship)?:
+            return toOneColumns[relationship].map { ($0.column, true) }
         case nil:
             return nil
         }
@@ -669,98 +876,99 @@ struct StoreLayoutBuilder {
     /// element (its foreign key index serves; observed for an ascending one, chosen for
     /// descending).
     private mutating func makeFetchIndex(
-        _ fetchIndex: LayoutFetchIndex, entity number: Int, table: String
+        _ fetchIndex: LayoutFetchIndex, entity number: Int, table: TableLayout
     ) throws(StoreLayoutError) -> IndexLayout? {
         var columns: [IndexColumn] = []
         var onlyToOnes = true
         for element in fetchIndex.elements {
-            guard let found = indexableColumn(element.property, of: number) else {
+            guard let found = indexableColumn(element.property, of: number, table: table) else {
                 // A property with no column of its own (a to-many or transient one, which Xcode lets a
                 // fetch index name) adds nothing to the SQL index; an unknown name is an error.
                 if property(element.property, of: number) != nil { continue }
                 throw .invalidFetchIndexProperty(
-                    entity: entities[number].name, index: fetchIndex.name, property: element.property)
+                    entity: entityName(number), index: fetchIndex.name, property: element.property)
             }
             onlyToOnes = onlyToOnes && found.isToOne
             columns.append(IndexColumn(name: found.column, order: element.isAscending ? .ascending : .descending))
         }
         if columns.isEmpty || (columns.count == 1 && onlyToOnes) { return nil }
         return IndexLayout(
-            name: nameRegistry.claim(StoreNaming.fetchIndex(entity: entities[number].name, index: fetchIndex.name)),
-            tableName: table, columns: columns, kind: .fetchIndex, entityNumber: number)
+            name: nameRegistry.claim(StoreNaming.fetchIndex(entity: entityName(number), index: fetchIndex.name)),
+            tableName: table.name, columns: columns, kind: .fetchIndex, entityNumber: number)
     }
 
     private mutating func makeUniquenessIndex(
-        _ constraint: [String], entity number: Int, table: String
+        _ constraint: [String], entity number: Int, table: TableLayout
     ) throws(StoreLayoutError) -> IndexLayout {
         var columns: [IndexColumn] = []
         for name in constraint {
-            guard let found = indexableColumn(name, of: number) else {
-                throw .invalidUniquenessProperty(entity: entities[number].name, property: name)
+            guard let found = indexableColumn(name, of: number, table: table) else {
+                throw .invalidUniquenessProperty(entity: entityName(number), property: name)
             }
             columns.append(IndexColumn(name: found.column, order: .ascending))
         }
         return IndexLayout(
             name: nameRegistry.claim(
-                StoreNaming.uniquenessIndex(entity: entities[number].name, properties: constraint)),
-            tableName: table, isUnique: true, columns: columns, kind: .uniquenessConstraint, entityNumber: number)
+                StoreNaming.uniquenessIndex(entity: entityName(number), properties: constraint)),
+            tableName: table.name, isUnique: true, columns: columns, kind: .uniquenessConstraint, entityNumber: number)
     }
 
-    // MARK: - 8. Entities
+    // MARK: - 7. Entities
 
-    private func assembleEntities(storage: [[RelationshipLayout]]) -> [EntityLayout] {
-        var attributes = [[AttributeLayout]](repeating: [], count: entities.count)
-        var relationships = [[RelationshipLayout]](repeating: [], count: entities.count)
-        var positions = [[Int]](repeating: [], count: entities.count)
-        var tableOfRoot = [Int](repeating: 0, count: entities.count)
-        for (table, root) in rootNumbers.enumerated() { tableOfRoot[root] = table }
+    /// Where a stored relationship is kept, or nil when it is not.
+    @inline(__always)
+    private func storage(of relationship: Int) -> RelationshipStorage? {
+        let facts = relationships[relationship]
+        if !facts.isToMany {
+            return toOneColumns[relationship].map { .foreignKey($0) }
+        }
+        if usesInverseForeignKey(relationship), let columns = toOneColumns[facts.inverse] {
+            return .inverseForeignKey(
+                table: tableName[rootNumber[owner(ofRelationship: facts.inverse)]], columns: columns)
+        }
+        return joinColumns[relationship].map { .joinTable($0) }
+    }
+
+    private mutating func assembleEntities() -> [EntityLayout] {
         var result: [EntityLayout] = []
         result.reserveCapacity(entityCount)
         for number in stride(from: 1, through: entityCount, by: 1) {
             let parent = parentNumber[number]
             let root = rootNumber[number]
-            if parent == 0 {
-                attributes[number] = ownAttributeLayouts[number]
-                relationships[number] = storage[number]
-                positions[number] = Self.merge([0, 1, 2], ownColumnPositions[number])
-            } else {
-                attributes[number] = attributes[parent] + ownAttributeLayouts[number]
-                relationships[number] = relationships[parent] + storage[number]
-                positions[number] = Self.merge(positions[parent], ownColumnPositions[number])
+            let own = relationshipsByNameStart[number]..<relationshipsByNameStart[number + 1]
+            var relationshipLayouts = parent == 0 ? [] : result[parent - 1].relationships
+            var attributes: [AttributeLayout] = []
+            swap(&attributes, &entityAttributes[number])
+            var names = PropertyNameTable(
+                extending: parent == 0 ? PropertyNameTable() : result[parent - 1].propertyNames,
+                toHold: attributes.count + relationshipLayouts.count + own.count)
+            for attribute in attributeStart[number]..<attributeStart[number + 1]
+            where attributeLayoutIndex[attribute] >= 0 {
+                names.insertAttribute(at: Int(attributeLayoutIndex[attribute]), hash: propertyHash[attribute])
             }
-            let tableColumns = entityTables[tableOfRoot[root]].columns
-            // A root without sub-entities uses every column of its table: share the table's list.
-            let columns =
-                positions[number].count == tableColumns.count
-                ? tableColumns : positions[number].map { tableColumns[$0] }
+            if !own.isEmpty { relationshipLayouts.reserveCapacity(relationshipLayouts.count + own.count) }
+            for position in own {
+                let relationship = relationshipsByName[position]
+                guard let storage = storage(of: relationship) else { continue }
+                let facts = relationships[relationship]
+                names.insertRelationship(
+                    at: relationshipLayouts.count, hash: propertyHash[attributeTotal + relationship])
+                relationshipLayouts.append(
+                    RelationshipLayout(
+                        name: facts.name, declaringEntityNumber: number, destinationEntityNumber: facts.destination,
+                        inverseName: facts.inverse >= 0 ? relationships[facts.inverse].name : nil,
+                        isToMany: facts.isToMany, isOrdered: facts.isToMany && facts.isOrdered, storage: storage))
+            }
+            var columns: [ColumnLayout] = []
+            swap(&columns, &entityColumns[number])
             result.append(
                 EntityLayout(
-                    name: entities[number].name, number: number, superentityNumber: parent, rootEntityNumber: root,
-                    isAbstract: entities[number].isAbstract, tableName: tableName[root],
+                    name: entityName(number), number: number, superentityNumber: parent, rootEntityNumber: root,
+                    isAbstract: source[sourceIndex[number]].isAbstract, tableName: tableName[root],
                     subentityNumbers: childNumbers[number], hierarchyNumbers: number...lastDescendant[number],
-                    attributes: attributes[number], relationships: relationships[number], columns: columns))
+                    attributes: attributes, relationships: relationshipLayouts, columns: columns,
+                    propertyNames: names))
         }
-        return result
-    }
-
-    /// Merges two ascending lists.
-    private static func merge(_ first: [Int], _ second: [Int]) -> [Int] {
-        guard !second.isEmpty else { return first }
-        var result: [Int] = []
-        result.reserveCapacity(first.count + second.count)
-        var i = 0
-        var j = 0
-        while i < first.count && j < second.count {
-            if first[i] <= second[j] {
-                result.append(first[i])
-                i += 1
-            } else {
-                result.append(second[j])
-                j += 1
-            }
-        }
-        result.append(contentsOf: first[i...])
-        result.append(contentsOf: second[j...])
         return result
     }
 

@@ -24,19 +24,51 @@ public enum StoreNaming {
     /// `Z` + the upper-cased name: a root entity's table, or a property's column before any
     /// collision suffix (observed: `ZKIKCHAT`, `ZDATEUPDATED`).
     public static func zName(_ name: String) -> String {
-        // ASCII names (the usual case) are upper-cased byte by byte, straight after the `Z`.
-        let count = name.utf8.count
-        let isASCII = name.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? false
-        guard isASCII else { return StringConcat.concat("Z", uppercased(name)) }
-        return String(unsafeUninitializedCapacity: count + 1) { buffer in
-            buffer[0] = UInt8(ascii: "Z")
-            var index = 1
-            for byte in name.utf8 {
-                buffer[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
-                index += 1
+        uppercasedASCII(name, entityNumber: nil) ?? StringConcat.concat("Z", uppercased(name))
+    }
+
+    /// `Z` + `name` upper-cased, or `Z_<entityNumber>` + `name` upper-cased, written straight
+    /// into one new string, when `name` is ASCII (the usual case).
+    private static func uppercasedASCII(_ name: String, entityNumber: Int?) -> String? {
+        if let entityNumber, entityNumber < 0 { return nil }
+        let digits = entityNumber.map(decimalDigitCount) ?? 0
+        let result = name.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            let count = 1 + (entityNumber == nil ? 0 : 1 + digits) + bytes.count
+            var combined: UInt8 = 0
+            let string = String(unsafeUninitializedCapacity: count) { buffer in
+                guard let target = buffer.baseAddress else { return 0 }
+                target[0] = UInt8(ascii: "Z")
+                var index = 1
+                if var number = entityNumber {
+                    target[1] = UInt8(ascii: "_")
+                    index = 2 + digits
+                    for position in stride(from: index - 1, through: 2, by: -1) {
+                        target[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: number % 10)
+                        number /= 10
+                    }
+                }
+                guard let source = bytes.baseAddress else { return index }
+                for offset in 0..<bytes.count {
+                    let byte = source[offset]
+                    combined |= byte
+                    target[index + offset] = byte &- UInt8(ascii: "a") < 26 ? byte &- 32 : byte
+                }
+                return index + bytes.count
             }
-            return index
+            return combined < 0x80 ? string : nil
         }
+        return result ?? nil
+    }
+
+    /// The number of decimal digits of `number` (at least 1; `number` ≥ 0).
+    private static func decimalDigitCount(_ number: Int) -> Int {
+        var count = 1
+        var rest = number
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
     }
 
     /// `Z<n>_<REL>` for a foreign key column `Z<REL>`: the destination's `Z_ENT` (observed:
@@ -54,7 +86,8 @@ public enum StoreNaming {
 
     /// `Z_<n><NAME>`: a join table or join column before any suffix (observed: `Z_1ARTISTS`).
     public static func joinName(entityNumber: Int, relationshipName: String) -> String {
-        StringConcat.concat("Z_", String(entityNumber), uppercased(relationshipName))
+        uppercasedASCII(relationshipName, entityNumber: entityNumber)
+            ?? StringConcat.concat("Z_", String(entityNumber), uppercased(relationshipName))
     }
 
     /// `Z_FOK_<n><NAME>` for a join column `Z_<n><NAME>` (observed: `Z_3ASSETS` /
@@ -116,37 +149,6 @@ public enum SQLQuoting {
     }
 }
 
-/// The order Core Data sorts names in: case-insensitively, then by exact spelling.
-///
-/// Observed for entity numbering (`ABCDUnknownProperty` = 30 before `ABCDURLAddress` = 31 in
-/// macOS's AddressBook store); used for every other name sort too (chosen). Folding is to lower
-/// case, so `_` sorts before letters.
-struct ModelNameKey: Comparable, Hashable {
-    let folded: String
-    let name: String
-
-    init(_ name: String) {
-        self.folded = Self.folded(name)
-        self.name = name
-    }
-
-    /// `name.lowercased()`, without a new string for ASCII names that have no upper-case letter.
-    private static func folded(_ name: String) -> String {
-        var hasUpperCase = false
-        let isASCII = UTF8Scan.allSatisfy(name) { byte in
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpperCase = true }
-            return byte < 0x80
-        }
-        guard isASCII else { return name.lowercased() }
-        guard hasUpperCase else { return name }
-        return String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
-    }
-
-    static func < (lhs: ModelNameKey, rhs: ModelNameKey) -> Bool {
-        lhs.folded != rhs.folded ? lhs.folded < rhs.folded : lhs.name < rhs.name
-    }
-}
-
 /// Hands out unique names: the first claim of a name gets it unchanged, later claims get the
 /// first free numeric suffix (`ZNAME`, `ZNAME1`, `ZNAME2` …; observed: `ZACCOUNT` …
 /// `ZACCOUNT8`, `Z_2ARTISTS1`).
@@ -154,33 +156,70 @@ struct ModelNameKey: Comparable, Hashable {
 /// Names are compared with ASCII case folded, as SQLite compares identifiers. Claims are O(1)
 /// amortized: the next suffix to try is remembered per base name.
 struct NameRegistry {
-    private var taken = NameIndex()
+    /// The names taken, in the order taken.
+    private var names: [String] = []
+    /// Per slot, 0 when empty, else ``HashSlot/entry(hash:position:)`` of a name taken.
+    private var slots: [UInt64] = []
     private var nextSuffix: [String: Int] = [:]
 
-    /// Makes room for `count` names, so claiming them never rehashes.
-    mutating func reserveCapacity(_ count: Int) {
-        if taken.count == 0 { taken = NameIndex(capacity: count) }
+    /// An empty registry with room for `capacity` names before it grows.
+    init(capacity: Int = 0) {
+        reset(capacity: capacity)
+    }
+
+    /// Forgets every name, keeping the storage, and makes room for `capacity` names.
+    mutating func reset(capacity: Int) {
+        names.removeAll(keepingCapacity: true)
+        if !nextSuffix.isEmpty { nextSuffix.removeAll() }
+        let wanted = HashSlot.slotCount(for: capacity)
+        // Clearing a table much larger than needed would cost more than a new one.
+        if slots.count >= wanted && slots.count <= 4 * wanted {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            slots = [UInt64](repeating: 0, count: wanted)
+        }
     }
 
     /// Marks names as used without claiming them (e.g. `Z_PK`).
     mutating func reserve(_ names: String...) {
-        for name in names { taken.insert(Self.fold(name)) }
+        for name in names { _ = take(name, hash: NameHash.caseInsensitiveHash(name)) }
     }
 
     /// `base`, or `base` + the first free suffix.
     mutating func claim(_ base: String) -> String {
-        if taken.insert(Self.fold(base)).inserted { return base }
+        if take(base, hash: NameHash.caseInsensitiveHash(base)) { return base }
         var suffix = nextSuffix[base, default: 1]
-        while !taken.insert(Self.fold(base + String(suffix))).inserted { suffix += 1 }
-        nextSuffix[base] = suffix + 1
-        return base + String(suffix)
+        while true {
+            let candidate = StringConcat.concat(base, String(suffix))
+            if take(candidate, hash: NameHash.caseInsensitiveHash(candidate)) {
+                nextSuffix[base] = suffix + 1
+                return candidate
+            }
+            suffix += 1
+        }
     }
 
-    private static func fold(_ name: String) -> String {
-        guard UTF8Scan.contains(name, where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
-            return name
+    /// Takes `name` unless a name equal to it ignoring ASCII case is taken; returns whether it did.
+    private mutating func take(_ name: String, hash: UInt64) -> Bool {
+        if (names.count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        let tag = HashSlot.tag(hash)
+        var slot = HashSlot.start(hash, mask: mask)
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { break }
+            if HashSlot.tag(entry) == tag && NameHash.equalIgnoringASCIICase(names[HashSlot.position(entry)], name) {
+                return false
+            }
+            slot = (slot + 1) & mask
         }
-        return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+        slots[slot] = HashSlot.entry(hash: hash, position: names.count)
+        names.append(name)
+        return true
+    }
+
+    private mutating func grow() {
+        slots = HashSlot.replaced(slots, slotCount: HashSlot.slotCount(for: names.count + 1))
     }
 }
 
