@@ -26,12 +26,6 @@ enum AtomicFileWriter {
 
     /// Writes `bytes` to `path`, replacing any existing file; new files get mode 0644 (less the umask).
     static func store(_ bytes: [UInt8], at path: String) throws(IOFailure) {
-        try replace(path, with: try writeTemporary(bytes, for: path))
-    }
-
-    /// Writes `bytes` to a new temporary file in `path`'s directory and returns the temporary file's path;
-    /// ``replace(_:with:)`` then puts it in place (or the caller removes it with `unlink`).
-    static func writeTemporary(_ bytes: [UInt8], for path: String) throws(IOFailure) -> String {
         let directory = PathName.deletingLastComponent(path)
         let name = lastComponent(of: path)
         var attempt = 0
@@ -66,11 +60,6 @@ enum AtomicFileWriter {
             unlink(temporary)
             throw failure(path, "cannot write the file")
         }
-        return temporary
-    }
-
-    /// Renames the temporary file written by ``writeTemporary(_:for:)`` over `path`, in one atomic step.
-    static func replace(_ path: String, with temporary: String) throws(IOFailure) {
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw failure(path, "cannot replace the file")

@@ -38,15 +38,14 @@ enum GenerateCommand {
         let library = try TemplateLoader.library(overrides: templates)
         let targets = FlavorTarget.targets(for: flavors, output: output)
         let expected = arguments.values["expect-output"]
-        // A plain run stages each flavor's changed files as soon as that flavor is rendered, while the others
-        // still render; nothing is put in place until every flavor and the schema have succeeded.
-        let stages = expected == nil && !arguments.flag("check") && !arguments.flag("dry-run")
+        // A plain run writes each flavor as soon as it is rendered, while the others still render.
+        let writes = expected == nil && !arguments.flag("check") && !arguments.flag("dry-run")
         let outputs: [FlavorOutput]
         do {
             outputs = try ModelOutput.produce(
                 for: loaded.model, library: library, options: options, targets: targets,
                 schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
-                modelFileName: loaded.model.name + ".xcdatamodeld", stagingChanges: stages)
+                modelFileName: loaded.model.name + ".xcdatamodeld", writingChanges: writes)
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError
@@ -81,12 +80,7 @@ enum GenerateCommand {
             }
             return .success
         }
-        let staged = outputs.compactMap(\.staged)
-        if staged.count == outputs.count {
-            try OutputWriter.commit(staged)
-        } else {
-            try OutputWriter.apply(plans)
-        }
+        if !writes { try OutputWriter.apply(plans) }
         cache?.store(paths: produced, diagnostics: diagnostics)
         return .success
     }
@@ -165,29 +159,28 @@ struct FlavorTarget {
     }
 }
 
-/// One flavor's part of a `generate` run: its files, what writing them would change, and those changes
-/// already staged (written to temporary files) when the run asked for it.
+/// One flavor's part of a `generate` run: its files and what writing them changes.
 struct FlavorOutput {
     var files: [OutputFile]
     var plan: OutputPlan
-    var staged: StagedPlan?
 }
 
 /// Everything `generate` writes for a model: the Swift files of each flavor and, when asked, the schema.
 enum ModelOutput {
     /// Renders every flavor of `targets` (in that order) and plans its directory; the schema is rendered
-    /// once and goes into every flavor's files. With `stagingChanges`, each flavor also stages its changes
-    /// as soon as it is planned; whatever fails, nothing staged is left behind.
+    /// once and goes into every flavor's files. With `writingChanges`, each flavor is also written as soon as
+    /// it is planned, while the others may still render; a flavor is written only when all of its files
+    /// (and the schema) rendered.
     ///
     /// The flavors and the schema render on threads of their own (each flavor's files on several), sharing
     /// nothing but immutable inputs. Errors come in a fixed order whatever the timing: rendering errors of
-    /// the flavors in order, then the schema's, then failures to stage.
+    /// the flavors in order, then the schema's, then failures to write.
     ///
     /// `schemaUsesDefaultTemplate`: whether `library`'s `schema.sql` is the default template (then the schema
     /// is written without going through Mustache).
     static func produce(
         for model: ObjectModel, library: MustacheLibrary, options: GenerationOptions, targets: [FlavorTarget],
-        schemaUsesDefaultTemplate: Bool, modelFileName: String, stagingChanges: Bool
+        schemaUsesDefaultTemplate: Bool, modelFileName: String, writingChanges: Bool
     ) throws -> [FlavorOutput] {
         let schema =
             options.includeSchema
@@ -208,23 +201,17 @@ enum ModelOutput {
                 files.sort { $0.path < $1.path }
             }
             let plan = OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
-            let staged = stagingChanges ? Result { () throws(IOFailure) in try OutputWriter.stage(plan) } : nil
-            return FlavorPipeline(rendered: .success(files), plan: plan, staged: staged)
+            let written = writingChanges ? Result { try OutputWriter.apply(plan) } : nil
+            return FlavorPipeline(rendered: .success(files), plan: plan, written: written)
         }
-        let staged = pipelines.compactMap { try? $0.staged?.get() }
-        do {
-            for pipeline in pipelines { _ = try pipeline.rendered.get() }
-            _ = try schema?.wait()
-            for pipeline in pipelines { _ = try pipeline.staged?.get() }
-        } catch {
-            OutputWriter.discard(staged)
-            throw error
-        }
+        for pipeline in pipelines { _ = try pipeline.rendered.get() }
+        _ = try schema?.wait()
+        for pipeline in pipelines { try pipeline.written?.get() }
         var outputs: [FlavorOutput] = []
         for pipeline in pipelines {
-            // safe: every flavor rendered and planned, or the loop above threw.
+            // safe: every flavor rendered and planned, or the loops above threw.
             guard let files = try? pipeline.rendered.get(), let plan = pipeline.plan else { continue }
-            outputs.append(FlavorOutput(files: files, plan: plan, staged: try? pipeline.staged?.get()))
+            outputs.append(FlavorOutput(files: files, plan: plan))
         }
         return outputs
     }
@@ -233,7 +220,7 @@ enum ModelOutput {
     private struct FlavorPipeline: Sendable {
         var rendered: Result<[OutputFile], any Error>
         var plan: OutputPlan?
-        var staged: Result<StagedPlan, IOFailure>?
+        var written: Result<Void, any Error>?
     }
 }
 

@@ -63,87 +63,39 @@ enum OutputWriter {
         return plan
     }
 
-    static func apply(_ plan: OutputPlan) throws {
-        try apply([plan])
-    }
-
-    /// Applies several plans: stages each (see ``stage(_:)``), then commits them all.
     static func apply(_ plans: [OutputPlan]) throws {
-        var staged: [StagedPlan] = []
-        for plan in plans {
-            do {
-                staged.append(try stage(plan))
-            } catch {
-                discard(staged)
-                throw error
-            }
-        }
-        try commit(staged)
+        for plan in plans { try apply(plan) }
     }
 
-    /// Creates the plan's directory and writes every changed file to a temporary file beside its
-    /// destination (on a few threads when there are many), without replacing anything yet. On failure the
-    /// temporary files written are removed and the failure of the first file in plan order is thrown.
-    static func stage(_ plan: OutputPlan) throws(IOFailure) -> StagedPlan {
+    /// Creates the plan's directory, writes every changed file atomically (on a few threads when there are
+    /// many), then removes the stale files. A file that cannot be written does not stop the others; the
+    /// failure of the first file in plan order is thrown, and then nothing is removed.
+    static func apply(_ plan: OutputPlan) throws {
         do {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {
             throw IOFailure(
                 path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        let destinations = plan.changes.map { (plan.directory as NSString).appendingPathComponent($0.file.path) }
-        let outcomes = WriteOutcomes(count: destinations.count)
-        let threads = destinations.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
-        ParallelWork.forEach(count: destinations.count, threads: threads) { index in
-            outcomes.record(
-                Result { () throws(IOFailure) -> String in
-                    try AtomicFileWriter.writeTemporary(plan.changes[index].file.utf8, for: destinations[index])
-                }, at: index)
-        }
-        var temporaries: [String] = []
-        var firstFailure: IOFailure?
-        for result in outcomes.results() {
-            switch result {
-            case .success(let temporary): temporaries.append(temporary)
-            case .failure(let failure): if firstFailure == nil { firstFailure = failure }
+        let failures = WriteFailures()
+        let threads = plan.changes.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        ParallelWork.forEach(count: plan.changes.count, threads: threads) { index in
+            let change = plan.changes[index]
+            do throws(IOFailure) {
+                try AtomicFileWriter.store(
+                    change.file.utf8, at: (plan.directory as NSString).appendingPathComponent(change.file.path))
+            } catch {
+                failures.record(error, at: index)
             }
         }
-        if let firstFailure {
-            for temporary in temporaries { unlink(temporary) }
-            throw firstFailure
-        }
-        return StagedPlan(plan: plan, temporaries: temporaries, destinations: destinations)
-    }
-
-    /// Puts every staged file in place (each rename is atomic) and removes the plans' stale files.
-    static func commit(_ staged: [StagedPlan]) throws {
-        for (index, plan) in staged.enumerated() {
-            for (position, temporary) in plan.temporaries.enumerated() {
-                do {
-                    try AtomicFileWriter.replace(plan.destinations[position], with: temporary)
-                } catch {
-                    for rest in plan.temporaries[(position + 1)...] { unlink(rest) }
-                    discard(Array(staged[(index + 1)...]))
-                    throw error
-                }
+        if let failure = failures.first { throw failure }
+        for removal in plan.removals {
+            let path = (plan.directory as NSString).appendingPathComponent(removal)
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
             }
-        }
-        for plan in staged.map(\.plan) {
-            for removal in plan.removals {
-                let path = (plan.directory as NSString).appendingPathComponent(removal)
-                do {
-                    try FileManager.default.removeItem(atPath: path)
-                } catch {
-                    throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
-                }
-            }
-        }
-    }
-
-    /// Removes staged temporary files, leaving every destination as it was.
-    static func discard(_ staged: [StagedPlan]) {
-        for plan in staged {
-            for temporary in plan.temporaries { unlink(temporary) }
         }
     }
 
@@ -165,38 +117,24 @@ enum OutputWriter {
     }
 }
 
-/// A plan whose changed files are written to temporary files, ready to be put in place by
-/// ``OutputWriter/commit(_:)`` or removed by ``OutputWriter/discard(_:)``.
-struct StagedPlan {
-    var plan: OutputPlan
-    /// The temporary file of each change, in the plan's order.
-    var temporaries: [String]
-    /// The destination of each change, in the plan's order.
-    var destinations: [String]
-}
-
-/// The outcome of each write made on several threads, kept by index so that what is reported does not
-/// depend on timing.
-private final class WriteOutcomes: @unchecked Sendable {
-    // @unchecked: `outcomes` is only touched with `lock` held.
+/// The failures of writes made on several threads, kept by index so that the one reported does not depend
+/// on timing.
+private final class WriteFailures: @unchecked Sendable {
+    // @unchecked: `failures` is only touched with `lock` held.
     private let lock = NSLock()
-    private var outcomes: [Result<String, IOFailure>?]
+    private var failures: [Int: IOFailure] = [:]
 
-    init(count: Int) {
-        outcomes = Array(repeating: nil, count: count)
-    }
-
-    func record(_ outcome: Result<String, IOFailure>, at index: Int) {
+    func record(_ failure: IOFailure, at index: Int) {
         lock.lock()
-        outcomes[index] = outcome
+        failures[index] = failure
         lock.unlock()
     }
 
-    /// Every outcome, in index order.
-    func results() -> [Result<String, IOFailure>] {
+    /// The failure with the lowest index.
+    var first: IOFailure? {
         lock.lock()
         defer { lock.unlock() }
-        return outcomes.compactMap { $0 }
+        return failures.min { $0.key < $1.key }?.value
     }
 }
 
