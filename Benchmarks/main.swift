@@ -13,6 +13,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 // Child-process entry points: the benchmark re-runs itself to time our tool as a process.
 if let first = arguments.first, first == "--tool" {
+    // As the `datamodelgen` executable does.
+    BatchProcess.prepare()
     let code = CommandLineTool().run(Array(arguments.dropFirst()))
     exit(code.rawValue)
 }

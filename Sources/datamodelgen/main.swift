@@ -2,7 +2,7 @@ import DataModel
 import DataModelGenCLI
 import Foundation
 
-// The process exits right after the command: the model and its contexts need not be freed one by one.
-ExitTeardown.skipDeallocation()
+// The process exits right after the command: no teardown of large graphs, memory kept for reuse.
+BatchProcess.prepare()
 let code = CommandLineTool().run(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)
