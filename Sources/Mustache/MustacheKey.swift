@@ -1,4 +1,10 @@
-import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A name a template looks up, resolved once when the template compiles.
 ///
@@ -53,11 +59,11 @@ public struct MustacheKey: Sendable, Hashable, CustomStringConvertible {
 /// Keys are made when templates compile and when key tables are built, never per lookup, so the
 /// lock is taken rarely; a name looked up by string that no key has is in no table.
 enum MustacheKeyNumbers {
-    private static let numbers = Mutex<[String: Int]>([:])
+    private static let registry = KeyNumberRegistry()
 
     /// The number of `name`, given one if it has none yet.
     static func number(of name: String) -> Int {
-        numbers.withLock { numbers in
+        registry.withLock { numbers in
             if let number = numbers[name] { return number }
             let number = numbers.count
             numbers[name] = number
@@ -67,7 +73,34 @@ enum MustacheKeyNumbers {
 
     /// The number of `name` if a key with that name exists.
     static func existingNumber(of name: String) -> Int? {
-        numbers.withLock { $0[name] }
+        registry.withLock { $0[name] }
+    }
+}
+
+/// The names numbered so far, behind a POSIX mutex.
+///
+/// Not `Synchronization.Mutex`: on Linux that is built on raw futexes, which the thread sanitizer cannot see,
+/// so every use from two threads would be reported as a race.
+private final class KeyNumberRegistry: @unchecked Sendable {
+    // @unchecked: `numbers` is only touched with `mutex` locked.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var numbers: [String: Int] = [:]
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout [String: Int]) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&numbers)
     }
 }
 
