@@ -140,9 +140,9 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     public var descriptionArguments: String {
         var arguments = TextBuilder(capacity: 96)
         arguments.append("name: ")
-        arguments.append(nameLiteral)
+        arguments.append(contentsOf: nameLiteral)
         arguments.append(", type: .")
-        arguments.append(runtimeAttributeType)
+        arguments.append(contentsOf: runtimeAttributeType)
         if !isOptional { arguments.append(", isOptional: false") }
         if isTransient { arguments.append(", isTransient: true") }
         if isDerived { arguments.append(", isDerived: true") }
@@ -153,11 +153,11 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         }
         if minimumText != nil {
             arguments.append(", minValue: ")
-            arguments.append(minValueLiteral)
+            arguments.append(contentsOf: minValueLiteral)
         }
         if maximumText != nil {
             arguments.append(", maxValue: ")
-            arguments.append(maxValueLiteral)
+            arguments.append(contentsOf: maxValueLiteral)
         }
         if let regularExpression {
             arguments.append(", regularExpression: ")
@@ -221,7 +221,7 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     public var descriptionArguments: String {
         var arguments = TextBuilder(capacity: 128)
         arguments.append("name: ")
-        arguments.append(nameLiteral)
+        arguments.append(contentsOf: nameLiteral)
         arguments.append(", destinationEntityName: ")
         arguments.appendLiteral(destinationName)
         if let inverseName {
@@ -234,15 +234,15 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
         if isTransient { arguments.append(", isTransient: true") }
         if deletionRule != .nullify {
             arguments.append(", deleteRule: .")
-            arguments.append(deleteRule)
+            arguments.append(contentsOf: deleteRule)
         }
         if minCount != 0 {
             arguments.append(", minCount: ")
-            arguments.append(String(minCount))
+            arguments.append(contentsOf: String(minCount))
         }
         if maxCount != 0 {
             arguments.append(", maxCount: ")
-            arguments.append(String(maxCount))
+            arguments.append(contentsOf: String(maxCount))
         }
         return arguments.string
     }
@@ -419,18 +419,30 @@ struct RuntimeContextBuilder {
 }
 
 /// Builds a string from pieces in one byte buffer: one allocation for the bytes and one for the string.
-struct TextBuilder {
-    private var bytes: [UInt8] = []
+struct TextBuilder: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
 
     /// Creates a builder with room for `capacity` bytes.
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// Appends fixed text, read in place without any string machinery.
+    mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `text`.
-    mutating func append(_ text: String) {
+    mutating func append(contentsOf text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     /// Appends `text` as a Swift string literal (see ``RuntimeContextBuilder/literal(_:)``).
@@ -440,16 +452,46 @@ struct TextBuilder {
             for byte in source where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
                 return false
             }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: source)
-            bytes.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
+            append(source)
+            append(UInt8(ascii: "\""))
             return true
         }
-        if !isPlain { append(RuntimeContextBuilder.literal(text)) }
+        if !isPlain { append(contentsOf: RuntimeContextBuilder.literal(text)) }
     }
 
     /// The text built so far.
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            guard let target = buffer.baseAddress else { return 0 }
+            target.initialize(from: base, count: count)
+            return count
+        }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        (base + count).initialize(to: byte)
+        count += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var newCapacity = capacity * 2
+        while newCapacity < count + extra { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
 }
 
 extension SwiftTypeMapper {

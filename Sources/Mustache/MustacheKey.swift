@@ -112,6 +112,8 @@ public struct MustacheKeyTable: Sendable {
     /// The position of each name, indexed by its key's number; -1 for numbers of other names. A key
     /// numbered past the end was made after the table, so it is none of the table's names.
     @usableFromInline let positions: [Int]
+    /// The same positions in memory that never moves, for the renderer to read through a pointer.
+    let fixedPositions: MustacheKeyPositions
 
     /// Creates a table of `names`; a repeated name keeps its first position.
     public init(_ names: [String]) {
@@ -121,6 +123,7 @@ public struct MustacheKeyTable: Sendable {
             positions[number] = position
         }
         self.positions = positions
+        self.fixedPositions = MustacheKeyPositions(positions)
     }
 
     /// The position of `key`'s name in the table's names, or nil when it is not one of them.
@@ -136,6 +139,29 @@ public struct MustacheKeyTable: Sendable {
         guard let number = MustacheKeyNumbers.existingNumber(of: name), number < positions.count else { return nil }
         let position = positions[number]
         return position < 0 ? nil : position
+    }
+}
+
+/// A key table's positions, allocated once and never written after `init`, so a reader holding
+/// the object may read them through ``base`` without copying or reference counting.
+///
+/// Unchecked `Sendable`: the memory is written only in `init` and freed only in `deinit`.
+final class MustacheKeyPositions: @unchecked Sendable {
+    /// The position of the name numbered `i` at `base[i]`, or -1.
+    let base: UnsafeMutablePointer<Int>
+    /// How many numbers have an entry; higher numbers are none of the table's names.
+    let count: Int
+
+    init(_ positions: [Int]) {
+        count = positions.count
+        base = .allocate(capacity: max(count, 1))
+        positions.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { base.initialize(from: start, count: source.count) }
+        }
+    }
+
+    deinit {
+        base.deallocate()
     }
 }
 
@@ -176,6 +202,15 @@ extension KeyedMustacheObject {
     @inlinable
     public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
         guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        return value(for: known)
+    }
+
+    /// ``keys``: the renderer skips this object for other keys without calling it.
+    public var mustacheKeyTable: MustacheKeyTable? { Self.keys }
+
+    @inlinable
+    public func mustacheValue(atKeyPosition position: Int) -> MustacheValue? {
+        guard let known = Key(rawValue: position) else { return nil }
         return value(for: known)
     }
 }

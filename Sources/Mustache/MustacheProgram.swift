@@ -54,6 +54,8 @@ final class MustacheProgram: @unchecked Sendable {
     let names: [Name]
     /// The components of every name, in order.
     let keys: [MustacheKey]
+    /// The number of each of ``keys``, read by lookups without copying the key.
+    let keyNumbers: [Int]
     let partials: [MustachePartial]
     let parents: [Parent]
     let blocks: [Block]
@@ -68,6 +70,7 @@ final class MustacheProgram: @unchecked Sendable {
         instructions = builder.instructions
         names = builder.names
         keys = builder.keys
+        keyNumbers = builder.keys.map(\.number)
         partials = builder.partials
         parents = builder.parents
         blocks = builder.blocks

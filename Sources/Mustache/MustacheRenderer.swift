@@ -20,6 +20,35 @@ struct MustacheRenderer: ~Copyable {
         case finishLines(start: Int)
     }
 
+    /// A context on the stack, with its object's key positions when it has a key table.
+    private struct ContextFrame {
+        let value: MustacheValue
+        /// Holds the memory ``positionBase`` points to.
+        private let positions: MustacheKeyPositions?
+        /// The key positions of an object with a key table (see ``MustacheKeyPositions``), nil for
+        /// any other context; valid for as long as the frame holds ``positions``.
+        let positionBase: UnsafePointer<Int>?
+        let positionCount: Int
+        /// The object of ``value`` when it has a key table. Unowned, so that a lookup calls it without
+        /// reference counting: ``value`` keeps it alive for as long as the frame exists.
+        unowned(unsafe) let keyedObject: (any MustacheObject)?
+
+        init(_ value: MustacheValue) {
+            self.value = value
+            if case .object(let object) = value, let table = object.mustacheKeyTable {
+                positions = table.fixedPositions
+                positionBase = UnsafePointer(table.fixedPositions.base)
+                positionCount = table.fixedPositions.count
+                keyedObject = object
+            } else {
+                positions = nil
+                positionBase = nil
+                positionCount = 0
+                keyedObject = nil
+            }
+        }
+    }
+
     /// The blocks one parent tag passes, with the program their content is in.
     private struct Overrides {
         var program: Int
@@ -36,7 +65,7 @@ struct MustacheRenderer: ~Copyable {
     /// Each indentation in use, as UTF-8 bytes; work refers to them by position, and 0 is no indentation.
     private var indentations: [[UInt8]] = [[]]
     /// The context stack; names resolve from the top (the end) down.
-    private var contextStack: [MustacheValue]
+    private var contextStack: [ContextFrame]
     /// The blocks passed by the parent tags being rendered, outermost first.
     private var overrides: [Overrides] = []
     /// How many partials, parents and overridden blocks are being rendered.
@@ -45,7 +74,7 @@ struct MustacheRenderer: ~Copyable {
     private init(library: MustacheLibrary, contexts: [MustacheValue]) {
         self.library = library
         self.options = library.options
-        self.contextStack = contexts
+        self.contextStack = contexts.map(ContextFrame.init)
     }
 
     /// Renders `template` with `context`, resolving partials and parents in `library`.
@@ -176,7 +205,7 @@ struct MustacheRenderer: ~Copyable {
 
     /// Pushes `context` and schedules `content` to render in it, then the pop.
     private mutating func push(_ context: MustacheValue, program: Int, content: Range<Int>, indentation: Int) {
-        contextStack.append(context)
+        contextStack.append(ContextFrame(context))
         work.append(.popContext)
         work.append(.run(program: program, range: content, indentation: indentation))
     }
@@ -304,7 +333,7 @@ struct MustacheRenderer: ~Copyable {
     private func resolve(_ name: MustacheName) -> MustacheValue {
         switch name {
         case .implicitIterator:
-            return contextStack.last ?? .null
+            return contextStack.last?.value ?? .null
         case .path(let first, let rest):
             guard var value = lookUp(first) else { return .null }
             for component in rest {
@@ -318,8 +347,8 @@ struct MustacheRenderer: ~Copyable {
     /// The value of a name of `program`, like ``resolve(_:)``.
     private func resolve(_ name: MustacheProgram.Name, in program: MustacheProgram) -> MustacheValue {
         let keys = name.keys
-        guard !keys.isEmpty else { return contextStack.last ?? .null }
-        guard var value = lookUp(program.keys[keys.lowerBound]) else { return .null }
+        guard !keys.isEmpty else { return contextStack.last?.value ?? .null }
+        guard var value = lookUp(keyAt: keys.lowerBound, in: program) else { return .null }
         var index = keys.lowerBound + 1
         while index < keys.upperBound {
             guard let next = value[program.keys[index]] else { return .null }
@@ -335,9 +364,30 @@ struct MustacheRenderer: ~Copyable {
         while index > 0 {
             index -= 1
             // The subscript reads the context in place, without copying it out of the stack.
-            if let value = contextStack[index][key] { return value }
+            if let value = contextStack[index].value[key] { return value }
         }
         return nil
+    }
+
+    /// The value of `program.keys[keyIndex]` in the topmost context that contains it, like
+    /// ``lookUp(_:)``; an object with a key table that lacks the key is skipped without a call.
+    private func lookUp(keyAt keyIndex: Int, in program: MustacheProgram) -> MustacheValue? {
+        let number = program.keyNumbers[keyIndex]
+        return contextStack.withUnsafeBufferPointer { frames -> MustacheValue? in
+            var index = frames.count
+            while index > 0 {
+                index -= 1
+                guard let positions = frames[index].positionBase else {
+                    if let value = frames[index].value[program.keys[keyIndex]] { return value }
+                    continue
+                }
+                guard number < frames[index].positionCount else { continue }
+                let position = positions[number]
+                guard position >= 0, let object = frames[index].keyedObject else { continue }
+                if let value = object.mustacheValue(atKeyPosition: position) { return value }
+            }
+            return nil
+        }
     }
 
     private mutating func append(_ value: MustacheValue, escapes: Bool) {
@@ -371,10 +421,8 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// Appends a string's bytes with one copy; a native string's bytes are read in place.
+    /// Appends a string's bytes with one copy; a native string's bytes, small or large, are read in place.
     private mutating func appendUTF8(_ text: String) {
-        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { output.append($0) }
-        guard appended == nil else { return }
         var text = text
         text.withUTF8 { output.append($0) }
     }

@@ -177,6 +177,19 @@ public protocol MustacheObject: AnyObject, Sendable {
     /// The default calls ``mustacheValue(forKey:)``. Implement it with a static ``MustacheKeyTable``
     /// to answer without hashing the name.
     func mustacheValue(for key: MustacheKey) -> MustacheValue?
+
+    /// The table of every key this object can answer, or nil when it does not say.
+    ///
+    /// The renderer reads it once when it pushes the object onto the context stack: a key missing
+    /// from the table then moves on to the next context without a call, and a key in it is answered
+    /// by ``mustacheValue(atKeyPosition:)``. The default is nil; ``KeyedMustacheObject`` returns
+    /// its ``KeyedMustacheObject/keys``.
+    var mustacheKeyTable: MustacheKeyTable? { get }
+
+    /// The value for the key at `position` in ``mustacheKeyTable``, or nil for none.
+    ///
+    /// Called only with positions of that table. The default returns nil.
+    func mustacheValue(atKeyPosition position: Int) -> MustacheValue?
 }
 
 extension MustacheObject {
@@ -184,4 +197,10 @@ extension MustacheObject {
     public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
         mustacheValue(forKey: key.name)
     }
+
+    /// No table: every lookup asks ``mustacheValue(for:)``.
+    public var mustacheKeyTable: MustacheKeyTable? { nil }
+
+    /// No value: objects without a key table are never asked by position.
+    public func mustacheValue(atKeyPosition position: Int) -> MustacheValue? { nil }
 }
