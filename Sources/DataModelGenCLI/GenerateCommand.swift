@@ -28,14 +28,16 @@ enum GenerateCommand {
             return .success
         }
         let versionName = arguments.value("model-version") ?? config?.modelVersion
+        // The templates compile on another thread while the model loads; they do not depend on it.
+        let templates = arguments.value("templates") ?? config?.templates
+        let compiledLibrary = BackgroundWork { try TemplateLoader.library(overrides: templates) }
         let (outcome, diagnostics) = ModelInput.loadAndValidateQuietly(
             path: modelPath, versionName: versionName, printer: printer)
         printer.print(diagnostics)
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
         defer { ExitTeardown.keep(loaded) }
 
-        let templates = arguments.value("templates") ?? config?.templates
-        let library = try TemplateLoader.library(overrides: templates)
+        let library = try compiledLibrary.wait()
         let targets = FlavorTarget.targets(for: flavors, output: output)
         let expected = arguments.values["expect-output"]
         // A plain run writes each flavor as soon as it is rendered, while the others still render.
