@@ -20,7 +20,6 @@ public enum ModelParser {
         case .success(let parsed): tree = parsed
         case .failure(let error): throw error
         }
-        defer { ExitTeardown.keep(tree) }
         guard let root = tree.root() else {
             throw ModelLoadingError(
                 .invalidModel,
