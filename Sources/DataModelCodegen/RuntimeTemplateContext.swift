@@ -420,29 +420,21 @@ struct RuntimeContextBuilder {
 
 /// Builds a string from pieces in one byte buffer: one allocation for the bytes and one for the string.
 struct TextBuilder: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
+    private var buffer: MustacheOutputBuffer
 
     /// Creates a builder with room for `capacity` bytes.
     init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit {
-        base.deallocate()
+        buffer = MustacheOutputBuffer(capacity: capacity)
     }
 
     /// Appends fixed text, read in place without any string machinery.
     mutating func append(_ text: StaticString) {
-        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        buffer.append(text)
     }
 
     /// Appends `text`.
     mutating func append(contentsOf text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        buffer.append(text)
     }
 
     /// Appends `text` as a Swift string literal (see ``RuntimeContextBuilder/literal(_:)``).
@@ -452,46 +444,16 @@ struct TextBuilder: ~Copyable {
             for byte in source where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
                 return false
             }
-            append(UInt8(ascii: "\""))
-            append(source)
-            append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(source)
+            buffer.append(UInt8(ascii: "\""))
             return true
         }
-        if !isPlain { append(contentsOf: RuntimeContextBuilder.literal(text)) }
+        if !isPlain { buffer.append(RuntimeContextBuilder.literal(text)) }
     }
 
     /// The text built so far.
-    var string: String {
-        String(unsafeUninitializedCapacity: count) { buffer in
-            guard let target = buffer.baseAddress else { return 0 }
-            target.initialize(from: base, count: count)
-            return count
-        }
-    }
-
-    private mutating func append(_ byte: UInt8) {
-        reserve(1)
-        (base + count).initialize(to: byte)
-        count += 1
-    }
-
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).initialize(from: source, count: bytes.count)
-        count += bytes.count
-    }
-
-    private mutating func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
-        var newCapacity = capacity * 2
-        while newCapacity < count + extra { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
-    }
+    var string: String { buffer.string }
 }
 
 extension SwiftTypeMapper {

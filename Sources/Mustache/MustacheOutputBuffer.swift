@@ -1,14 +1,19 @@
-/// The bytes a render appends, in memory the renderer owns for the length of one render.
+/// A growable byte buffer in memory its owner frees: what a render appends to, and a cheap way for
+/// template contexts to build text.
 ///
 /// Appending is a capacity check and a copy, without the copy-on-write and generic-sequence checks of
 /// `Array.append(contentsOf:)`, which dominated rendering. Not copyable: exactly one owner frees it.
-struct MustacheOutputBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// How many bytes have been appended.
-    private(set) var count = 0
+public struct MustacheOutputBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var storedCount = 0
 
-    init(capacity: Int) {
+    /// How many bytes have been appended.
+    @inlinable public var count: Int { storedCount }
+
+    /// An empty buffer with room for `capacity` bytes.
+    @inlinable
+    public init(capacity: Int) {
         self.capacity = max(capacity, 16)
         self.base = .allocate(capacity: self.capacity)
     }
@@ -18,38 +23,65 @@ struct MustacheOutputBuffer: ~Copyable {
     }
 
     /// The last byte appended, if any.
-    var last: UInt8? {
+    @inlinable
+    public var last: UInt8? {
         count > 0 ? base[count - 1] : nil
     }
 
-    mutating func append(_ byte: UInt8) {
+    /// Appends one byte.
+    @inlinable
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
         (base + count).initialize(to: byte)
-        count += 1
+        storedCount += 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends bytes.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
         (base + count).initialize(from: source, count: bytes.count)
-        count += bytes.count
+        storedCount += bytes.count
+    }
+
+    /// Appends fixed text, read in place without any string machinery.
+    @inlinable
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes.
-    mutating func append(_ text: String) {
+    @inlinable
+    public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// A copy of the bytes appended so far.
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
 
-    private mutating func reserve(_ extra: Int) {
+    /// The bytes appended so far as a string (they must be UTF-8: every append is).
+    public var string: String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            guard let target = buffer.baseAddress else { return 0 }
+            target.initialize(from: base, count: count)
+            return count
+        }
+    }
+
+    @inlinable
+    mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
+        grow(toHold: count + extra)
+    }
+
+    @usableFromInline
+    mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2
-        while newCapacity < count + extra { newCapacity *= 2 }
+        while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.moveInitialize(from: base, count: count)
         base.deallocate()
