@@ -74,22 +74,9 @@ struct SchemaContext: MustacheRepresentable {
 
     /// What a table stores, for the comment above it.
     static func comment(for table: TableLayout, layout: StoreLayout) -> String {
-        comment(for: table, layout: layout, entitiesByTable: entityDescriptionsByTable(layout))
-    }
-
-    /// Each table's entities as the comment lists them (`Person (3)`), in entity-number order.
-    static func entityDescriptionsByTable(_ layout: StoreLayout) -> [String: [String]] {
-        var names: [String: [String]] = [:]
-        for entity in layout.entities {
-            names[entity.tableName, default: []].append(entity.name + " (" + String(entity.number) + ")")
-        }
-        return names
-    }
-
-    static func comment(for table: TableLayout, layout: StoreLayout, entitiesByTable: [String: [String]]) -> String {
         switch table.kind {
-        case .entity:
-            return "Entities: " + (entitiesByTable[table.name] ?? []).joined(separator: ", ")
+        case .entity(let root):
+            return entitiesComment(root: root, layout: layout)
         case .join:
             guard let join = layout.joinTable(named: table.name) else { return "Many-to-many join table" }
             return comment(for: join, layout: layout)
@@ -104,6 +91,22 @@ struct SchemaContext: MustacheRepresentable {
 }
 
 extension SchemaContext {
+    /// `Entities: Person (3), Employee (4)`: the entities stored in the table of hierarchy root `root`,
+    /// the root first, then its descendants by number.
+    static func entitiesComment(root: Int, layout: StoreLayout) -> String {
+        var comment = "Entities: "
+        guard let rootEntity = layout.entity(number: root) else { return comment }
+        for number in rootEntity.hierarchyNumbers {
+            guard let entity = layout.entity(number: number) else { continue }
+            if number != root { comment += ", " }
+            comment += entity.name
+            comment += " ("
+            comment += String(number)
+            comment += ")"
+        }
+        return comment
+    }
+
     /// What a join table stores: `Many-to-many: Owner.relationship ↔ inverse`.
     static func comment(for join: JoinTableLayout, layout: StoreLayout) -> String {
         let owner = layout.entity(number: join.ownerEntityNumber)?.name ?? "?"
@@ -128,12 +131,11 @@ final class SchemaObject: KeyedMustacheObject {
     init(model: ObjectModel, layout: StoreLayout, ifNotExists: Bool) {
         self.model = model
         self.ifNotExists = ifNotExists
-        let entitiesByTable = SchemaContext.entityDescriptionsByTable(layout)
         tables = layout.tables.map { table in
             .object(
                 SchemaTableObject(
                     table: table,
-                    comment: SchemaContext.comment(for: table, layout: layout, entitiesByTable: entitiesByTable)))
+                    comment: SchemaContext.comment(for: table, layout: layout)))
         }
         indexes = layout.indexes.map { .object(SchemaIndexObject($0)) }
         primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }

@@ -23,13 +23,13 @@ struct SchemaSQLWriter {
         var writer = SchemaSQLWriter(ifNotExists: ifNotExists, capacity: estimatedSize(of: layout))
         writer.writeHeader(model)
         for table in layout.entityTables {
-            writer.writeTable(table, comment: entityTableComment(table, layout: layout))
+            writer.writeTable(table, comment: SchemaContext.comment(for: table, layout: layout))
         }
         for join in layout.joinTables {
             writer.writeTable(join.table, comment: SchemaContext.comment(for: join, layout: layout))
         }
         for table in layout.systemTables {
-            writer.writeTable(table, comment: SchemaContext.comment(for: table, layout: layout, entitiesByTable: [:]))
+            writer.writeTable(table, comment: SchemaContext.comment(for: table, layout: layout))
         }
         if !layout.indexes.isEmpty { writer.write("\n") }
         for index in layout.indexes { writer.writeIndex(index) }
@@ -45,23 +45,6 @@ struct SchemaSQLWriter {
         for table in layout.entityTables { columns += table.columns.count }
         return 4096 + 40 * columns + 200 * layout.joinTables.count
             + 100 * (layout.indexes.count + layout.primaryKeyRows.count)
-    }
-
-    /// `Entities: Person (3), Employee (4)`: the table's root entity and its descendants, by number.
-    private static func entityTableComment(_ table: TableLayout, layout: StoreLayout) -> String {
-        guard case .entity(let root) = table.kind, let rootEntity = layout.entity(number: root) else {
-            return SchemaContext.comment(for: table, layout: layout, entitiesByTable: [:])
-        }
-        var comment = "Entities: "
-        for number in rootEntity.hierarchyNumbers {
-            guard let entity = layout.entity(number: number) else { continue }
-            if number != root { comment += ", " }
-            comment += entity.name
-            comment += " ("
-            comment += String(number)
-            comment += ")"
-        }
-        return comment
     }
 
     private mutating func writeHeader(_ model: ObjectModel) {

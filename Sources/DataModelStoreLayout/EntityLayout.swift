@@ -122,23 +122,13 @@ struct PropertyNameTable: Sendable, Hashable {
     /// The attribute or relationship called `name`.
     func find(_ name: String, attributes: [AttributeLayout], relationships: [RelationshipLayout]) -> Property? {
         guard !slots.isEmpty else { return nil }
-        let hash = NameHash.hash(name)
-        let mask = slots.count - 1
-        let tag = HashSlot.tag(hash)
-        var slot = HashSlot.start(hash, mask: mask)
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { return nil }
-            if HashSlot.tag(entry) == tag {
-                let position = HashSlot.position(entry)
-                if position & Self.relationshipFlag == 0 {
-                    if attributes[position].name == name { return .attribute(position) }
-                } else if relationships[position ^ Self.relationshipFlag].name == name {
-                    return .relationship(position ^ Self.relationshipFlag)
-                }
-            }
-            slot = (slot + 1) & mask
+        let found = HashSlot.probe(NameHash.hash(name), in: slots) { position in
+            position & Self.relationshipFlag == 0
+                ? attributes[position].name == name : relationships[position ^ Self.relationshipFlag].name == name
         }
+        guard case .found(let position) = found else { return nil }
+        return position & Self.relationshipFlag == 0
+            ? .attribute(position) : .relationship(position ^ Self.relationshipFlag)
     }
 }
 

@@ -35,17 +35,9 @@ struct NameIndex: Sendable, Hashable {
     /// The position of `name`, whose ``NameHash/hash(_:)`` is `hash`.
     func position(of name: String, hash: UInt64) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let mask = slots.count - 1
-        let tag = HashSlot.tag(hash)
-        var slot = HashSlot.start(hash, mask: mask)
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { return nil }
-            if HashSlot.tag(entry) == tag {
-                let position = HashSlot.position(entry)
-                if names[position] == name { return position }
-            }
-            slot = (slot + 1) & mask
+        switch HashSlot.probe(hash, in: slots, matches: { names[$0] == name }) {
+        case .found(let position): return position
+        case .free: return nil
         }
     }
 
@@ -59,19 +51,10 @@ struct NameIndex: Sendable, Hashable {
     @discardableResult
     mutating func insert(_ name: String, hash: UInt64) -> (inserted: Bool, position: Int) {
         if (names.count + 1) * 2 > slots.count { grow() }
-        let mask = slots.count - 1
-        let tag = HashSlot.tag(hash)
-        var slot = HashSlot.start(hash, mask: mask)
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { break }
-            if HashSlot.tag(entry) == tag {
-                let position = HashSlot.position(entry)
-                if names[position] == name { return (false, position) }
-            }
-            slot = (slot + 1) & mask
+        switch HashSlot.probe(hash, in: slots, matches: { names[$0] == name }) {
+        case .found(let position): return (false, position)
+        case .free(let slot): slots[slot] = HashSlot.entry(hash: hash, position: names.count)
         }
-        slots[slot] = HashSlot.entry(hash: hash, position: names.count)
         names.append(name)
         return (true, names.count - 1)
     }
@@ -119,6 +102,28 @@ enum HashSlot {
     @inline(__always)
     static func position(_ entry: UInt64) -> Int {
         Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+    }
+
+    /// What a probe found: the position held by a matching entry, or the free slot where the probe
+    /// ended (where an entry for the hash goes).
+    enum Probe {
+        case found(position: Int)
+        case free(slot: Int)
+    }
+
+    /// Walks `slots` from `hash`'s start to the first entry with `hash`'s tag whose position `matches`,
+    /// or to the first free slot. `slots` must not be empty.
+    @inline(__always)
+    static func probe(_ hash: UInt64, in slots: [UInt64], matches: (Int) -> Bool) -> Probe {
+        let mask = slots.count - 1
+        let wanted = tag(hash)
+        var slot = start(hash, mask: mask)
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return .free(slot: slot) }
+            if tag(entry) == wanted && matches(position(entry)) { return .found(position: position(entry)) }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// Puts `entry` in the first free slot from its start.

@@ -260,18 +260,10 @@ struct StoreLayoutBuilder {
         let hash = NameHash.hash(name)
         propertyHash[code] = hash
         let key = NameHash.combine(hash, number)
-        let mask = propertySlots.count - 1
-        let tag = HashSlot.tag(key)
-        var slot = HashSlot.start(key, mask: mask)
-        while true {
-            let entry = propertySlots[slot]
-            if entry == 0 { break }
-            if HashSlot.tag(entry) == tag && isProperty(HashSlot.position(entry), named: name, of: number) {
-                return false
-            }
-            slot = (slot + 1) & mask
+        switch HashSlot.probe(key, in: propertySlots, matches: { isProperty($0, named: name, of: number) }) {
+        case .found: return false
+        case .free(let slot): propertySlots[slot] = HashSlot.entry(hash: key, position: code)
         }
-        propertySlots[slot] = HashSlot.entry(hash: key, position: code)
         return property(name, hash: hash, from: parentNumber[number]) == nil
     }
 
@@ -293,19 +285,13 @@ struct StoreLayoutBuilder {
     @inline(__always)
     private func property(_ name: String, hash: UInt64, from number: Int) -> PropertyReference? {
         var current = number
-        let mask = propertySlots.count - 1
         while current != 0 {
-            let key = NameHash.combine(hash, current)
-            let tag = HashSlot.tag(key)
-            var slot = HashSlot.start(key, mask: mask)
-            while true {
-                let entry = propertySlots[slot]
-                if entry == 0 { break }
-                let code = HashSlot.position(entry)
-                if HashSlot.tag(entry) == tag && isProperty(code, named: name, of: current) {
-                    return code < attributeTotal ? .attribute(code) : .relationship(code - attributeTotal)
-                }
-                slot = (slot + 1) & mask
+            let owner = current
+            let key = NameHash.combine(hash, owner)
+            if case .found(let code) = HashSlot.probe(
+                key, in: propertySlots, matches: { isProperty($0, named: name, of: owner) })
+            {
+                return code < attributeTotal ? .attribute(code) : .relationship(code - attributeTotal)
             }
             current = parentNumber[current]
         }

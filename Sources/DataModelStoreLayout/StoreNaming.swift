@@ -202,18 +202,10 @@ struct NameRegistry {
     /// Takes `name` unless a name equal to it ignoring ASCII case is taken; returns whether it did.
     private mutating func take(_ name: String, hash: UInt64) -> Bool {
         if (names.count + 1) * 2 > slots.count { grow() }
-        let mask = slots.count - 1
-        let tag = HashSlot.tag(hash)
-        var slot = HashSlot.start(hash, mask: mask)
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { break }
-            if HashSlot.tag(entry) == tag && NameHash.equalIgnoringASCIICase(names[HashSlot.position(entry)], name) {
-                return false
-            }
-            slot = (slot + 1) & mask
+        switch HashSlot.probe(hash, in: slots, matches: { NameHash.equalIgnoringASCIICase(names[$0], name) }) {
+        case .found: return false
+        case .free(let slot): slots[slot] = HashSlot.entry(hash: hash, position: names.count)
         }
-        slots[slot] = HashSlot.entry(hash: hash, position: names.count)
         names.append(name)
         return true
     }
