@@ -16,7 +16,7 @@ if let first = arguments.first, first == "--tool" {
     // As the `datamodelgen` executable does.
     BatchProcess.prepare()
     let code = CommandLineTool().run(Array(arguments.dropFirst()))
-    exit(code.rawValue)
+    BatchProcess.exit(code)
 }
 
 // Memory probe: fetch every employee of a store in a fresh process and print the peak growth per object.

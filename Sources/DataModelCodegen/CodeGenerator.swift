@@ -32,6 +32,19 @@ public struct CodeGenerator: Sendable {
     /// (the calling thread among them). The result does not depend on the number of threads, and when
     /// several files fail to render, the error thrown is the one of the first file in path order.
     public func generate(_ model: ObjectModel, parallelism: Int = 1) throws(MustacheError) -> [OutputFile] {
+        try generate(model, parallelism: parallelism) { _, file in file }
+    }
+
+    /// Renders the files for `model` and hands each to `deliver` as soon as it is rendered, on the thread
+    /// that rendered it, with its index in path order; returns what `deliver` returned, in path order.
+    ///
+    /// Files are not kept once delivered, so a caller that writes them holds one file per thread, not
+    /// all of them. `deliver` runs concurrently with itself when `parallelism` is above 1. When several
+    /// files fail to render, the error thrown is the one of the first file in path order; the files that
+    /// rendered have been delivered all the same.
+    public func generate<Value: Sendable>(
+        _ model: ObjectModel, parallelism: Int, deliver: @Sendable (Int, OutputFile) -> Value
+    ) throws(MustacheError) -> [Value] {
         let context = TemplateContextBuilder(options: options).context(
             for: model, sourceFileName: model.name + ".xcdatamodeld")
         let (classTemplate, propertiesTemplate) =
@@ -62,16 +75,26 @@ public struct CodeGenerator: Sendable {
         }
         jobs.sort { $0.path < $1.path }
         let library = library
-        let results = ParallelRendering.map(jobs, parallelism: parallelism) { job in
-            Result { () throws(MustacheError) -> OutputFile in
-                OutputFile(path: job.path, utf8: try library.renderUTF8(job.template, withContexts: job.contexts))
+        let indexed = jobs.enumerated().map { IndexedJob(index: $0.offset, job: $0.element) }
+        let results = ParallelRendering.map(indexed, parallelism: parallelism) { item in
+            Result { () throws(MustacheError) -> Value in
+                let file = OutputFile(
+                    path: item.job.path,
+                    utf8: try library.renderUTF8(item.job.template, withContexts: item.job.contexts))
+                return deliver(item.index, file)
             }
         }
-        var files: [OutputFile] = []
-        files.reserveCapacity(results.count)
-        for result in results { files.append(try result.get()) }
-        return files
+        var values: [Value] = []
+        values.reserveCapacity(results.count)
+        for result in results { values.append(try result.get()) }
+        return values
     }
+}
+
+/// A render job with its index in path order.
+private struct IndexedJob: Sendable {
+    var index: Int
+    var job: RenderJob
 }
 
 /// One file to render: its path, its template and the context stack it renders with.

@@ -56,12 +56,21 @@ enum GenerateCommand {
             return .modelError
         }
         defer { ExitTeardown.keep(outputs) }
-        let produced = zip(targets, outputs).flatMap { target, output in output.files.map { target.prefix + $0.path } }
+        let produced = zip(targets, outputs).flatMap { target, output in output.paths.map { target.prefix + $0 } }
         if let expected, let mismatch = ExpectedOutputs.mismatch(expected: expected, produced: produced) {
             printer.print([.error(mismatch, rule: "unexpected-outputs", at: SourceLocation(file: loaded.contentsPath))])
             return .modelError
         }
-        let plans = outputs.map(\.plan)
+        if writes {
+            let entries = zip(targets, outputs).flatMap { target, output in
+                (output.written ?? []).map {
+                    GenerationCache.Entry(path: target.prefix + $0.path, size: $0.size, modified: $0.modified)
+                }
+            }
+            cache?.store(entries: entries, diagnostics: diagnostics)
+            return .success
+        }
+        let plans = outputs.compactMap(\.planned?.plan)
         if arguments.flag("check") {
             let changes = plans.reduce(0) { $0 + $1.changes.count }
             let removals = plans.reduce(0) { $0 + $1.removals.count }
@@ -82,7 +91,7 @@ enum GenerateCommand {
             }
             return .success
         }
-        if !writes { try OutputWriter.apply(plans) }
+        try OutputWriter.apply(plans)
         cache?.store(paths: produced, diagnostics: diagnostics)
         return .success
     }
@@ -161,18 +170,23 @@ struct FlavorTarget {
     }
 }
 
-/// One flavor's part of a `generate` run: its files and what writing them changes.
+/// One flavor's part of a `generate` run.
 struct FlavorOutput {
-    var files: [OutputFile]
-    var plan: OutputPlan
+    /// The paths of its files, relative to its directory, sorted.
+    var paths: [String]
+    /// Its files and what writing them changes, when the run did not write them as they rendered.
+    var planned: (files: [OutputFile], plan: OutputPlan)?
+    /// The size and modification time of every file, when the run wrote them as they rendered.
+    var written: [GenerationCache.Entry]?
 }
 
 /// Everything `generate` writes for a model: the Swift files of each flavor and, when asked, the schema.
 enum ModelOutput {
-    /// Renders every flavor of `targets` (in that order) and plans its directory; the schema is rendered
-    /// once and goes into every flavor's files. With `writingChanges`, each flavor is also written as soon as
-    /// it is planned, while the others may still render; a flavor is written only when all of its files
-    /// (and the schema) rendered.
+    /// Renders every flavor of `targets` (in that order); the schema is rendered once and goes into every
+    /// flavor's files. Without `writingChanges`, each flavor's files are kept and its directory planned.
+    /// With it, each file is written as soon as it renders (see ``DirectoryUpdate``) and not kept, and a
+    /// flavor's files become visible when all of them (and the schema) rendered; a flavor that fails to
+    /// render leaves its directory as it was.
     ///
     /// The flavors and the schema render on threads of their own (each flavor's files on several), sharing
     /// nothing but immutable inputs. Errors come in a fixed order whatever the timing: rendering errors of
@@ -189,39 +203,66 @@ enum ModelOutput {
             ? BackgroundWork {
                 try SchemaOutput.file(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
             } : nil
-        let pipelines = ParallelWork.map(targets) { target in
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let pipelines = ParallelWork.map(targets) { target -> FlavorPipeline in
             var flavorOptions = options
             flavorOptions.flavor = target.flavor
+            let generator = CodeGenerator(library: library, options: flavorOptions)
+            guard writingChanges else {
+                let rendered = Result { try generator.generate(model, parallelism: threads) }
+                guard var files = try? rendered.get() else { return FlavorPipeline(rendered: rendered.map { _ in [] }) }
+                if let schema {
+                    guard let schemaFile = try? schema.wait() else { return FlavorPipeline(rendered: .success([])) }
+                    files.append(schemaFile)
+                    files.sort { $0.path < $1.path }
+                }
+                let plan = OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
+                return FlavorPipeline(
+                    rendered: .success(files.map(\.path)),
+                    output: FlavorOutput(paths: files.map(\.path), planned: (files, plan)))
+            }
+            let update = Result { () throws(IOFailure) -> DirectoryUpdate in
+                try DirectoryUpdate(directory: target.directory, modelFileName: modelFileName)
+            }
+            let updater = try? update.get()
             let rendered = Result {
-                try CodeGenerator(library: library, options: flavorOptions).generate(
-                    model, parallelism: ProcessInfo.processInfo.activeProcessorCount)
+                try generator.generate(model, parallelism: threads) { _, file in
+                    updater?.offer(file)
+                    return file.path
+                }
             }
-            guard var files = try? rendered.get() else { return FlavorPipeline(rendered: rendered) }
+            guard var paths = try? rendered.get() else {
+                updater?.abandon()
+                return FlavorPipeline(rendered: rendered)
+            }
             if let schema {
-                guard let schemaFile = try? schema.wait() else { return FlavorPipeline(rendered: rendered) }
-                files.append(schemaFile)
-                files.sort { $0.path < $1.path }
+                guard let schemaFile = try? schema.wait() else {
+                    updater?.abandon()
+                    return FlavorPipeline(rendered: .success([]))
+                }
+                updater?.offer(schemaFile)
+                paths.append(schemaFile.path)
+                paths.sort()
             }
-            let plan = OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
-            let written = writingChanges ? Result { try OutputWriter.apply(plan) } : nil
-            return FlavorPipeline(rendered: .success(files), plan: plan, written: written)
+            let written = Result { () throws(IOFailure) -> [GenerationCache.Entry] in
+                try update.get().commit()
+            }
+            return FlavorPipeline(
+                rendered: .success(paths), output: FlavorOutput(paths: paths, written: try? written.get()),
+                written: written.map { _ in () }.mapError { $0 })
         }
         for pipeline in pipelines { _ = try pipeline.rendered.get() }
         _ = try schema?.wait()
         for pipeline in pipelines { try pipeline.written?.get() }
-        var outputs: [FlavorOutput] = []
-        for pipeline in pipelines {
-            // safe: every flavor rendered and planned, or the loops above threw.
-            guard let files = try? pipeline.rendered.get(), let plan = pipeline.plan else { continue }
-            outputs.append(FlavorOutput(files: files, plan: plan))
-        }
-        return outputs
+        // safe: every flavor rendered (and was written, when asked), or the loops above threw.
+        return pipelines.compactMap(\.output)
     }
 
     /// What one flavor's thread hands back.
-    private struct FlavorPipeline: Sendable {
-        var rendered: Result<[OutputFile], any Error>
-        var plan: OutputPlan?
+    private struct FlavorPipeline: @unchecked Sendable {
+        // @unchecked: handed from the flavor's thread to the caller once, after the thread finished.
+        var rendered: Result<[String], any Error>
+        var output: FlavorOutput?
         var written: Result<Void, any Error>?
     }
 }

@@ -71,8 +71,14 @@ struct GenerationCache {
     /// Records a successful run that left `paths` (relative to the output directory).
     func store(paths: [String], diagnostics: [Diagnostic]) {
         let entries = paths.compactMap { Self.entry(for: $0, in: outputDirectory) }
-        guard entries.count == paths.count,
-            let text = Self.encode(Record(fingerprint: fingerprint, files: entries, diagnostics: diagnostics))
+        guard entries.count == paths.count else { return }
+        store(entries: entries, diagnostics: diagnostics)
+    }
+
+    /// Records a successful run that left the files of `entries` (paths relative to the output directory),
+    /// whose sizes and modification times the writer read as it wrote them.
+    func store(entries: [Entry], diagnostics: [Diagnostic]) {
+        guard let text = Self.encode(Record(fingerprint: fingerprint, files: entries, diagnostics: diagnostics))
         else { return }
         try? AtomicFileWriter.store(text, at: recordPath)
     }
@@ -160,12 +166,16 @@ struct GenerationCache {
     private static func entry(for relative: String, in directory: String) -> Entry? {
         var info = stat()
         guard stat(directory + "/" + relative, &info) == 0 else { return nil }
+        return Entry(path: relative, size: Int64(info.st_size), modified: modificationTime(info))
+    }
+
+    /// A file's modification time in nanoseconds, as the record keeps it.
+    static func modificationTime(_ info: stat) -> Int64 {
         #if canImport(Darwin)
-            let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else
-            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
-        return Entry(path: relative, size: Int64(info.st_size), modified: modified)
     }
 
     private static func cacheDirectory() -> String? {

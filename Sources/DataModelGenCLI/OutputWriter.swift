@@ -48,7 +48,18 @@ enum OutputWriter {
                 plan.changes.append(.init(file: file, existing: existing.map { String(decoding: $0, as: UTF8.self) }))
             }
         }
-        for entry in entries.sorted() where !produced.contains(entry) {
+        plan.removals = staleFiles(
+            among: existingNames, producing: produced, in: directory, modelFileName: modelFileName)
+        return plan
+    }
+
+    /// The files among `names` (in `directory`) that the generator wrote from the same model and that are not
+    /// among `produced`, sorted: only `.swift` and `.sql` files whose header shows the generator wrote them.
+    static func staleFiles(
+        among names: Set<String>, producing produced: Set<String>, in directory: String, modelFileName: String
+    ) -> [String] {
+        var stale: [String] = []
+        for entry in names.sorted() where !produced.contains(entry) {
             guard entry.hasSuffix(".swift") || entry.hasSuffix(".sql") else { continue }
             let path = (directory as NSString).appendingPathComponent(entry)
             guard let handle = FileHandle(forReadingAtPath: path) else { continue }
@@ -57,10 +68,10 @@ enum OutputWriter {
             guard let head else { continue }
             let text = String(decoding: head, as: UTF8.self)
             if GeneratedFileRecognizer.isGenerated(fileName: entry, contents: text[...], modelFileName: modelFileName) {
-                plan.removals.append(entry)
+                stale.append(entry)
             }
         }
-        return plan
+        return stale
     }
 
     static func apply(_ plans: [OutputPlan]) throws {
@@ -142,6 +153,11 @@ private final class WriteFailures: @unchecked Sendable {
 enum ExistingFile {
     /// The bytes of the regular file at `path`, or nil when there is none or it cannot be read.
     static func bytes(at path: String) -> [UInt8]? {
+        contents(at: path)?.bytes
+    }
+
+    /// The bytes and status of the regular file at `path`, or nil when there is none or it cannot be read.
+    static func contents(at path: String) -> (bytes: [UInt8], info: stat)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -161,7 +177,7 @@ enum ExistingFile {
                 return nil
             }
             bytes.removeLast(capacity - count)
-            if count == 0 { return bytes }
+            if count == 0 { return (bytes, info) }
             capacity = max(capacity, 1 << 16)
         }
     }

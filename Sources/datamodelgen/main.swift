@@ -5,4 +5,4 @@ import Foundation
 // The process exits right after the command: no teardown of large graphs, memory kept for reuse.
 BatchProcess.prepare()
 let code = CommandLineTool().run(Array(CommandLine.arguments.dropFirst()))
-exit(code.rawValue)
+BatchProcess.exit(code)

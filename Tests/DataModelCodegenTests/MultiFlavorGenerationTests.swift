@@ -156,6 +156,11 @@ import Testing
         #expect(run.err.contains("unknown partial 'BusinessEntity'"), "\(run.err)")
         let runtime = (try? FileManager.default.contentsOfDirectory(atPath: output.path + "/runtime")) ?? []
         #expect(runtime == [], "\(runtime)")
+        // Nothing of it is left either: its files were written into a staging directory, removed on failure.
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter {
+            $0.contains(".datamodelgen-")
+        }
+        #expect(leftovers == [], "\(leftovers)")
         // The other flavor rendered, so it is written.
         #expect(FileManager.default.fileExists(atPath: output.path + "/coredata/EmployeeEntity+CoreDataClass.swift"))
     }

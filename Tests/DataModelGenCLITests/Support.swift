@@ -83,11 +83,16 @@ struct ProcessRun: Sendable {
     var err: Data
 }
 
-/// Runs the built `datamodelgen` with `arguments` in `directory`.
-func runExecutable(_ executable: URL, _ arguments: [String], in directory: String) throws -> ProcessRun {
+/// Runs the built `datamodelgen` with `arguments` in `directory`, with `environment` added to the test's own.
+func runExecutable(
+    _ executable: URL, _ arguments: [String], in directory: String, environment: [String: String] = [:]
+) throws -> ProcessRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dmg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

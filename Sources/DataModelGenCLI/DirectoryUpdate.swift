@@ -1,0 +1,238 @@
+import DataModel
+import DataModelCodegen
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes one output directory's generated files while they are rendered, and makes them visible all
+/// at once when every file has rendered.
+///
+/// Files arrive from several threads (``offer(_:)``) and are not kept once written, so a large model's
+/// output is never held in memory. Nothing is visible until ``commit()``:
+/// - A directory that does not exist yet is built as a hidden staging directory next to it, whose files
+///   are written directly, and then renamed into place in one step.
+/// - In a directory that exists, a file whose bytes are unchanged is left alone (its modification time too);
+///   a changed or new file is written to a temporary file beside it, renamed over it at commit. Stale
+///   generated files are removed then, as ``OutputWriter`` does.
+///
+/// ``abandon()`` (a file failed to render) removes everything written, leaving the directory as it was.
+final class DirectoryUpdate: @unchecked Sendable {
+    // @unchecked: `offers` and `failures` are only touched with `lock` held; everything else is set in `init`.
+    /// What happened to one offered file.
+    private struct Offer {
+        var entry: GenerationCache.Entry
+        /// The temporary file to rename over `entry.path` at commit, when the file changed.
+        var temporary: String?
+    }
+
+    let directory: String
+    private let modelFileName: String
+    /// The staging directory, when `directory` did not exist.
+    private let staging: String?
+    /// The names in `directory` when it existed.
+    private let existingNames: Set<String>
+    private let lock = NSLock()
+    private var offers: [String: Offer] = [:]
+    private var failures: [String: IOFailure] = [:]
+
+    private static let processID = getpid()
+    private static let counter = Atomic<UInt64>(0)
+
+    /// Prepares to write into `directory`, creating the parent directories it needs.
+    init(directory: String, modelFileName: String) throws(IOFailure) {
+        self.directory = directory
+        self.modelFileName = modelFileName
+        var info = stat()
+        if lstat(directory, &info) != 0, errno == ENOENT {
+            let parent = PathName.deletingLastComponent(directory)
+            let name = AtomicFileWriter.lastComponent(of: directory)
+            if !parent.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                } catch {
+                    throw IOFailure(
+                        path: parent, message: "cannot create the output directory: \(error.localizedDescription)")
+                }
+            }
+            var created: String?
+            for _ in 0..<100 {
+                let path =
+                    (parent.isEmpty ? "" : parent + "/")
+                    + ".\(name).datamodelgen-\(Self.processID)-\(Self.counter.add(1, ordering: .relaxed).oldValue)"
+                if mkdir(path, 0o777) == 0 {
+                    created = path
+                    break
+                }
+                // A leftover of a killed run with the same name is stepped over.
+                guard errno == EEXIST else { break }
+            }
+            guard let path = created else {
+                throw IOFailure(path: directory, message: "cannot create the output directory: \(Self.reason())")
+            }
+            staging = path
+            existingNames = []
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw IOFailure(
+                    path: directory, message: "cannot create the output directory: \(error.localizedDescription)")
+            }
+            staging = nil
+            existingNames = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        }
+    }
+
+    /// Writes `file` where it waits for ``commit()``, unless it is unchanged. Safe to call from several
+    /// threads at once; a failure is reported by ``commit()``.
+    func offer(_ file: OutputFile) {
+        do throws(IOFailure) {
+            let offer = try store(file)
+            lock.lock()
+            offers[file.path] = offer
+            lock.unlock()
+        } catch {
+            lock.lock()
+            failures[file.path] = error
+            lock.unlock()
+        }
+    }
+
+    private func store(_ file: OutputFile) throws(IOFailure) -> Offer {
+        let final = directory + "/" + file.path
+        if let staging {
+            let path = staging + "/" + file.path
+            if file.path.utf8.contains(UInt8(ascii: "/")) {
+                try? FileManager.default.createDirectory(
+                    atPath: PathName.deletingLastComponent(path), withIntermediateDirectories: true)
+            }
+            guard let info = try Self.create(path, file.utf8, reportedAs: final) else {
+                throw IOFailure(path: final, message: "cannot create the file: \(Self.reason())")
+            }
+            return Offer(entry: Self.entry(file.path, info), temporary: nil)
+        }
+        if existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/")),
+            let existing = ExistingFile.contents(at: final), existing.bytes == file.utf8
+        {
+            return Offer(entry: Self.entry(file.path, existing.info), temporary: nil)
+        }
+        let parent = PathName.deletingLastComponent(final)
+        let name = AtomicFileWriter.lastComponent(of: final)
+        for _ in 0..<100 {
+            let temporary =
+                parent + "/.\(name).datamodelgen-\(Self.processID)-\(Self.counter.add(1, ordering: .relaxed).oldValue)"
+            // A leftover of a killed run with the same name is stepped over.
+            if let info = try Self.create(temporary, file.utf8, reportedAs: final) {
+                return Offer(entry: Self.entry(file.path, info), temporary: temporary)
+            }
+        }
+        throw IOFailure(path: final, message: "cannot create a temporary file: \(Self.reason())")
+    }
+
+    /// Makes every offered file visible and removes stale generated files; returns the size and
+    /// modification time of every file, in path order. When a file failed to be written, nothing is
+    /// made visible and the failure of the first file in path order is thrown.
+    func commit() throws(IOFailure) -> [GenerationCache.Entry] {
+        lock.lock()
+        let offers = offers.values.sorted { $0.entry.path < $1.entry.path }
+        let failure = failures.min { $0.key < $1.key }?.value
+        lock.unlock()
+        if let failure {
+            abandon()
+            throw failure
+        }
+        if let staging {
+            if rename(staging, directory) != 0 {
+                // The directory appeared meanwhile: move the files into it one by one.
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                for offer in offers {
+                    let final = directory + "/" + offer.entry.path
+                    guard rename(staging + "/" + offer.entry.path, final) == 0 else {
+                        let failure = IOFailure(path: final, message: "cannot replace the file: \(Self.reason())")
+                        abandon()
+                        throw failure
+                    }
+                }
+                try? FileManager.default.removeItem(atPath: staging)
+            }
+            return offers.map(\.entry)
+        }
+        for (position, offer) in offers.enumerated() {
+            guard let temporary = offer.temporary else { continue }
+            if rename(temporary, directory + "/" + offer.entry.path) != 0 {
+                let failure = IOFailure(
+                    path: directory + "/" + offer.entry.path, message: "cannot replace the file: \(Self.reason())")
+                for later in offers[position...] { if let temporary = later.temporary { unlink(temporary) } }
+                throw failure
+            }
+        }
+        let produced = Set(offers.map(\.entry.path))
+        for removal in OutputWriter.staleFiles(
+            among: existingNames, producing: produced, in: directory, modelFileName: modelFileName)
+        {
+            let path = directory + "/" + removal
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw IOFailure(path: path, message: "cannot remove the stale file: \(Self.reason())")
+            }
+        }
+        return offers.map(\.entry)
+    }
+
+    /// Removes everything written so far: the staging directory, or the temporary files.
+    func abandon() {
+        lock.lock()
+        let offers = offers
+        lock.unlock()
+        if let staging {
+            try? FileManager.default.removeItem(atPath: staging)
+            return
+        }
+        for offer in offers.values { if let temporary = offer.temporary { unlink(temporary) } }
+    }
+
+    // MARK: - Files
+
+    /// Creates the new file `path` with `bytes` and returns its status, or nil when `path` exists already;
+    /// failures name `reportedAs`.
+    private static func create(_ path: String, _ bytes: [UInt8], reportedAs: String) throws(IOFailure) -> stat? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return nil }
+            throw IOFailure(path: reportedAs, message: "cannot create the file: \(reason())")
+        }
+        var info = stat()
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let result = write(descriptor, base + offset, buffer.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = reason()
+                    return
+                }
+                offset += result
+            }
+        }
+        if failure == nil, fstat(descriptor, &info) != 0 { failure = reason() }
+        if close(descriptor) != 0, failure == nil { failure = reason() }
+        if let failure {
+            unlink(path)
+            throw IOFailure(path: reportedAs, message: "cannot write the file: \(failure)")
+        }
+        return info
+    }
+
+    private static func entry(_ path: String, _ info: stat) -> GenerationCache.Entry {
+        GenerationCache.Entry(path: path, size: Int64(info.st_size), modified: GenerationCache.modificationTime(info))
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
+}
