@@ -56,6 +56,19 @@ public struct RuntimeEntityContext: Sendable {
         return properties
     }
 
+    /// Writes one of the runtime text keys straight into a template's output.
+    func writeText(for key: EntityContext.Key, to output: inout MustacheOutputBuffer) {
+        switch key {
+        case .entityNameLiteral: output.appendLiteral(entityName)
+        case .parentNameLiteral:
+            if let parentName { output.appendLiteral(parentName) } else { output.append("nil" as StaticString) }
+        case .objectTypeName: output.append(objectTypeName)
+        case .uniquenessConstraintsLiteral: output.append(uniquenessConstraintsLiteral)
+        case .describeFunctionName: output.append(describeFunctionName)
+        default: break
+        }
+    }
+
     /// The properties one entity contributes to the key-path maps of itself and its sub-entities.
     struct KeyPathSource: Sendable {
         var attributes: [AttributeContext]
@@ -138,32 +151,59 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
 
     /// The arguments of `AttributeDescription(…)`, leaving out those equal to the initializer's defaults.
     public var descriptionArguments: String {
-        var arguments = TextBuilder(capacity: 96)
-        arguments.append("name: ")
-        arguments.append(contentsOf: nameLiteral)
-        arguments.append(", type: .")
-        arguments.append(contentsOf: runtimeAttributeType)
-        if !isOptional { arguments.append(", isOptional: false") }
-        if isTransient { arguments.append(", isTransient: true") }
-        if isDerived { arguments.append(", isDerived: true") }
-        if isIndexed { arguments.append(", isIndexed: true") }
+        var arguments = MustacheOutputBuffer(capacity: 96)
+        writeDescriptionArguments(to: &arguments)
+        return arguments.string
+    }
+
+    /// Writes ``descriptionArguments``.
+    func writeDescriptionArguments(to arguments: inout MustacheOutputBuffer) {
+        arguments.append("name: " as StaticString)
+        arguments.append(nameLiteral)
+        arguments.append(", type: ." as StaticString)
+        arguments.append(runtimeAttributeType)
+        if !isOptional { arguments.append(", isOptional: false" as StaticString) }
+        if isTransient { arguments.append(", isTransient: true" as StaticString) }
+        if isDerived { arguments.append(", isDerived: true" as StaticString) }
+        if isIndexed { arguments.append(", isIndexed: true" as StaticString) }
         if let defaultText {
-            arguments.append(", defaultValue: ")
+            arguments.append(", defaultValue: " as StaticString)
             arguments.appendLiteral(defaultText)
         }
         if minimumText != nil {
-            arguments.append(", minValue: ")
-            arguments.append(contentsOf: minValueLiteral)
+            arguments.append(", minValue: " as StaticString)
+            arguments.append(minValueLiteral)
         }
         if maximumText != nil {
-            arguments.append(", maxValue: ")
-            arguments.append(contentsOf: maxValueLiteral)
+            arguments.append(", maxValue: " as StaticString)
+            arguments.append(maxValueLiteral)
         }
         if let regularExpression {
-            arguments.append(", regularExpression: ")
+            arguments.append(", regularExpression: " as StaticString)
             arguments.appendLiteral(regularExpression)
         }
-        return arguments.string
+    }
+
+    /// Writes one of the runtime text keys straight into a template's output.
+    func writeText(for key: AttributeContext.Key, to output: inout MustacheOutputBuffer) {
+        switch key {
+        case .nameLiteral: output.append(nameLiteral)
+        case .runtimeAttributeType: output.append(runtimeAttributeType)
+        case .runtimeGetter: output.append(runtimeGetter)
+        case .runtimeSetter: output.append(runtimeSetter)
+        case .defaultValueLiteral:
+            if let defaultText { output.appendLiteral(defaultText) } else { output.append("nil" as StaticString) }
+        case .minValueLiteral: output.append(minValueLiteral)
+        case .maxValueLiteral: output.append(maxValueLiteral)
+        case .regularExpressionLiteral:
+            if let regularExpression {
+                output.appendLiteral(regularExpression)
+            } else {
+                output.append("nil" as StaticString)
+            }
+        case .descriptionArguments: writeDescriptionArguments(to: &output)
+        default: break
+        }
     }
 }
 
@@ -219,32 +259,52 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
 
     /// The arguments of `RelationshipDescription(…)`, leaving out those equal to the initializer's defaults.
     public var descriptionArguments: String {
-        var arguments = TextBuilder(capacity: 128)
-        arguments.append("name: ")
-        arguments.append(contentsOf: nameLiteral)
-        arguments.append(", destinationEntityName: ")
+        var arguments = MustacheOutputBuffer(capacity: 128)
+        writeDescriptionArguments(to: &arguments)
+        return arguments.string
+    }
+
+    /// Writes ``descriptionArguments``.
+    func writeDescriptionArguments(to arguments: inout MustacheOutputBuffer) {
+        arguments.append("name: " as StaticString)
+        arguments.append(nameLiteral)
+        arguments.append(", destinationEntityName: " as StaticString)
         arguments.appendLiteral(destinationName)
         if let inverseName {
-            arguments.append(", inverseName: ")
+            arguments.append(", inverseName: " as StaticString)
             arguments.appendLiteral(inverseName)
         }
-        if isToMany { arguments.append(", isToMany: true") }
-        if isOrdered { arguments.append(", isOrdered: true") }
-        if !isOptional { arguments.append(", isOptional: false") }
-        if isTransient { arguments.append(", isTransient: true") }
+        if isToMany { arguments.append(", isToMany: true" as StaticString) }
+        if isOrdered { arguments.append(", isOrdered: true" as StaticString) }
+        if !isOptional { arguments.append(", isOptional: false" as StaticString) }
+        if isTransient { arguments.append(", isTransient: true" as StaticString) }
         if deletionRule != .nullify {
-            arguments.append(", deleteRule: .")
-            arguments.append(contentsOf: deleteRule)
+            arguments.append(", deleteRule: ." as StaticString)
+            arguments.append(deleteRule)
         }
         if minCount != 0 {
-            arguments.append(", minCount: ")
-            arguments.append(contentsOf: String(minCount))
+            arguments.append(", minCount: " as StaticString)
+            arguments.append(String(minCount))
         }
         if maxCount != 0 {
-            arguments.append(", maxCount: ")
-            arguments.append(contentsOf: String(maxCount))
+            arguments.append(", maxCount: " as StaticString)
+            arguments.append(String(maxCount))
         }
-        return arguments.string
+    }
+
+    /// Writes one of the runtime text keys straight into a template's output.
+    func writeText(for key: RelationshipContext.Key, to output: inout MustacheOutputBuffer) {
+        switch key {
+        case .nameLiteral: output.append(nameLiteral)
+        case .destinationNameLiteral: output.appendLiteral(destinationName)
+        case .inverseNameLiteral:
+            if let inverseName { output.appendLiteral(inverseName) } else { output.append("nil" as StaticString) }
+        case .runtimeGetter: output.append(runtimeGetter)
+        case .runtimeSetter: output.append(runtimeSetter)
+        case .deleteRule: output.append(deleteRule)
+        case .descriptionArguments: writeDescriptionArguments(to: &output)
+        default: break
+        }
     }
 }
 
@@ -418,42 +478,21 @@ struct RuntimeContextBuilder {
     }
 }
 
-/// Builds a string from pieces in one byte buffer: one allocation for the bytes and one for the string.
-struct TextBuilder: ~Copyable {
-    private var buffer: MustacheOutputBuffer
-
-    /// Creates a builder with room for `capacity` bytes.
-    init(capacity: Int) {
-        buffer = MustacheOutputBuffer(capacity: capacity)
-    }
-
-    /// Appends fixed text, read in place without any string machinery.
-    mutating func append(_ text: StaticString) {
-        buffer.append(text)
-    }
-
-    /// Appends `text`.
-    mutating func append(contentsOf text: String) {
-        buffer.append(text)
-    }
-
-    /// Appends `text` as a Swift string literal (see ``RuntimeContextBuilder/literal(_:)``).
+extension MustacheOutputBuffer {
+    /// Appends `text` as a Swift string literal, as ``RuntimeContextBuilder/literal(_:)`` spells it.
     mutating func appendLiteral(_ text: String) {
-        var text = text
-        let isPlain = text.withUTF8 { source in
-            for byte in source where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
-                return false
-            }
-            buffer.append(UInt8(ascii: "\""))
-            buffer.append(source)
-            buffer.append(UInt8(ascii: "\""))
-            return true
-        }
-        if !isPlain { buffer.append(RuntimeContextBuilder.literal(text)) }
+        let isPlain =
+            text.utf8.withContiguousStorageIfAvailable { source -> Bool in
+                for byte in source where byte < 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
+                    return false
+                }
+                append(UInt8(ascii: "\""))
+                append(source)
+                append(UInt8(ascii: "\""))
+                return true
+            } ?? false
+        if !isPlain { append(RuntimeContextBuilder.literal(text)) }
     }
-
-    /// The text built so far.
-    var string: String { buffer.string }
 }
 
 extension SwiftTypeMapper {

@@ -51,6 +51,18 @@ final class ModelObject: KeyedMustacheObject {
         case .entities: return .array(entities)
         }
     }
+
+    func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .modelName: output.append(context.modelName)
+        case .versionName: output.append(context.versionName)
+        case .sourceFileName: output.append(context.sourceFileName)
+        case .accessPrefix: output.append(context.accessPrefix)
+        case .modelTypeName: output.append(context.modelTypeName)
+        case .entities: return .notText
+        }
+        return .written
+    }
 }
 
 /// An entity's keys, plus the runtime flavor's extra keys when present.
@@ -103,6 +115,29 @@ extension EntityContext: KeyedMustacheObject {
         default: return nil
         }
     }
+    /// Writes a text key straight into a template's output (see ``value(for:)``).
+    public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .entityName: output.append(entityName)
+        case .className: output.append(className)
+        case .plainClassName: output.append(plainClassName)
+        case .superclassName: output.append(superclassName)
+        case .classModifiers: output.append(classModifiers)
+        case .codeGeneration: output.append(codeGeneration)
+        case .classFileName: output.append(classFileName)
+        case .propertiesFileName: output.append(propertiesFileName)
+        case .hasParent, .isAbstract, .hasSubentities, .generatesClass, .generatesProperties, .attributes,
+            .relationships, .toManyRelationships, .fetchedProperties:
+            return .notText
+        case .entityNameLiteral, .parentNameLiteral, .objectTypeName, .uniquenessConstraintsLiteral,
+            .describeFunctionName:
+            guard let runtime else { return .absent }
+            runtime.writeText(for: known, to: &output)
+        case .fetchIndexes, .declaresFetchRequest, .keyPathProperties:
+            return runtime == nil ? .absent : .notText
+        }
+        return .written
+    }
 }
 
 /// An attribute's keys, plus the runtime flavor's extra keys when present.
@@ -145,6 +180,22 @@ extension AttributeContext: KeyedMustacheObject {
         case .descriptionArguments: return .string(runtime.descriptionArguments)
         default: return nil
         }
+    }
+    /// Writes a text key straight into a template's output (see ``value(for:)``).
+    public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .name: output.append(name)
+        case .swiftName: output.append(swiftName)
+        case .attributeType: output.append(attributeType)
+        case .swiftType: output.append(swiftType)
+        case .isOptional, .isTransient, .isScalar: return .notText
+        case .isDerived, .isIndexed: return runtime == nil ? .absent : .notText
+        case .nameLiteral, .runtimeAttributeType, .runtimeGetter, .runtimeSetter, .defaultValueLiteral,
+            .minValueLiteral, .maxValueLiteral, .regularExpressionLiteral, .descriptionArguments:
+            guard let runtime else { return .absent }
+            runtime.writeText(for: known, to: &output)
+        }
+        return .written
     }
 }
 
@@ -212,6 +263,31 @@ extension RelationshipContext: KeyedMustacheObject {
         default: return nil
         }
     }
+    /// Writes a text key straight into a template's output (see ``value(for:)``).
+    public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .name: output.append(name)
+        case .swiftName: output.append(swiftName)
+        case .capitalizedName: output.append(capitalizedName)
+        case .destinationEntityName: output.append(destinationEntityName)
+        case .destinationClassName: output.append(destinationClassName)
+        case .inverseName: output.append(inverseName)
+        case .swiftType: output.append(swiftType)
+        case .collectionType: output.append(collectionType)
+        case .indexSetType: output.append(indexSetType)
+        case .addToName, .removeFromName, .insertIntoName, .replaceName, .addObjectSelector, .removeObjectSelector,
+            .addSetSelector, .removeSetSelector, .insertObjectSelector, .removeObjectAtIndexSelector,
+            .insertAtIndexesSelector, .removeAtIndexesSelector, .replaceObjectSelector, .replaceAtIndexesSelector:
+            writeAccessorName(known, to: &output)
+        case .isToMany, .isToOne, .isOrdered, .isOptional: return .notText
+        case .isTransient, .minCount, .maxCount: return runtime == nil ? .absent : .notText
+        case .nameLiteral, .destinationNameLiteral, .inverseNameLiteral, .runtimeGetter, .runtimeSetter, .deleteRule,
+            .descriptionArguments:
+            guard let runtime else { return .absent }
+            runtime.writeText(for: known, to: &output)
+        }
+        return .written
+    }
 }
 
 /// A fetched property's keys.
@@ -232,6 +308,16 @@ extension FetchedPropertyContext: KeyedMustacheObject {
         case .destinationClassName: return .string(destinationClassName)
         case .destinationEntityName: return .string(destinationEntityName)
         }
+    }
+    /// Writes a key straight into a template's output (see ``value(for:)``).
+    public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .name: output.append(name)
+        case .swiftName: output.append(swiftName)
+        case .destinationClassName: output.append(destinationClassName)
+        case .destinationEntityName: output.append(destinationEntityName)
+        }
+        return .written
     }
 }
 
@@ -255,6 +341,13 @@ final class FetchIndexObject: KeyedMustacheObject {
         case .elementsLiteral: return .string(context.elementsLiteral)
         }
     }
+    func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .nameLiteral: output.append(context.nameLiteral)
+        case .elementsLiteral: output.append(context.elementsLiteral)
+        }
+        return .written
+    }
 }
 
 /// An entry of the runtime flavor's key-path map.
@@ -276,5 +369,12 @@ final class KeyPathObject: KeyedMustacheObject {
         case .swiftName: return .string(context.swiftName)
         case .nameLiteral: return .string(context.nameLiteral)
         }
+    }
+    func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .swiftName: output.append(context.swiftName)
+        case .nameLiteral: output.append(context.nameLiteral)
+        }
+        return .written
     }
 }

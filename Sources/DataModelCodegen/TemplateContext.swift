@@ -211,22 +211,59 @@ public final class RelationshipContext: Sendable {
     public var indexSetType: String { isToMany ? typeNames.indexSet : "" }
 
     /// Accessor names.
-    public var addToName: String { "addTo" + capitalizedName }
-    public var removeFromName: String { "removeFrom" + capitalizedName }
-    public var insertIntoName: String { "insertInto" + capitalizedName }
-    public var replaceName: String { "replace" + capitalizedName }
+    public var addToName: String { accessorName(.addToName) }
+    public var removeFromName: String { accessorName(.removeFromName) }
+    public var insertIntoName: String { accessorName(.insertIntoName) }
+    public var replaceName: String { accessorName(.replaceName) }
     /// Objective-C selectors of the Core Data accessors.
-    public var addObjectSelector: String { "add" + capitalizedName + "Object:" }
-    public var removeObjectSelector: String { "remove" + capitalizedName + "Object:" }
-    public var addSetSelector: String { "add" + capitalizedName + ":" }
-    public var removeSetSelector: String { "remove" + capitalizedName + ":" }
-    public var insertObjectSelector: String { "insertObject:in" + capitalizedName + "AtIndex:" }
-    public var removeObjectAtIndexSelector: String { "removeObjectFrom" + capitalizedName + "AtIndex:" }
-    public var insertAtIndexesSelector: String { "insert" + capitalizedName + ":atIndexes:" }
-    public var removeAtIndexesSelector: String { "remove" + capitalizedName + "AtIndexes:" }
-    public var replaceObjectSelector: String { "replaceObjectIn" + capitalizedName + "AtIndex:withObject:" }
-    public var replaceAtIndexesSelector: String {
-        "replace" + capitalizedName + "AtIndexes:with" + capitalizedName + ":"
+    public var addObjectSelector: String { accessorName(.addObjectSelector) }
+    public var removeObjectSelector: String { accessorName(.removeObjectSelector) }
+    public var addSetSelector: String { accessorName(.addSetSelector) }
+    public var removeSetSelector: String { accessorName(.removeSetSelector) }
+    public var insertObjectSelector: String { accessorName(.insertObjectSelector) }
+    public var removeObjectAtIndexSelector: String { accessorName(.removeObjectAtIndexSelector) }
+    public var insertAtIndexesSelector: String { accessorName(.insertAtIndexesSelector) }
+    public var removeAtIndexesSelector: String { accessorName(.removeAtIndexesSelector) }
+    public var replaceObjectSelector: String { accessorName(.replaceObjectSelector) }
+    public var replaceAtIndexesSelector: String { accessorName(.replaceAtIndexesSelector) }
+
+    private func accessorName(_ key: Key) -> String {
+        var name = MustacheOutputBuffer(capacity: 64)
+        writeAccessorName(key, to: &name)
+        return name.string
+    }
+
+    /// Writes the accessor name or selector that `key` names: the one place each is spelled.
+    func writeAccessorName(_ key: Key, to output: inout MustacheOutputBuffer) {
+        let name = capitalizedName
+        switch key {
+        case .addToName: output.append("addTo" as StaticString)
+        case .removeFromName: output.append("removeFrom" as StaticString)
+        case .insertIntoName: output.append("insertInto" as StaticString)
+        case .replaceName, .replaceAtIndexesSelector: output.append("replace" as StaticString)
+        case .addObjectSelector, .addSetSelector: output.append("add" as StaticString)
+        case .removeObjectSelector, .removeSetSelector: output.append("remove" as StaticString)
+        case .insertObjectSelector: output.append("insertObject:in" as StaticString)
+        case .removeObjectAtIndexSelector: output.append("removeObjectFrom" as StaticString)
+        case .insertAtIndexesSelector: output.append("insert" as StaticString)
+        case .removeAtIndexesSelector: output.append("remove" as StaticString)
+        case .replaceObjectSelector: output.append("replaceObjectIn" as StaticString)
+        default: return
+        }
+        output.append(name)
+        switch key {
+        case .addObjectSelector, .removeObjectSelector: output.append("Object:" as StaticString)
+        case .addSetSelector, .removeSetSelector: output.append(":" as StaticString)
+        case .insertObjectSelector, .removeObjectAtIndexSelector: output.append("AtIndex:" as StaticString)
+        case .insertAtIndexesSelector: output.append(":atIndexes:" as StaticString)
+        case .removeAtIndexesSelector: output.append("AtIndexes:" as StaticString)
+        case .replaceObjectSelector: output.append("AtIndex:withObject:" as StaticString)
+        case .replaceAtIndexesSelector:
+            output.append("AtIndexes:with" as StaticString)
+            output.append(name)
+            output.append(":" as StaticString)
+        default: break
+        }
     }
 }
 

@@ -184,6 +184,11 @@ public protocol KeyedMustacheObject: MustacheObject {
     static var keys: MustacheKeyTable { get }
     /// The value of one key, or nil for none.
     func value(for known: Key) -> MustacheValue?
+
+    /// Appends the text of one key to `output` as an unescaped interpolation of ``value(for:)`` renders it,
+    /// or says why not (see ``MustacheObject/writeMustacheText(atKeyPosition:to:)``). The default writes
+    /// nothing and returns ``MustacheTextWrite/notText``.
+    func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite
 }
 
 extension KeyedMustacheObject {
@@ -212,5 +217,18 @@ extension KeyedMustacheObject {
     public func mustacheValue(atKeyPosition position: Int) -> MustacheValue? {
         guard let known = Key(rawValue: position) else { return nil }
         return value(for: known)
+    }
+
+    /// No text of its own: the renderer asks ``value(for:)``.
+    public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        .notText
+    }
+
+    @inlinable
+    public func writeMustacheText(atKeyPosition position: Int, to output: inout MustacheOutputBuffer)
+        -> MustacheTextWrite
+    {
+        guard let known = Key(rawValue: position) else { return .absent }
+        return writeText(for: known, to: &output)
     }
 }

@@ -54,6 +54,8 @@ public struct MustacheOutputBuffer: ~Copyable {
     /// Appends a string's UTF-8 bytes.
     @inlinable
     public mutating func append(_ text: String) {
+        // In place, without copying the string (and so without retaining it), whenever its bytes are contiguous.
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
         var text = text
         text.withUTF8 { append($0) }
     }

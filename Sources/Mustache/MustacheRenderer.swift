@@ -142,7 +142,12 @@ struct MustacheRenderer: ~Copyable {
             case .lineStart:
                 if indentation != 0 { appendIndentation(indentation) }
             case .variable(let name, let escapes):
-                append(resolve(program.names[name], in: program), escapes: escapes)
+                let name = program.names[name]
+                if name.keys.count == 1 && !(escapes && options.escapesHTML) {
+                    writeText(ofKeyAt: name.keys.lowerBound, in: program)
+                } else {
+                    append(resolve(name, in: program), escapes: escapes)
+                }
             case .section(let name, let isInverted, let contentEnd):
                 let content = position..<contentEnd
                 position = contentEnd
@@ -390,6 +395,35 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
+    /// Renders the unescaped value of `program.keys[keyIndex]`, like appending ``lookUp(keyAt:in:)``'s
+    /// value, but lets an object with a key table write its text straight into the output.
+    private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) {
+        let number = program.keyNumbers[keyIndex]
+        var index = contextStack.count
+        while index > 0 {
+            index -= 1
+            guard let positions = contextStack[index].positionBase else {
+                if let value = contextStack[index].value[program.keys[keyIndex]] {
+                    append(value, escapes: false)
+                    return
+                }
+                continue
+            }
+            guard number < contextStack[index].positionCount else { continue }
+            let position = positions[number]
+            guard position >= 0, let object = contextStack[index].keyedObject else { continue }
+            switch object.writeMustacheText(atKeyPosition: position, to: &output) {
+            case .written: return
+            case .absent: continue
+            case .notText:
+                if let value = object.mustacheValue(atKeyPosition: position) {
+                    append(value, escapes: false)
+                    return
+                }
+            }
+        }
+    }
+
     private mutating func append(_ value: MustacheValue, escapes: Bool) {
         switch value {
         case .string(let text):
@@ -423,8 +457,7 @@ struct MustacheRenderer: ~Copyable {
 
     /// Appends a string's bytes with one copy; a native string's bytes, small or large, are read in place.
     private mutating func appendUTF8(_ text: String) {
-        var text = text
-        text.withUTF8 { output.append($0) }
+        output.append(text)
     }
 
     private static func needsEscaping(_ byte: UInt8) -> Bool {

@@ -190,6 +190,25 @@ public protocol MustacheObject: AnyObject, Sendable {
     ///
     /// Called only with positions of that table. The default returns nil.
     func mustacheValue(atKeyPosition position: Int) -> MustacheValue?
+
+    /// Appends the text of the key at `position` in ``mustacheKeyTable`` to `output`, exactly as an
+    /// unescaped interpolation of ``mustacheValue(atKeyPosition:)`` would, without making the value.
+    ///
+    /// The renderer calls it for `{{name}}` tags with a single name when nothing is escaped, before asking
+    /// for the value: text written straight into the output needs no string of its own. Return
+    /// ``MustacheTextWrite/notText`` (the default) to be asked for the value instead, and
+    /// ``MustacheTextWrite/absent`` when the value is nil.
+    func writeMustacheText(atKeyPosition position: Int, to output: inout MustacheOutputBuffer) -> MustacheTextWrite
+}
+
+/// What ``MustacheObject/writeMustacheText(atKeyPosition:to:)`` did.
+public enum MustacheTextWrite: Sendable {
+    /// The text is written.
+    case written
+    /// The object has no value for the key: the lookup goes on outward, as for a nil value.
+    case absent
+    /// Nothing is written: ask for the value.
+    case notText
 }
 
 extension MustacheObject {
@@ -203,4 +222,11 @@ extension MustacheObject {
 
     /// No value: objects without a key table are never asked by position.
     public func mustacheValue(atKeyPosition position: Int) -> MustacheValue? { nil }
+
+    /// Nothing written: the renderer asks for the value.
+    public func writeMustacheText(atKeyPosition position: Int, to output: inout MustacheOutputBuffer)
+        -> MustacheTextWrite
+    {
+        .notText
+    }
 }

@@ -98,4 +98,55 @@ import Testing
             library: MustacheLibrary(options: .codeGeneration))
         #expect(output == "Keyed is an object, outside object")
     }
+
+    /// An object that writes some keys' text straight into the output, as generated-code contexts do.
+    final class Writing: KeyedMustacheObject {
+        enum Key: Int, CaseIterable {
+            case name, label, missing, count
+        }
+
+        static let keys = makeKeys()
+        let writes = Mutex(0)
+
+        func value(for known: Key) -> MustacheValue? {
+            switch known {
+            case .name: return "A&B"
+            case .label: return "value of label"
+            case .missing: return nil
+            case .count: return .int(3)
+            }
+        }
+
+        func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+            switch known {
+            case .name:
+                writes.withLock { $0 += 1 }
+                output.append("A&B" as StaticString)
+                return .written
+            case .missing: return .absent
+            case .label, .count: return .notText
+            }
+        }
+    }
+
+    @Test func objectsWriteTextStraightIntoTheOutput() throws {
+        let object = Writing()
+        let library = try MustacheLibrary(
+            sources: ["t": "{{#object}}{{name}}/{{label}}/{{count}}/{{missing}}{{/object}}|{{object.name}}"],
+            options: .codeGeneration)
+        let output = try library.render(
+            "t", withContexts: [.dictionary(["missing": "outer", "object": .object(object)])])
+        // `missing` is absent from the object, so the lookup goes on to the outer context.
+        #expect(output == "A&B/value of label/3/outer|A&B")
+        // The dotted name goes through the value; the plain name was written.
+        #expect(object.writes.withLock { $0 } == 1)
+    }
+
+    @Test func escapedInterpolationsUseTheValue() throws {
+        let object = Writing()
+        let template = try MustacheTemplate("{{#object}}{{name}} {{{name}}}{{/object}}")
+        let output = try template.render(with: .dictionary(["object": .object(object)]))
+        #expect(output == "A&amp;B A&B")
+        #expect(object.writes.withLock { $0 } == 1)
+    }
 }
