@@ -57,11 +57,17 @@ public struct Validator: Sendable {
 
     /// Validates `model` and returns what it found, sorted by location.
     public func validate(_ model: ObjectModel) -> [Diagnostic] {
+        let threads = model.entities.count < 512 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        return validate(model, entityThreads: threads)
+    }
+
+    /// Validates `model`, checking its entities on `entityThreads` threads; the result does not depend on it.
+    func validate(_ model: ObjectModel, entityThreads: Int) -> [Diagnostic] {
         var run = ValidationRun(model: model)
         defer { ExitTeardown.keep(run) }
         run.checkEntities()
         run.checkInheritance()
-        for index in model.entities.indices { run.checkEntity(at: index) }
+        run.checkEveryEntity(threads: entityThreads)
         run.checkFetchRequests()
         run.checkConfigurations()
         return run.found.diagnostics.sortedByLocation()
@@ -78,6 +84,17 @@ private struct KnownNames {
     }
 }
 
+/// The copies of a ``ValidationRun`` that check a large model's entities on several threads.
+private final class EntityCheckParts: @unchecked Sendable {
+    // @unchecked: each thread uses one run, which appends only to its own `found` list; the rest of a run
+    // (the model and the lookup tables) is only read while the threads run.
+    let runs: [ValidationRun]
+
+    init(_ runs: [ValidationRun]) {
+        self.runs = runs
+    }
+}
+
 /// Diagnostics collected by a ``ValidationRun``.
 private final class DiagnosticList {
     var diagnostics: [Diagnostic] = []
@@ -91,7 +108,7 @@ fileprivate struct ValidationRun {
     let model: ObjectModel
     /// What the run found. A class, so the checks need no exclusive access to the run and can read the
     /// model's properties in place (with `inout self`, each would be copied first).
-    let found = DiagnosticList()
+    var found = DiagnosticList()
     /// Entity index → the index of the first entity with its name.
     private let canonical: [Int]
     /// Canonical entity index → its own property names (empty for other entities).
@@ -292,6 +309,29 @@ fileprivate struct ValidationRun {
         guard model.entities[index].parentEntity != nil, depth >= 0, depth <= Validator.maximumInheritanceDepth
         else { return [] }
         return ancestors(of: canonical[index]).dropFirst()
+    }
+
+    /// The entities of a large model are checked on several threads, in contiguous runs of entities, each
+    /// with its own list of findings; the lists are joined in entity order, so the findings are those of
+    /// checking one entity after the other.
+    func checkEveryEntity(threads: Int) {
+        let count = model.entities.count
+        let parts = max(1, min(threads, count))
+        guard parts > 1 else {
+            for index in 0..<count { checkEntity(at: index) }
+            return
+        }
+        let split = EntityCheckParts(
+            (0..<parts).map { _ in
+                var run = self
+                run.found = DiagnosticList()
+                return run
+            })
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let run = split.runs[part]
+            for index in (count * part / parts)..<(count * (part + 1) / parts) { run.checkEntity(at: index) }
+        }
+        for run in split.runs { found.diagnostics += run.found.diagnostics }
     }
 
     func checkEntity(at index: Int) {

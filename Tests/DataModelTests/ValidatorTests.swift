@@ -430,3 +430,33 @@ struct ValidatorTests {
         #expect(elapsed < .seconds(60), "a guard against quadratic blow-ups, not a speed target")
     }
 }
+
+/// A large model's entities are checked on several threads; the findings are those of one thread.
+@Suite struct ParallelValidationTests {
+    @Test func findingsDoNotDependOnTheNumberOfThreads() throws {
+        var body = ""
+        for index in 0..<700 {
+            var properties = "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>"
+            switch index % 4 {
+            case 0:
+                properties +=
+                    "<relationship name=\"gone\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Missing\"/>"
+            case 1:
+                properties +=
+                    "<relationship name=\"next\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"E\((index + 1) % 700)\"/>"
+            case 2: properties += "<attribute name=\"description\" optional=\"YES\" attributeType=\"String\"/>"
+            default: properties += "<attribute name=\"name\" optional=\"YES\" attributeType=\"Integer 16\"/>"
+            }
+            body +=
+                "<entity name=\"E\(index)\" representedClassName=\"E\(index)\" codeGenerationType=\"class\">\(properties)</entity>\n"
+        }
+        let model = try parse(modelXML(body)).model
+        let serial = Validator().validate(model, entityThreads: 1)
+        #expect(serial.count >= 700)
+        #expect(Set(serial.map(\.ruleID)).count >= 3)
+        for threads in [2, 3, 4, 7] {
+            #expect(Validator().validate(model, entityThreads: threads) == serial, "\(threads) threads")
+        }
+        #expect(Validator().validate(model) == serial)
+    }
+}
