@@ -30,17 +30,12 @@ let package = Package(
         .target(name: "DataModelStoreLayout"),
         // A small Swift wrapper over the SQLite C API.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        // Default templates, shipped as resources.
-        .target(
-            name: "DataModelTemplates",
-            path: "Templates",
-            exclude: ["README.md"],
-            resources: [
-                .copy("coredata-class.mustache"), .copy("coredata-properties.mustache"),
-                .copy("runtime-class.mustache"), .copy("runtime-properties.mustache"),
-                .copy("runtime-model.mustache"), .copy("schema.sql.mustache"),
-            ]
-        ),
+        // The default templates (`Templates/*.mustache`), compiled into the module by the `EmbedTemplates` plugin:
+        // a binary needs no files beside it.
+        .target(name: "DataModelTemplates", path: "Templates", exclude: ["README.md"], plugins: ["EmbedTemplates"]),
+        // Turns the template files into Swift string literals at build time (for `EmbedTemplates`).
+        .executableTarget(name: "template-embedder"),
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["template-embedder"]),
         // Naming, template context, renderers.
         .target(
             name: "DataModelCodegen",
@@ -87,7 +82,8 @@ let package = Package(
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
-                "DataModel", "DataModelCodegen", "DataModelGenCLI", "Mustache", "DataModelStoreLayout", "SQLiteKit",
+                "DataModel", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
+                "DataModelStoreLayout", "SQLiteKit",
             ],
             exclude: ["Golden"]),
         // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the

@@ -53,8 +53,10 @@ step "the build plugin's files equal datamodelgen generate --no-schema"
 outputs="$example/.build/plugins/outputs/company/CompanyData/destination/DataModelGenPlugin"
 # The CLI as both plugins build it (the host-tool build of the `datamodelgen` product): comparing against it
 # checks what the plugins add — file discovery, config, options, paths, the declared outputs.
+# SwiftPM names it datamodelgen-tool, or plain datamodelgen when it is built for the host only.
 tool="$example/.build/debug/datamodelgen-tool"
-[ -x "$tool" ] || fail "no datamodelgen-tool in the example's build directory"
+[ -x "$tool" ] || tool="$example/.build/debug/datamodelgen"
+[ -x "$tool" ] || fail "no datamodelgen-tool or datamodelgen in the example's build directory"
 for model in Company Records; do
     "$tool" generate "$target/$model.xcdatamodeld" --output "$work/cli-build/$model" --no-schema
     diff -r "$work/cli-build/$model" "$outputs/$model" || fail "build plugin output for $model differs"
@@ -102,7 +104,7 @@ echo "ok ($(wc -l <"$work/models.txt" | tr -d ' ') models, $checked model/option
 # then on the build is stable. Settle that first.
 step "settling build"
 build >/dev/null
-grep -q "Linking datamodelgen-tool" "$work/build.log" && echo "(SwiftPM relinked datamodelgen-tool once after the clean build)"
+grep -q "Linking datamodelgen" "$work/build.log" && echo "(SwiftPM relinked datamodelgen once after the clean build)"
 
 step "no-change swift build runs no generation"
 start=$(now)

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Work started on a thread of its own; ``wait()`` blocks until it is done and returns its result.
 ///
 /// `generate` renders the schema (store layout and SQL) this way while the Swift files render on the
@@ -12,13 +16,18 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
 
     /// Starts `work` on a new thread.
     init(_ work: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
+        let finish: @Sendable () -> Void = { [self] in
             let result = Result { try work() }
             condition.lock()
             outcome = result
             condition.broadcast()
             condition.unlock()
         }
+        #if canImport(Glibc)
+            // A POSIX thread of our own: starting one costs a fraction of a Foundation `Thread`'s first start.
+            if ThreadStart.detached(stackSize: 16 << 20, finish) { return }
+        #endif
+        let thread = Thread(block: finish)
         thread.stackSize = 16 << 20
         thread.start()
     }
@@ -73,3 +82,38 @@ enum ParallelWork {
 private final class IndexCounter: Sendable {
     let value = Atomic<Int>(0)
 }
+
+#if canImport(Glibc)
+    /// Starts detached POSIX threads.
+    enum ThreadStart {
+        /// The closure a new thread runs, passed through `pthread_create`'s argument.
+        private final class Body {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+
+        /// Runs `body` on a new detached thread with a stack of `stackSize` bytes; false when no thread could
+        /// be started (then `body` has not run).
+        static func detached(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+            var attributes = pthread_attr_t()
+            guard pthread_attr_init(&attributes) == 0 else { return false }
+            defer { pthread_attr_destroy(&attributes) }
+            pthread_attr_setstacksize(&attributes, stackSize)
+            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+            let argument = Unmanaged.passRetained(Body(body)).toOpaque()
+            var thread = pthread_t()
+            let started = pthread_create(
+                &thread, &attributes,
+                { argument in
+                    guard let argument else { return nil }
+                    Unmanaged<Body>.fromOpaque(argument).takeRetainedValue().run()
+                    return nil
+                }, argument)
+            guard started == 0 else {
+                Unmanaged<Body>.fromOpaque(argument).release()
+                return false
+            }
+            return true
+        }
+    }
+#endif

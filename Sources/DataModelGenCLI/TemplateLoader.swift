@@ -13,10 +13,9 @@ enum TemplateLoader {
             guard let source = DefaultTemplates.source(named: name) else {
                 throw IOFailure(
                     path: DefaultTemplates.path(named: name),
-                    message:
-                        "default template '\(name)' is missing from this installation; reinstall or pass --templates")
+                    message: "default template '\(name)' is missing from this build; rebuild or pass --templates")
             }
-            let path = "Templates/\(name).mustache"
+            let path = DefaultTemplates.path(named: name)
             try library.add(source: source, name: name, path: path)
             // Also reachable as `default-<name>`, so an override can extend it: `{{<default-<name>}}{{$imports}}…`.
             try library.add(source: source, name: "default-" + name, path: path)

@@ -1,10 +1,24 @@
 import DataModelGenCLI
+import DataModelTemplates
 import Foundation
 import Testing
 
 /// `--templates DIR` replaces default templates by file name, and an override can extend one block.
 @Suite struct TemplateOverrideTests {
     static let company = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+
+    /// The default templates are compiled into the binary from `Templates/*.mustache`, byte for byte.
+    @Test func theDefaultTemplatesAreBuiltInByteForByte() throws {
+        let directory = TestPaths.repoRoot.appendingPathComponent("Templates")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
+        #expect(Set(files) == Set(DefaultTemplates.names))
+        for name in DefaultTemplates.names {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(name + ".mustache"))
+            let embedded = try #require(DefaultTemplates.source(named: name), "\(name)")
+            #expect(embedded.utf8.elementsEqual(bytes), "\(name)")
+        }
+    }
 
     @Test func overrideExtendsOneBlockOfTheDefault() throws {
         let directory = try TemporaryDirectory()
