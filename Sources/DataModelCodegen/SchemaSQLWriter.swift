@@ -1,5 +1,6 @@
 import DataModel
 import DataModelStoreLayout
+import Mustache
 
 /// Writes the schema file exactly as the default `schema.sql` template renders it, straight into a
 /// byte buffer.
@@ -9,13 +10,13 @@ import DataModelStoreLayout
 /// model) without it. ``SchemaRenderer`` uses it only when the library's `schema.sql` is the
 /// default template and renders without HTML escaping; a user's template always goes through the
 /// engine. A change to `Templates/schema.sql.mustache` needs the same change here.
-struct SchemaSQLWriter {
-    private var bytes: [UInt8] = []
+struct SchemaSQLWriter: ~Copyable {
+    private var bytes: MustacheOutputBuffer
     private let ifNotExists: Bool
 
     private init(ifNotExists: Bool, capacity: Int) {
         self.ifNotExists = ifNotExists
-        bytes.reserveCapacity(capacity)
+        bytes = MustacheOutputBuffer(capacity: capacity)
     }
 
     /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
@@ -35,7 +36,7 @@ struct SchemaSQLWriter {
         for index in layout.indexes { writer.writeIndex(index) }
         writer.write("\n")
         for row in layout.primaryKeyRows { writer.writePrimaryKeyRow(row) }
-        return writer.bytes
+        return writer.bytes.bytes
     }
 
     /// Room for the whole file, so the buffer rarely grows: about 40 bytes per column, 100 per
@@ -119,24 +120,23 @@ struct SchemaSQLWriter {
     /// `name` double-quoted as ``SQLQuoting/identifier(_:)`` quotes it, without a string in between
     /// when it has no quote to double.
     private mutating func writeIdentifier(_ name: String) {
-        var name = name
-        let copied = name.withUTF8 { utf8 -> Bool in
-            guard !utf8.contains(UInt8(ascii: "\"")) else { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
+        let copied =
+            name.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+                guard !utf8.contains(UInt8(ascii: "\"")) else { return false }
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return true
+            } ?? false
         if !copied { write(string: SQLQuoting.identifier(name)) }
     }
 
     private mutating func write(string text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(text)
     }
 
     /// Writes a literal's bytes, with no string in between.
     private mutating func write(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        bytes.append(literal)
     }
 }

@@ -1,5 +1,6 @@
 import DataModel
 import DataModelStoreLayout
+import Mustache
 
 /// Maps model types to Swift types, per flavor.
 struct SwiftTypeMapper: Sendable {
@@ -155,20 +156,57 @@ final class RelationshipTypeNames: Sendable {
     /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata) or `Set<Dest>`/`[Dest]`
     /// (runtime) for a to-many. The destination is a generated class: it is never qualified.
     func propertyType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
-        guard isToMany else { return destination + "?" }
+        var text = MustacheOutputBuffer(capacity: 64)
+        writePropertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &text)
+        return text.string
+    }
+
+    /// Writes ``propertyType(isToMany:isOrdered:destination:)``.
+    func writePropertyType(
+        isToMany: Bool, isOrdered: Bool, destination: String, to output: inout MustacheOutputBuffer
+    ) {
+        guard isToMany else {
+            output.append(destination)
+            output.append(UInt8(ascii: "?"))
+            return
+        }
         switch flavor {
-        case .coredata: return isOrdered ? optionalOrderedSet : optionalUnorderedSet
-        case .runtime: return isOrdered ? "[" + destination + "]" : unorderedSet + "<" + destination + ">"
+        case .coredata: output.append(isOrdered ? optionalOrderedSet : optionalUnorderedSet)
+        case .runtime:
+            if isOrdered {
+                output.append(UInt8(ascii: "["))
+                output.append(destination)
+                output.append(UInt8(ascii: "]"))
+            } else {
+                output.append(unorderedSet)
+                output.append(UInt8(ascii: "<"))
+                output.append(destination)
+                output.append(UInt8(ascii: ">"))
+            }
         }
     }
 
     /// The argument type of the bulk accessors: empty for a to-one; `NSSet`/`NSOrderedSet` (coredata) or
     /// `some Sequence<Dest>` (runtime).
     func collectionType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
-        guard isToMany else { return "" }
+        var text = MustacheOutputBuffer(capacity: 64)
+        writeCollectionType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &text)
+        return text.string
+    }
+
+    /// Writes ``collectionType(isToMany:isOrdered:destination:)``.
+    func writeCollectionType(
+        isToMany: Bool, isOrdered: Bool, destination: String, to output: inout MustacheOutputBuffer
+    ) {
+        guard isToMany else { return }
         switch flavor {
-        case .coredata: return isOrdered ? orderedSet : unorderedSet
-        case .runtime: return "some " + sequence + "<" + destination + ">"
+        case .coredata: output.append(isOrdered ? orderedSet : unorderedSet)
+        case .runtime:
+            output.append("some " as StaticString)
+            output.append(sequence)
+            output.append(UInt8(ascii: "<"))
+            output.append(destination)
+            output.append(UInt8(ascii: ">"))
         }
     }
 }

@@ -272,8 +272,12 @@ extension RelationshipContext: KeyedMustacheObject {
         case .destinationEntityName: output.append(destinationEntityName)
         case .destinationClassName: output.append(destinationClassName)
         case .inverseName: output.append(inverseName)
-        case .swiftType: output.append(swiftType)
-        case .collectionType: output.append(collectionType)
+        case .swiftType:
+            typeNames.writePropertyType(
+                isToMany: isToMany, isOrdered: isOrdered, destination: destinationClassName, to: &output)
+        case .collectionType:
+            typeNames.writeCollectionType(
+                isToMany: isToMany, isOrdered: isOrdered, destination: destinationClassName, to: &output)
         case .indexSetType: output.append(indexSetType)
         case .addToName, .removeFromName, .insertIntoName, .replaceName, .addObjectSelector, .removeObjectSelector,
             .addSetSelector, .removeSetSelector, .insertObjectSelector, .removeObjectAtIndexSelector,
