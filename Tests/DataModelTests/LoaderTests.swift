@@ -325,3 +325,51 @@ struct LoaderTests {
         #expect(FileReading.read(file, limit: 100) == .success(Data(repeating: 0x78, count: 100)))
     }
 }
+
+/// `.xccurrentversion` as Xcode writes it is read without the property-list parser; anything else falls back
+/// to it (and the loader's tests above check the outcome of both).
+@Suite struct CurrentVersionFileTests {
+    private static let xcode = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>_XCCurrentVersionName</key>
+        \t<string>Model 2.xcdatamodel</string>
+        </dict>
+        </plist>
+
+        """
+
+    @Test func readsXcodesFileDirectly() {
+        #expect(CurrentVersionFile.plainName(in: Data(Self.xcode.utf8)) == "Model 2.xcdatamodel")
+        let crlf = Self.xcode.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(CurrentVersionFile.plainName(in: Data(crlf.utf8)) == "Model 2.xcdatamodel")
+        let bare = "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>é 3</string></dict></plist>"
+        #expect(CurrentVersionFile.plainName(in: Data(bare.utf8)) == "é 3")
+    }
+
+    @Test(arguments: [
+        ("entity", "<string>A &amp; B</string>"),
+        ("empty", "<string></string>"),
+        ("comment", "<!-- x --><string>Model</string>"),
+        ("other key", "<string>Model</string><key>Other</key><string>x</string>"),
+        ("not a string", "<integer>2</integer>"),
+    ])
+    func leavesAnythingElseToTheParser(label: String, value: String) {
+        let text = "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key>\(value)</dict></plist>"
+        #expect(CurrentVersionFile.plainName(in: Data(text.utf8)) == nil, "\(label)")
+    }
+
+    @Test func leavesOtherShapesToTheParser() {
+        let shapes = [
+            Self.xcode.replacingOccurrences(of: "</plist>", with: ""),  // malformed
+            Self.xcode + "<extra/>",
+            Self.xcode.replacingOccurrences(of: "<plist version=\"1.0\">", with: "<plist/>"),
+            Self.xcode.replacingOccurrences(of: ".dtd\">", with: ".dtd\" [<!ENTITY x \"y\">]>"),
+            "bplist00",
+        ]
+        for shape in shapes { #expect(CurrentVersionFile.plainName(in: Data(shape.utf8)) == nil, "\(shape)") }
+        #expect(CurrentVersionFile.plainName(in: Data([0xFF, 0xFE, 0x3C, 0x00])) == nil)
+    }
+}
