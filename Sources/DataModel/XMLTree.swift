@@ -149,12 +149,14 @@ final class XMLTree {
     fileprivate static func build(_ data: Data, file: String, limits: XMLParsingLimits) -> Result<
         XMLTree, ModelLoadingError
     > {
-        var builder = XMLTreeBuilder(data: data, file: file, maximumDepth: limits.maximumDepth)
-        let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Diagnostic? in
+        func failure(_ diagnostic: Diagnostic) -> Result<XMLTree, ModelLoadingError> {
+            .failure(ModelLoadingError(diagnostic.ruleID == "io-error" ? .io : .invalidModel, [diagnostic]))
+        }
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<XMLTree, ModelLoadingError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
                 let context = xmlCreateMemoryParserCtxt(base, Int32(clamping: raw.count))
             else {
-                return .error("cannot create an XML parser", rule: "io-error", at: SourceLocation(file: file))
+                return failure(.error("cannot create an XML parser", rule: "io-error", at: SourceLocation(file: file)))
             }
             defer { xmlFreeParserCtxt(context) }
             let options =
@@ -170,19 +172,18 @@ final class XMLTree {
                 handler.serror = saxError
                 sax.pointee = handler
             }
+            // The builder reads the document's bytes in place: it lives only while they are borrowed here.
+            var builder = XMLTreeBuilder(
+                bytes: raw.assumingMemoryBound(to: UInt8.self), file: file, maximumDepth: limits.maximumDepth)
             withUnsafeMutablePointer(to: &builder) { pointer in
                 context.pointee._private = UnsafeMutableRawPointer(pointer)
                 _ = xmlParseDocument(context)
                 context.pointee._private = nil
             }
-            if let failure = builder.failure { return failure }
-            if context.pointee.wellFormed == 0 { return XMLTreeParser.lastError(context, file: file) }
-            return nil
+            if let problem = builder.failure { return failure(problem) }
+            if context.pointee.wellFormed == 0 { return failure(XMLTreeParser.lastError(context, file: file)) }
+            return .success(XMLTree(builder, file: file))
         }
-        if let outcome {
-            return .failure(ModelLoadingError(outcome.ruleID == "io-error" ? .io : .invalidModel, [outcome]))
-        }
-        return .success(XMLTree(builder, file: file))
     }
 }
 
@@ -199,14 +200,15 @@ private struct XMLTreeBuilder {
     var kinds: [XMLName?] = []
     private var nameIDs = PointerTable()
     private var stack: [Int32] = []
-    private let bytes: [UInt8]
+    /// The document's bytes, borrowed for the parse.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let lineStarts: [Int]
     private var lineIndex = 0
 
-    init(data: Data, file: String, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, maximumDepth: Int) {
         self.file = file
         self.maximumDepth = maximumDepth
-        self.bytes = [UInt8](data)
+        self.bytes = bytes
         self.lineStarts = LineTable.lineStarts(bytes)
         nodes.reserveCapacity(bytes.count / 64)
         attributes.reserveCapacity(bytes.count / 24)
@@ -581,17 +583,20 @@ struct LineTable {
 
     /// The offsets at which lines start (the first is 0).
     static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+        bytes.withUnsafeBufferPointer { lineStarts($0) }
+    }
+
+    /// The offsets at which lines start in `bytes` (the first is 0).
+    static func lineStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var starts = [0]
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            let count = buffer.count
-            guard let base = buffer.baseAddress else { return }
-            while offset < count {
-                guard let found = memchr(base + offset, 0x0A, count - offset) else { break }
-                let position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-                starts.append(position + 1)
-                offset = position + 1
-            }
+        guard let base = bytes.baseAddress else { return starts }
+        let count = bytes.count
+        var offset = 0
+        while offset < count {
+            guard let found = memchr(base + offset, 0x0A, count - offset) else { break }
+            let position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            starts.append(position + 1)
+            offset = position + 1
         }
         return starts
     }

@@ -324,6 +324,17 @@ struct LoaderTests {
         #expect(FileReading.read(file, limit: 10) == .failure(.tooLarge(size: 100)))
         #expect(FileReading.read(file, limit: 100) == .success(Data(repeating: 0x78, count: 100)))
     }
+
+    /// Large files are mapped rather than read; the bytes are the same, and the limit still holds.
+    @Test func largeFilesReadWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let bytes = Data((0..<(3 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let file = try directory.write("large", bytes)
+        #expect(FileReading.read(file, limit: 1 << 30) == .success(bytes))
+        #expect(FileReading.read(file, limit: bytes.count - 1) == .failure(.tooLarge(size: bytes.count)))
+        #expect(FileReading.read(file, limit: bytes.count) == .success(bytes))
+    }
 }
 
 /// `.xccurrentversion` as Xcode writes it is read without the property-list parser; anything else falls back
