@@ -203,7 +203,10 @@ enum ModelOutput {
             ? BackgroundWork {
                 try SchemaOutput.file(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
             } : nil
-        let threads = ProcessInfo.processInfo.activeProcessorCount
+        // Several flavors already render side by side; splitting a small model's files further costs more in
+        // thread starts than it saves.
+        let threads =
+            targets.count > 1 && model.entities.count < 256 ? 1 : ProcessInfo.processInfo.activeProcessorCount
         let pipelines = ParallelWork.map(targets) { target -> FlavorPipeline in
             var flavorOptions = options
             flavorOptions.flavor = target.flavor
