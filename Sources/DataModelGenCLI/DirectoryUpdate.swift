@@ -61,6 +61,7 @@ final class DirectoryUpdate: @unchecked Sendable {
                         path: parent, message: "cannot create the output directory: \(error.localizedDescription)")
                 }
             }
+            Self.removeLeftovers(in: parent.isEmpty ? "." : parent, named: ".\(name).datamodelgen-")
             var created: String?
             for _ in 0..<100 {
                 let path =
@@ -87,7 +88,34 @@ final class DirectoryUpdate: @unchecked Sendable {
             }
             staging = nil
             existingNames = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            for entry in existingNames where entry.hasPrefix(".") && Self.isLeftover(entry, prefix: ".") {
+                unlink(directory + "/" + entry)
+            }
         }
+    }
+
+    // MARK: - Leftovers
+
+    /// Removes the staging directories (`prefix` then `<pid>-<n>`) that killed runs left in `parent`.
+    private static func removeLeftovers(in parent: String, named prefix: String) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        for entry in entries where entry.hasPrefix(prefix) && isLeftover(entry, prefix: prefix) {
+            try? FileManager.default.removeItem(atPath: parent + "/" + entry)
+        }
+    }
+
+    /// Whether `name` is a temporary name of this writer (`<prefix>…datamodelgen-<pid>-<n>`) made by a process
+    /// that no longer runs: a run killed before it could clean up. Names of running processes (this one
+    /// included) are left alone.
+    private static func isLeftover(_ name: String, prefix: String) -> Bool {
+        guard name.hasPrefix(prefix), let marker = name.range(of: ".datamodelgen-", options: .backwards) else {
+            return false
+        }
+        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt64(parts[1]) != nil, pid != processID else {
+            return false
+        }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Writes `file` where it waits for ``commit()``, unless it is unchanged. Safe to call from several

@@ -104,6 +104,42 @@ import Testing
         #expect(listing(root) == [])
     }
 
+    /// The ID of a process that has exited.
+    private func exitedProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func leftoversOfKilledRunsAreRemoved() throws {
+        let root = scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dead = try exitedProcessID()
+        let alive = getpid()
+        // A killed run's staging directory beside a new output directory, and its temporary file inside an
+        // existing one; those of a running process stay.
+        for name in [".out.datamodelgen-\(dead)-3", ".out.datamodelgen-\(alive)-3", "existing"] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try "x".write(
+            to: root.appendingPathComponent("existing/.A.swift.datamodelgen-\(dead)-7"), atomically: false,
+            encoding: .utf8)
+        try "y".write(to: root.appendingPathComponent("existing/.mine"), atomically: false, encoding: .utf8)
+        let fresh = try DirectoryUpdate(directory: root.appendingPathComponent("out").path, modelFileName: model)
+        fresh.offer(file("A.swift", "a"))
+        _ = try fresh.commit()
+        #expect(listing(root) == [".out.datamodelgen-\(alive)-3", "existing", "out"])
+        let existing = try DirectoryUpdate(
+            directory: root.appendingPathComponent("existing").path, modelFileName: model)
+        existing.offer(file("A.swift", "a"))
+        _ = try existing.commit()
+        #expect(listing(root.appendingPathComponent("existing")) == [".mine", "A.swift"])
+    }
+
     /// The no-change cache records the size and modification time the writer saw: they must be the files'.
     @Test func theCacheRecordOfANewDirectoryMatchesItsFiles() throws {
         guard let executable = Paths.executable else {
