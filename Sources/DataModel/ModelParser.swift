@@ -75,7 +75,7 @@ private struct ElementReader {
     }
 
     private mutating func readEntity(_ element: XMLElementNode) -> Entity {
-        read(element, as: EntityKey.self)
+        read(element, accepting: .entity)
         var entity = Entity(name: required(text(.name), "name", of: element), location: element.location)
         entity.representedClassName = text(.representedClassName)
         entity.parentEntity = text(.parentEntity)
@@ -118,7 +118,7 @@ private struct ElementReader {
     /// Reads an attribute and appends it to `attributes` (made in place there, not copied in).
     @inline(__always)
     mutating func readAttribute(_ element: XMLElementNode, into attributes: inout [Attribute]) {
-        read(element, as: AttributeKey.self)
+        read(element, accepting: .attribute)
         let type = attributeType(of: element)
         // Every value is taken (in this order, which is the order of its diagnostics) before the children are
         // read, and the attribute is made in one step at the end: building a struct this large field by field
@@ -175,7 +175,7 @@ private struct ElementReader {
     /// Reads a relationship and appends it to `relationships`.
     @inline(__always)
     private mutating func readRelationship(_ element: XMLElementNode, into relationships: inout [Relationship]) {
-        read(element, as: RelationshipKey.self)
+        read(element, accepting: .relationship)
         // As for attributes: every value first, in the order of its diagnostics, then the relationship in one step.
         let name = required(text(.name), "name", of: element)
         let destinationEntity = text(.destinationEntity) ?? ""
@@ -394,8 +394,8 @@ private struct ElementReader {
     ///
     /// ``text(_:)``, ``flag(_:of:)`` and the other accessors see this element's values until the next `read`:
     /// callers take every value before reading children.
-    private mutating func read<Key: XMLAttributeKey>(_ element: XMLElementNode, as: Key.Type) {
-        let accepted = Key.accepted
+    private mutating func read(_ element: XMLElementNode, accepting attributes: AcceptedAttributes) {
+        let accepted = attributes.accepted
         let tree = tree
         let previous = slotted
         let positions = element.attributeIndices
@@ -549,47 +549,34 @@ struct KeywordTable<Value: Sendable>: Sendable {
     }
 }
 
-/// The attributes an element accepts, as an enum whose case names are the XML names.
-protocol XMLAttributeKey: CaseIterable {
-    /// For each ``XMLName`` raw value, whether this element accepts it.
-    static var accepted: [Bool] { get }
-    /// The known name of this key.
-    var xmlName: XMLName { get }
-}
+/// The attributes an element accepts.
+struct AcceptedAttributes {
+    /// For each ``XMLName`` raw value, whether the element accepts it.
+    let accepted: [Bool]
 
-extension XMLAttributeKey {
-    static func makeAccepted() -> [Bool] {
+    init(_ names: [XMLName]) {
         var accepted = [Bool](repeating: false, count: XMLName.allCases.count)
-        for key in allCases { accepted[key.xmlName.rawValue] = true }
-        return accepted
+        for name in names { accepted[name.rawValue] = true }
+        self.accepted = accepted
     }
-}
 
-private enum EntityKey: Int, XMLAttributeKey {
-    case name, representedClassName, parentEntity, isAbstract, codeGenerationType, syncable, elementID
-    case renamingIdentifier, versionHashModifier
-    static let accepted = makeAccepted()
-    var xmlName: XMLName { Self.names[rawValue] }
-    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
-}
+    static let entity = AcceptedAttributes([
+        .name, .representedClassName, .parentEntity, .isAbstract, .codeGenerationType, .syncable, .elementID,
+        .renamingIdentifier, .versionHashModifier,
+    ])
 
-private enum AttributeKey: Int, XMLAttributeKey {
-    case name, attributeType, `optional`, transient, derived, derivationExpression, defaultValueString
-    case defaultValue, defaultDateTimeInterval, minValueString, maxValueString, minDateTimeInterval
-    case maxDateTimeInterval, regularExpressionString, usesScalarValueType, allowsExternalBinaryDataStorage
-    case preserveAfterDeletion, allowsCloudEncryption, spotlightIndexingEnabled, indexedBySpotlight
-    case storedInTruthFile, indexed, syncable, valueTransformerName, customClassName, composite, elementID
-    case renamingIdentifier, versionHashModifier
-    static let accepted = makeAccepted()
-    var xmlName: XMLName { Self.names[rawValue] }
-    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
-}
+    static let attribute = AcceptedAttributes([
+        .name, .attributeType, .optional, .transient, .derived, .derivationExpression, .defaultValueString,
+        .defaultValue, .defaultDateTimeInterval, .minValueString, .maxValueString, .minDateTimeInterval,
+        .maxDateTimeInterval, .regularExpressionString, .usesScalarValueType, .allowsExternalBinaryDataStorage,
+        .preserveAfterDeletion, .allowsCloudEncryption, .spotlightIndexingEnabled, .indexedBySpotlight,
+        .storedInTruthFile, .indexed, .syncable, .valueTransformerName, .customClassName, .composite, .elementID,
+        .renamingIdentifier, .versionHashModifier,
+    ])
 
-private enum RelationshipKey: Int, XMLAttributeKey {
-    case name, destinationEntity, inverseName, inverseEntity, toMany, ordered, deletionRule, minCount, maxCount
-    case `optional`, transient, indexed, syncable, elementID, renamingIdentifier, versionHashModifier
-    case spotlightIndexingEnabled, indexedBySpotlight, storedInTruthFile
-    static let accepted = makeAccepted()
-    var xmlName: XMLName { Self.names[rawValue] }
-    static let names: [XMLName] = allCases.map { XMLName.byString["\($0)"] ?? .name }
+    static let relationship = AcceptedAttributes([
+        .name, .destinationEntity, .inverseName, .inverseEntity, .toMany, .ordered, .deletionRule, .minCount,
+        .maxCount, .optional, .transient, .indexed, .syncable, .elementID, .renamingIdentifier, .versionHashModifier,
+        .spotlightIndexingEnabled, .indexedBySpotlight, .storedInTruthFile,
+    ])
 }

@@ -375,14 +375,30 @@ enum XMLName: Int, CaseIterable {
     /// XML name → known name.
     static let byString: [String: XMLName] = {
         var table: [String: XMLName] = [:]
-        for name in allCases { table["\(name)"] = name }
+        for name in allCases { table[name.xmlString] = name }
         return table
     }()
 
     /// The name as written in XML.
     var xmlString: String { Self.strings[rawValue] }
 
-    private static let strings: [String] = allCases.map { "\($0)" }
+    /// Each case's name as written in XML, in case order: spelled out, because deriving them from the cases
+    /// (`"\(name)"`) goes through reflection, whose first use cost more than parsing a small model.
+    /// `XMLNameTests` checks that they are the case names.
+    static let strings: [String] = [
+        "model", "entity", "attribute", "relationship", "fetchedProperty", "fetchRequest", "userInfo", "entry",
+        "uniquenessConstraints", "uniquenessConstraint", "constraint", "fetchIndex", "fetchIndexElement",
+        "compoundIndexes", "compoundIndex", "index", "configuration", "memberEntity", "composite", "elements",
+        "element", "name", "representedClassName", "parentEntity", "isAbstract", "codeGenerationType", "syncable",
+        "elementID", "renamingIdentifier", "versionHashModifier", "attributeType", "optional", "transient",
+        "derived", "derivationExpression", "defaultValueString", "defaultValue", "defaultDateTimeInterval",
+        "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
+        "usesScalarValueType", "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "allowsCloudEncryption",
+        "spotlightIndexingEnabled", "indexedBySpotlight", "storedInTruthFile", "indexed", "valueTransformerName",
+        "customClassName", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "deletionRule",
+        "minCount", "maxCount", "key", "value", "property", "type", "order", "expression", "expressionType",
+        "usedWithCloudKit",
+    ]
 }
 
 private let saxStart: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in

@@ -141,7 +141,7 @@ final class SchemaObject: KeyedMustacheObject {
         primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case modelName, versionName, sourceFileName, ifNotExists, tables, indexes, hasIndexes, primaryKeyRows
     }
 
@@ -190,7 +190,7 @@ final class SchemaTableObject: KeyedMustacheObject {
         }
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case `name`, plainName, comment, columns
     }
 
@@ -216,7 +216,7 @@ final class SchemaColumnObject: KeyedMustacheObject {
         self.isLast = isLast
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case definition, separator
     }
 
@@ -238,7 +238,7 @@ final class SchemaIndexObject: KeyedMustacheObject {
         self.index = index
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case `name`, table, unique, columns
     }
 
@@ -266,7 +266,7 @@ final class SchemaPrimaryKeyRowObject: KeyedMustacheObject {
         self.row = row
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case entityNumber, `name`, superentityNumber, maximumPrimaryKey
     }
 

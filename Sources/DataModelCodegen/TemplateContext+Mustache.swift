@@ -35,7 +35,7 @@ final class ModelObject: KeyedMustacheObject {
         self.entities = context.entities.map { .object($0) }
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case modelName, versionName, sourceFileName, accessPrefix, modelTypeName, entities
     }
 
@@ -68,7 +68,7 @@ final class ModelObject: KeyedMustacheObject {
 /// An entity's keys, plus the runtime flavor's extra keys when present.
 extension EntityContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
-    public enum Key: Int, CaseIterable {
+    public enum Key: String, CaseIterable, Sendable {
         case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
             attributes, relationships, toManyRelationships, fetchedProperties,
@@ -143,7 +143,7 @@ extension EntityContext: KeyedMustacheObject {
 /// An attribute's keys, plus the runtime flavor's extra keys when present.
 extension AttributeContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
-    public enum Key: Int, CaseIterable {
+    public enum Key: String, CaseIterable, Sendable {
         case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar,
             // The runtime flavor's keys.
             nameLiteral, runtimeAttributeType, runtimeGetter, runtimeSetter, isDerived, isIndexed,
@@ -202,7 +202,7 @@ extension AttributeContext: KeyedMustacheObject {
 /// A relationship's keys, plus the runtime flavor's extra keys when present.
 extension RelationshipContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
-    public enum Key: Int, CaseIterable {
+    public enum Key: String, CaseIterable, Sendable {
         case `name`, swiftName, capitalizedName, destinationEntityName, destinationClassName, inverseName, isToMany,
             isToOne, isOrdered, isOptional, swiftType, collectionType, indexSetType, addToName, removeFromName,
             insertIntoName, replaceName, addObjectSelector, removeObjectSelector, addSetSelector, removeSetSelector,
@@ -297,7 +297,7 @@ extension RelationshipContext: KeyedMustacheObject {
 /// A fetched property's keys.
 extension FetchedPropertyContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
-    public enum Key: Int, CaseIterable {
+    public enum Key: String, CaseIterable, Sendable {
         case `name`, swiftName, destinationClassName, destinationEntityName
     }
 
@@ -333,7 +333,7 @@ final class FetchIndexObject: KeyedMustacheObject {
         self.context = context
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case nameLiteral, elementsLiteral
     }
 
@@ -362,7 +362,7 @@ final class KeyPathObject: KeyedMustacheObject {
         self.context = context
     }
 
-    enum Key: Int, CaseIterable {
+    enum Key: String, CaseIterable, Sendable {
         case swiftName, nameLiteral
     }
 

@@ -165,23 +165,48 @@ final class MustacheKeyPositions: @unchecked Sendable {
     }
 }
 
-/// A ``MustacheObject`` whose keys are the cases of an `Int` enum, answered through a static
-/// ``MustacheKeyTable``: the object only says what each case's value is.
+/// The keys of a ``KeyedMustacheObject`` type: their table, and their cases by position. Made once per type
+/// (`static let keys = makeKeys()`).
+public struct MustacheKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    /// The table of the keys' names (the cases' raw values), in case order.
+    public let table: MustacheKeyTable
+    /// The cases, by position in ``table``.
+    @usableFromInline let cases: [Key]
+
+    /// The keys of `Key`'s cases.
+    public init() {
+        let cases = Array(Key.allCases)
+        self.cases = cases
+        self.table = MustacheKeyTable(cases.map(\.rawValue))
+    }
+
+    /// The case at `position` in ``table``, or nil.
+    @inlinable
+    public func key(atPosition position: Int) -> Key? {
+        position >= 0 && position < cases.count ? cases[position] : nil
+    }
+}
+
+/// A ``MustacheObject`` whose keys are the cases of a `String` enum (the raw values are the names templates
+/// use), answered through a static ``MustacheKeys``: the object only says what each case's value is.
 ///
 /// ```swift
 /// final class ItemObject: KeyedMustacheObject {
-///     enum Key: Int, CaseIterable { case name, type }
+///     enum Key: String, CaseIterable, Sendable { case name, type }
 ///     static let keys = makeKeys()
 ///     func value(for known: Key) -> MustacheValue? {
 ///         switch known { case .name: return .string(name); case .type: return .string(type) }
 ///     }
 /// }
 /// ```
+///
+/// The names are the raw values rather than the case names as `"\(key)"` prints them: printing a case goes
+/// through reflection, whose first use in a process costs more than rendering a small model.
 public protocol KeyedMustacheObject: MustacheObject {
-    /// The keys, in the order of their raw values (0, 1, 2, …).
-    associatedtype Key: RawRepresentable & CaseIterable where Key.RawValue == Int
-    /// The table of ``Key``'s case names: `makeKeys()`.
-    static var keys: MustacheKeyTable { get }
+    /// The keys; each raw value is the name templates use.
+    associatedtype Key: RawRepresentable & CaseIterable & Sendable where Key.RawValue == String
+    /// The keys' table: `makeKeys()`.
+    static var keys: MustacheKeys<Key> { get }
     /// The value of one key, or nil for none.
     func value(for known: Key) -> MustacheValue?
 
@@ -192,30 +217,30 @@ public protocol KeyedMustacheObject: MustacheObject {
 }
 
 extension KeyedMustacheObject {
-    /// The key table of ``Key``'s case names, for ``keys``.
-    public static func makeKeys() -> MustacheKeyTable {
-        MustacheKeyTable(Key.allCases.map { "\($0)" })
+    /// The keys of ``Key``'s cases, for ``keys``.
+    public static func makeKeys() -> MustacheKeys<Key> {
+        MustacheKeys()
     }
 
     // Inlinable: each conforming type gets the lookup specialized for its own `Key`.
     @inlinable
     public func mustacheValue(forKey key: String) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        guard let index = Self.keys.table[key], let known = Self.keys.key(atPosition: index) else { return nil }
         return value(for: known)
     }
 
     @inlinable
     public func mustacheValue(for key: MustacheKey) -> MustacheValue? {
-        guard let index = Self.keys[key], let known = Key(rawValue: index) else { return nil }
+        guard let index = Self.keys.table[key], let known = Self.keys.key(atPosition: index) else { return nil }
         return value(for: known)
     }
 
     /// ``keys``: the renderer skips this object for other keys without calling it.
-    public var mustacheKeyTable: MustacheKeyTable? { Self.keys }
+    public var mustacheKeyTable: MustacheKeyTable? { Self.keys.table }
 
     @inlinable
     public func mustacheValue(atKeyPosition position: Int) -> MustacheValue? {
-        guard let known = Key(rawValue: position) else { return nil }
+        guard let known = Self.keys.key(atPosition: position) else { return nil }
         return value(for: known)
     }
 
@@ -228,7 +253,7 @@ extension KeyedMustacheObject {
     public func writeMustacheText(atKeyPosition position: Int, to output: inout MustacheOutputBuffer)
         -> MustacheTextWrite
     {
-        guard let known = Key(rawValue: position) else { return .absent }
+        guard let known = Self.keys.key(atPosition: position) else { return .absent }
         return writeText(for: known, to: &output)
     }
 }

@@ -580,3 +580,14 @@ struct ParserTests {
         #expect(entity.attributes[0].location.column == 9)
     }
 }
+
+/// The XML spelling of every known name is spelled out next to its case; it must be the case's name.
+@Suite struct XMLNameTests {
+    @Test func everyCaseIsSpelledAsItsName() {
+        #expect(XMLName.strings.count == XMLName.allCases.count)
+        for name in XMLName.allCases {
+            #expect(name.xmlString == "\(name)")
+            #expect(XMLName.byString[name.xmlString] == name)
+        }
+    }
+}

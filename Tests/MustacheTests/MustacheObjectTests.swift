@@ -59,7 +59,7 @@ import Testing
 
     /// An object answering through a static key table, the way generated-code contexts do.
     final class Keyed: KeyedMustacheObject {
-        enum Key: Int, CaseIterable {
+        enum Key: String, CaseIterable, Sendable {
             case name, kind, isEmpty
         }
 
@@ -101,7 +101,7 @@ import Testing
 
     /// An object that writes some keys' text straight into the output, as generated-code contexts do.
     final class Writing: KeyedMustacheObject {
-        enum Key: Int, CaseIterable {
+        enum Key: String, CaseIterable, Sendable {
             case name, label, missing, count
         }
 
