@@ -151,9 +151,7 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
 
     /// The arguments of `AttributeDescription(…)`, leaving out those equal to the initializer's defaults.
     public var descriptionArguments: String {
-        var arguments = MustacheOutputBuffer(capacity: 96)
-        writeDescriptionArguments(to: &arguments)
-        return arguments.string
+        MustacheOutputBuffer.text(capacity: 96) { writeDescriptionArguments(to: &$0) }
     }
 
     /// Writes ``descriptionArguments``.
@@ -259,9 +257,7 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
 
     /// The arguments of `RelationshipDescription(…)`, leaving out those equal to the initializer's defaults.
     public var descriptionArguments: String {
-        var arguments = MustacheOutputBuffer(capacity: 128)
-        writeDescriptionArguments(to: &arguments)
-        return arguments.string
+        MustacheOutputBuffer.text(capacity: 128) { writeDescriptionArguments(to: &$0) }
     }
 
     /// Writes ``descriptionArguments``.
@@ -479,6 +475,13 @@ struct RuntimeContextBuilder {
 }
 
 extension MustacheOutputBuffer {
+    /// The text `write` writes, as a string: for the string form of a key whose text is written in place.
+    static func text(capacity: Int = 64, _ write: (inout MustacheOutputBuffer) -> Void) -> String {
+        var buffer = MustacheOutputBuffer(capacity: capacity)
+        write(&buffer)
+        return buffer.string
+    }
+
     /// Appends `text` as a Swift string literal, as ``RuntimeContextBuilder/literal(_:)`` spells it.
     mutating func appendLiteral(_ text: String) {
         let isPlain =

@@ -156,9 +156,9 @@ final class RelationshipTypeNames: Sendable {
     /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata) or `Set<Dest>`/`[Dest]`
     /// (runtime) for a to-many. The destination is a generated class: it is never qualified.
     func propertyType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
-        var text = MustacheOutputBuffer(capacity: 64)
-        writePropertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &text)
-        return text.string
+        MustacheOutputBuffer.text {
+            writePropertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &$0)
+        }
     }
 
     /// Writes ``propertyType(isToMany:isOrdered:destination:)``.
@@ -189,9 +189,9 @@ final class RelationshipTypeNames: Sendable {
     /// The argument type of the bulk accessors: empty for a to-one; `NSSet`/`NSOrderedSet` (coredata) or
     /// `some Sequence<Dest>` (runtime).
     func collectionType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
-        var text = MustacheOutputBuffer(capacity: 64)
-        writeCollectionType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &text)
-        return text.string
+        MustacheOutputBuffer.text {
+            writeCollectionType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &$0)
+        }
     }
 
     /// Writes ``collectionType(isToMany:isOrdered:destination:)``.

@@ -42,14 +42,7 @@ final class ModelObject: KeyedMustacheObject {
     static let keys = makeKeys()
 
     func value(for known: Key) -> MustacheValue? {
-        switch known {
-        case .modelName: return .string(context.modelName)
-        case .versionName: return .string(context.versionName)
-        case .sourceFileName: return .string(context.sourceFileName)
-        case .accessPrefix: return .string(context.accessPrefix)
-        case .modelTypeName: return .string(context.modelTypeName)
-        case .entities: return .array(entities)
-        }
+        known == .entities ? .array(entities) : writtenValue(for: known)
     }
 
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
@@ -83,36 +76,19 @@ extension EntityContext: KeyedMustacheObject {
     /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
     public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .entityName: return .string(entityName)
-        case .className: return .string(className)
-        case .plainClassName: return .string(plainClassName)
-        case .superclassName: return .string(superclassName)
         case .hasParent: return .bool(hasParent)
         case .isAbstract: return .bool(isAbstract)
         case .hasSubentities: return .bool(hasSubentities)
-        case .classModifiers: return .string(classModifiers)
-        case .codeGeneration: return .string(codeGeneration)
         case .generatesClass: return .bool(generatesClass)
         case .generatesProperties: return .bool(generatesProperties)
-        case .classFileName: return .string(classFileName)
-        case .propertiesFileName: return .string(propertiesFileName)
         case .attributes: return .array(attributeValues)
         case .relationships: return .array(relationshipValues)
         case .toManyRelationships: return .array(toManyRelationshipValues)
         case .fetchedProperties: return .array(fetchedPropertyValues)
-        default: break
-        }
-        guard let runtime else { return nil }
-        switch known {
-        case .entityNameLiteral: return .string(runtime.entityNameLiteral)
-        case .parentNameLiteral: return .string(runtime.parentNameLiteral)
-        case .objectTypeName: return .string(runtime.objectTypeName)
-        case .uniquenessConstraintsLiteral: return .string(runtime.uniquenessConstraintsLiteral)
-        case .fetchIndexes: return .array(runtime.fetchIndexes.map { .object(FetchIndexObject($0)) })
-        case .declaresFetchRequest: return .bool(runtime.declaresFetchRequest)
-        case .describeFunctionName: return .string(runtime.describeFunctionName)
-        case .keyPathProperties: return .array(runtime.keyPathProperties.map { .object(KeyPathObject($0)) })
-        default: return nil
+        case .fetchIndexes: return runtime.map { .array($0.fetchIndexes.map { .object(FetchIndexObject($0)) }) }
+        case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
+        case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
+        default: return writtenValue(for: known)
         }
     }
     /// Writes a text key straight into a template's output (see ``value(for:)``).
@@ -156,29 +132,12 @@ extension AttributeContext: KeyedMustacheObject {
     /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
     public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .name: return .string(name)
-        case .swiftName: return .string(swiftName)
-        case .attributeType: return .string(attributeType)
-        case .swiftType: return .string(swiftType)
         case .isOptional: return .bool(isOptional)
         case .isTransient: return .bool(isTransient)
         case .isScalar: return .bool(isScalar)
-        default: break
-        }
-        guard let runtime else { return nil }
-        switch known {
-        case .nameLiteral: return .string(runtime.nameLiteral)
-        case .runtimeAttributeType: return .string(runtime.runtimeAttributeType)
-        case .runtimeGetter: return .string(runtime.runtimeGetter)
-        case .runtimeSetter: return .string(runtime.runtimeSetter)
-        case .isDerived: return .bool(runtime.isDerived)
-        case .isIndexed: return .bool(runtime.isIndexed)
-        case .defaultValueLiteral: return .string(runtime.defaultValueLiteral)
-        case .minValueLiteral: return .string(runtime.minValueLiteral)
-        case .maxValueLiteral: return .string(runtime.maxValueLiteral)
-        case .regularExpressionLiteral: return .string(runtime.regularExpressionLiteral)
-        case .descriptionArguments: return .string(runtime.descriptionArguments)
-        default: return nil
+        case .isDerived: return runtime.map { .bool($0.isDerived) }
+        case .isIndexed: return runtime.map { .bool($0.isIndexed) }
+        default: return writtenValue(for: known)
         }
     }
     /// Writes a text key straight into a template's output (see ``value(for:)``).
@@ -219,48 +178,14 @@ extension RelationshipContext: KeyedMustacheObject {
     /// The value of one key, or nil when it is a runtime key and this is not the runtime flavor.
     public func value(for known: Key) -> MustacheValue? {
         switch known {
-        case .name: return .string(name)
-        case .swiftName: return .string(swiftName)
-        case .capitalizedName: return .string(capitalizedName)
-        case .destinationEntityName: return .string(destinationEntityName)
-        case .destinationClassName: return .string(destinationClassName)
-        case .inverseName: return .string(inverseName)
         case .isToMany: return .bool(isToMany)
         case .isToOne: return .bool(!isToMany)
         case .isOrdered: return .bool(isOrdered)
         case .isOptional: return .bool(isOptional)
-        case .swiftType: return .string(swiftType)
-        case .collectionType: return .string(collectionType)
-        case .indexSetType: return .string(indexSetType)
-        case .addToName: return .string(addToName)
-        case .removeFromName: return .string(removeFromName)
-        case .insertIntoName: return .string(insertIntoName)
-        case .replaceName: return .string(replaceName)
-        case .addObjectSelector: return .string(addObjectSelector)
-        case .removeObjectSelector: return .string(removeObjectSelector)
-        case .addSetSelector: return .string(addSetSelector)
-        case .removeSetSelector: return .string(removeSetSelector)
-        case .insertObjectSelector: return .string(insertObjectSelector)
-        case .removeObjectAtIndexSelector: return .string(removeObjectAtIndexSelector)
-        case .insertAtIndexesSelector: return .string(insertAtIndexesSelector)
-        case .removeAtIndexesSelector: return .string(removeAtIndexesSelector)
-        case .replaceObjectSelector: return .string(replaceObjectSelector)
-        case .replaceAtIndexesSelector: return .string(replaceAtIndexesSelector)
-        default: break
-        }
-        guard let runtime else { return nil }
-        switch known {
-        case .nameLiteral: return .string(runtime.nameLiteral)
-        case .destinationNameLiteral: return .string(runtime.destinationNameLiteral)
-        case .inverseNameLiteral: return .string(runtime.inverseNameLiteral)
-        case .runtimeGetter: return .string(runtime.runtimeGetter)
-        case .runtimeSetter: return .string(runtime.runtimeSetter)
-        case .deleteRule: return .string(runtime.deleteRule)
-        case .isTransient: return .bool(runtime.isTransient)
-        case .minCount: return .int(runtime.minCount)
-        case .maxCount: return .int(runtime.maxCount)
-        case .descriptionArguments: return .string(runtime.descriptionArguments)
-        default: return nil
+        case .isTransient: return runtime.map { .bool($0.isTransient) }
+        case .minCount: return runtime.map { .int($0.minCount) }
+        case .maxCount: return runtime.map { .int($0.maxCount) }
+        default: return writtenValue(for: known)
         }
     }
     /// Writes a text key straight into a template's output (see ``value(for:)``).
@@ -306,12 +231,7 @@ extension FetchedPropertyContext: KeyedMustacheObject {
 
     /// The value of one key.
     public func value(for known: Key) -> MustacheValue? {
-        switch known {
-        case .name: return .string(name)
-        case .swiftName: return .string(swiftName)
-        case .destinationClassName: return .string(destinationClassName)
-        case .destinationEntityName: return .string(destinationEntityName)
-        }
+        writtenValue(for: known)
     }
     /// Writes a key straight into a template's output (see ``value(for:)``).
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
@@ -340,10 +260,7 @@ final class FetchIndexObject: KeyedMustacheObject {
     static let keys = makeKeys()
 
     func value(for known: Key) -> MustacheValue? {
-        switch known {
-        case .nameLiteral: return .string(context.nameLiteral)
-        case .elementsLiteral: return .string(context.elementsLiteral)
-        }
+        writtenValue(for: known)
     }
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
@@ -369,10 +286,7 @@ final class KeyPathObject: KeyedMustacheObject {
     static let keys = makeKeys()
 
     func value(for known: Key) -> MustacheValue? {
-        switch known {
-        case .swiftName: return .string(context.swiftName)
-        case .nameLiteral: return .string(context.nameLiteral)
-        }
+        writtenValue(for: known)
     }
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {

@@ -228,9 +228,7 @@ public final class RelationshipContext: Sendable {
     public var replaceAtIndexesSelector: String { accessorName(.replaceAtIndexesSelector) }
 
     private func accessorName(_ key: Key) -> String {
-        var name = MustacheOutputBuffer(capacity: 64)
-        writeAccessorName(key, to: &name)
-        return name.string
+        MustacheOutputBuffer.text { writeAccessorName(key, to: &$0) }
     }
 
     /// Writes the accessor name or selector that `key` names: the one place each is spelled.

@@ -244,6 +244,15 @@ extension KeyedMustacheObject {
         return value(for: known)
     }
 
+    /// The value of a key whose text ``writeText(for:to:)`` writes: that text, as a string; nil when the key
+    /// is absent (or is not text). An object that writes its text keys can answer ``value(for:)`` with this for
+    /// them, so each key's text is spelled in one place.
+    public func writtenValue(for known: Key) -> MustacheValue? {
+        var text = MustacheOutputBuffer(capacity: 64)
+        guard case .written = writeText(for: known, to: &text) else { return nil }
+        return .string(text.string)
+    }
+
     /// No text of its own: the renderer asks ``value(for:)``.
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         .notText
