@@ -91,6 +91,7 @@ extension EntityContext: KeyedMustacheObject {
         default: return writtenValue(for: known)
         }
     }
+
     /// Writes a text key straight into a template's output (see ``value(for:)``).
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
@@ -140,6 +141,7 @@ extension AttributeContext: KeyedMustacheObject {
         default: return writtenValue(for: known)
         }
     }
+
     /// Writes a text key straight into a template's output (see ``value(for:)``).
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
@@ -188,6 +190,7 @@ extension RelationshipContext: KeyedMustacheObject {
         default: return writtenValue(for: known)
         }
     }
+
     /// Writes a text key straight into a template's output (see ``value(for:)``).
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
@@ -233,6 +236,7 @@ extension FetchedPropertyContext: KeyedMustacheObject {
     public func value(for known: Key) -> MustacheValue? {
         writtenValue(for: known)
     }
+
     /// Writes a key straight into a template's output (see ``value(for:)``).
     public func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
@@ -262,6 +266,7 @@ final class FetchIndexObject: KeyedMustacheObject {
     func value(for known: Key) -> MustacheValue? {
         writtenValue(for: known)
     }
+
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
         case .nameLiteral: output.append(context.nameLiteral)
@@ -288,6 +293,7 @@ final class KeyPathObject: KeyedMustacheObject {
     func value(for known: Key) -> MustacheValue? {
         writtenValue(for: known)
     }
+
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
         case .swiftName: output.append(context.swiftName)
