@@ -40,6 +40,30 @@ import Testing
         }
     }
 
+    /// Render threads offer files at once: every file is written, and the entries come in path order.
+    @Test(arguments: [false, true])
+    func filesOfferedFromManyThreadsAreAllWritten(intoExistingDirectory: Bool) throws {
+        let root = scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("out")
+        if intoExistingDirectory {
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            let first = try DirectoryUpdate(directory: target.path, modelFileName: model)
+            for index in stride(from: 0, to: 200, by: 3) { first.offer(file("F\(index).swift", "old")) }
+            _ = try first.commit()
+        }
+        let files = (0..<200).map { file("F\($0).swift", "\($0)") }
+        let update = try DirectoryUpdate(directory: target.path, modelFileName: model)
+        DispatchQueue.concurrentPerform(iterations: 8) { part in
+            for index in stride(from: part, to: files.count, by: 8) { update.offer(files[index]) }
+        }
+        let entries = try update.commit()
+        let names = files.map(\.path).sorted()
+        #expect(entries.map(\.path) == names)
+        #expect(listing(target) == names)
+        #expect(try String(contentsOf: target.appendingPathComponent("F3.swift"), encoding: .utf8).hasSuffix("3"))
+    }
+
     @Test func anAbandonedNewDirectoryLeavesNothing() throws {
         let root = scratch()
         defer { try? FileManager.default.removeItem(at: root) }
