@@ -38,6 +38,9 @@ final class DirectoryUpdate: @unchecked Sendable {
     private let staging: String?
     /// The names in `directory` when it existed.
     private let existingNames: Set<String>
+    /// The directory files are created in (the staging directory, or `directory`), open so that files are
+    /// created by name, without looking its path up again each time; -1 when it could not be opened.
+    private let folder: Int32
     private let lock = NSLock()
     private var offers: [String: Offer] = [:]
     private var failures: [String: IOFailure] = [:]
@@ -79,6 +82,7 @@ final class DirectoryUpdate: @unchecked Sendable {
             }
             staging = path
             existingNames = []
+            folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -88,6 +92,7 @@ final class DirectoryUpdate: @unchecked Sendable {
             }
             staging = nil
             existingNames = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             for entry in existingNames where entry.hasPrefix(".") && Self.isLeftover(entry, prefix: ".") {
                 unlink(directory + "/" + entry)
             }
@@ -118,6 +123,10 @@ final class DirectoryUpdate: @unchecked Sendable {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
+    deinit {
+        if folder >= 0 { close(folder) }
+    }
+
     /// Writes `file` where it waits for ``commit()``, unless it is unchanged. Safe to call from several
     /// threads at once; a failure is reported by ``commit()``.
     func offer(_ file: OutputFile) {
@@ -141,7 +150,7 @@ final class DirectoryUpdate: @unchecked Sendable {
                 try? FileManager.default.createDirectory(
                     atPath: PathName.deletingLastComponent(path), withIntermediateDirectories: true)
             }
-            guard let info = try Self.create(path, file.utf8, reportedAs: final) else {
+            guard let info = try create(file.path, orPath: path, file.utf8, reportedAs: final) else {
                 throw IOFailure(path: final, message: "cannot create the file: \(Self.reason())")
             }
             return Offer(entry: Self.entry(file.path, info), temporary: nil)
@@ -157,7 +166,9 @@ final class DirectoryUpdate: @unchecked Sendable {
             let temporary =
                 parent + "/.\(name).datamodelgen-\(Self.processID)-\(Self.counter.add(1, ordering: .relaxed).oldValue)"
             // A leftover of a killed run with the same name is stepped over.
-            if let info = try Self.create(temporary, file.utf8, reportedAs: final) {
+            let temporaryName = AtomicFileWriter.lastComponent(of: temporary)
+            let relative = file.path.utf8.contains(UInt8(ascii: "/")) ? temporary : temporaryName
+            if let info = try create(relative, orPath: temporary, file.utf8, reportedAs: final) {
                 return Offer(entry: Self.entry(file.path, info), temporary: temporary)
             }
         }
@@ -227,13 +238,17 @@ final class DirectoryUpdate: @unchecked Sendable {
 
     // MARK: - Files
 
-    /// Creates the new file `path` with `bytes` and returns its status, or nil when `path` exists already;
-    /// failures name `reportedAs`.
-    private static func create(_ path: String, _ bytes: [UInt8], reportedAs: String) throws(IOFailure) -> stat? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates the new file `name` (in ``folder``; `path` when `name` holds a slash or the folder is not open)
+    /// with `bytes` and returns its status, or nil when it exists already; failures name `reportedAs`.
+    private func create(_ name: String, orPath path: String, _ bytes: [UInt8], reportedAs: String) throws(IOFailure)
+        -> stat?
+    {
+        let byName = folder >= 0 && !name.utf8.contains(UInt8(ascii: "/"))
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        let descriptor = byName ? openat(folder, name, flags, 0o644) : open(path, flags, 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST { return nil }
-            throw IOFailure(path: reportedAs, message: "cannot create the file: \(reason())")
+            throw IOFailure(path: reportedAs, message: "cannot create the file: \(Self.reason())")
         }
         var info = stat()
         var failure: String?
@@ -243,16 +258,16 @@ final class DirectoryUpdate: @unchecked Sendable {
                 let result = write(descriptor, base + offset, buffer.count - offset)
                 if result < 0 {
                     if errno == EINTR { continue }
-                    failure = reason()
+                    failure = Self.reason()
                     return
                 }
                 offset += result
             }
         }
-        if failure == nil, fstat(descriptor, &info) != 0 { failure = reason() }
-        if close(descriptor) != 0, failure == nil { failure = reason() }
+        if failure == nil, fstat(descriptor, &info) != 0 { failure = Self.reason() }
+        if close(descriptor) != 0, failure == nil { failure = Self.reason() }
         if let failure {
-            unlink(path)
+            if byName { unlinkat(folder, name, 0) } else { unlink(path) }
             throw IOFailure(path: reportedAs, message: "cannot write the file: \(failure)")
         }
         return info
