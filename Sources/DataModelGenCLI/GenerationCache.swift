@@ -46,7 +46,11 @@ struct GenerationCache {
         for part in parts { hasher.add(part) }
         for name in DefaultTemplates.names { hasher.add(DefaultTemplates.source(named: name) ?? "") }
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else { return nil }
+            // Read as the loader reads (a large model file is mapped, not copied); any file over the loader's
+            // limit is not a model it would load, and then there is no cache.
+            guard case .success(let data) = FileReading.read(file, limit: XMLParsingLimits.default.maximumBytes) else {
+                return nil
+            }
             hasher.add(file)
             hasher.add(data)
         }
