@@ -45,9 +45,6 @@ final class DirectoryUpdate: @unchecked Sendable {
     private var offers: [String: Offer] = [:]
     private var failures: [String: IOFailure] = [:]
 
-    private static let processID = getpid()
-    private static let counter = Atomic<UInt64>(0)
-
     /// Prepares to write into `directory`, creating the parent directories it needs.
     init(directory: String, modelFileName: String) throws(IOFailure) {
         self.directory = directory
@@ -67,9 +64,7 @@ final class DirectoryUpdate: @unchecked Sendable {
             Self.removeLeftovers(in: parent.isEmpty ? "." : parent, named: ".\(name).datamodelgen-")
             var created: String?
             for _ in 0..<100 {
-                let path =
-                    (parent.isEmpty ? "" : parent + "/")
-                    + ".\(name).datamodelgen-\(Self.processID)-\(Self.counter.add(1, ordering: .relaxed).oldValue)"
+                let path = (parent.isEmpty ? "" : parent + "/") + AtomicFileWriter.temporaryName(for: name)
                 if mkdir(path, 0o777) == 0 {
                     created = path
                     break
@@ -93,7 +88,7 @@ final class DirectoryUpdate: @unchecked Sendable {
             staging = nil
             existingNames = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            for entry in existingNames where entry.hasPrefix(".") && Self.isLeftover(entry, prefix: ".") {
+            for entry in existingNames where AtomicFileWriter.isLeftover(entry) {
                 unlink(directory + "/" + entry)
             }
         }
@@ -104,23 +99,9 @@ final class DirectoryUpdate: @unchecked Sendable {
     /// Removes the staging directories (`prefix` then `<pid>-<n>`) that killed runs left in `parent`.
     private static func removeLeftovers(in parent: String, named prefix: String) {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
-        for entry in entries where entry.hasPrefix(prefix) && isLeftover(entry, prefix: prefix) {
+        for entry in entries where entry.hasPrefix(prefix) && AtomicFileWriter.isLeftover(entry) {
             try? FileManager.default.removeItem(atPath: parent + "/" + entry)
         }
-    }
-
-    /// Whether `name` is a temporary name of this writer (`<prefix>…datamodelgen-<pid>-<n>`) made by a process
-    /// that no longer runs: a run killed before it could clean up. Names of running processes (this one
-    /// included) are left alone.
-    private static func isLeftover(_ name: String, prefix: String) -> Bool {
-        guard name.hasPrefix(prefix), let marker = name.range(of: ".datamodelgen-", options: .backwards) else {
-            return false
-        }
-        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt64(parts[1]) != nil, pid != processID else {
-            return false
-        }
-        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     deinit {
@@ -163,8 +144,7 @@ final class DirectoryUpdate: @unchecked Sendable {
         let parent = PathName.deletingLastComponent(final)
         let name = AtomicFileWriter.lastComponent(of: final)
         for _ in 0..<100 {
-            let temporary =
-                parent + "/.\(name).datamodelgen-\(Self.processID)-\(Self.counter.add(1, ordering: .relaxed).oldValue)"
+            let temporary = parent + "/" + AtomicFileWriter.temporaryName(for: name)
             // A leftover of a killed run with the same name is stepped over.
             let temporaryName = AtomicFileWriter.lastComponent(of: temporary)
             let relative = file.path.utf8.contains(UInt8(ascii: "/")) ? temporary : temporaryName
@@ -251,19 +231,7 @@ final class DirectoryUpdate: @unchecked Sendable {
             throw IOFailure(path: reportedAs, message: "cannot create the file: \(Self.reason())")
         }
         var info = stat()
-        var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let result = write(descriptor, base + offset, buffer.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = Self.reason()
-                    return
-                }
-                offset += result
-            }
-        }
+        var failure = AtomicFileWriter.writeAll(bytes, to: descriptor)
         if failure == nil, fstat(descriptor, &info) != 0 { failure = Self.reason() }
         if close(descriptor) != 0, failure == nil { failure = Self.reason() }
         if let failure {
