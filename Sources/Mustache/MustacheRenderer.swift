@@ -374,25 +374,40 @@ struct MustacheRenderer: ~Copyable {
         return nil
     }
 
-    /// The value of `program.keys[keyIndex]` in the topmost context that contains it, like
-    /// ``lookUp(_:)``; an object with a key table that lacks the key is skipped without a call.
-    private func lookUp(keyAt keyIndex: Int, in program: MustacheProgram) -> MustacheValue? {
-        let number = program.keyNumbers[keyIndex]
-        return contextStack.withUnsafeBufferPointer { frames -> MustacheValue? in
-            var index = frames.count
+    /// The next frame below frame `index` that may hold the key numbered `number`: one without a key table
+    /// (position -1, asked by name), or one whose table has the key (its position). Frames whose table lacks
+    /// the key are skipped without a call.
+    @inline(__always)
+    private func nextFrame(holding number: Int, below index: Int) -> (frame: Int, position: Int)? {
+        contextStack.withUnsafeBufferPointer { frames -> (frame: Int, position: Int)? in
+            var index = index
             while index > 0 {
                 index -= 1
-                guard let positions = frames[index].positionBase else {
-                    if let value = frames[index].value[program.keys[keyIndex]] { return value }
-                    continue
-                }
+                guard let positions = frames[index].positionBase else { return (index, -1) }
                 guard number < frames[index].positionCount else { continue }
                 let position = positions[number]
-                guard position >= 0, let object = frames[index].keyedObject else { continue }
-                if let value = object.mustacheValue(atKeyPosition: position) { return value }
+                if position >= 0 { return (index, position) }
             }
             return nil
         }
+    }
+
+    /// The value of `program.keys[keyIndex]` in the topmost context that contains it, like
+    /// ``lookUp(_:)``.
+    private func lookUp(keyAt keyIndex: Int, in program: MustacheProgram) -> MustacheValue? {
+        let number = program.keyNumbers[keyIndex]
+        var index = contextStack.count
+        while let (frame, position) = nextFrame(holding: number, below: index) {
+            index = frame
+            if position < 0 {
+                if let value = contextStack[frame].value[program.keys[keyIndex]] { return value }
+            } else if let object = contextStack[frame].keyedObject,
+                let value = object.mustacheValue(atKeyPosition: position)
+            {
+                return value
+            }
+        }
+        return nil
     }
 
     /// Renders the unescaped value of `program.keys[keyIndex]`, like appending ``lookUp(keyAt:in:)``'s
@@ -400,26 +415,21 @@ struct MustacheRenderer: ~Copyable {
     private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) {
         let number = program.keyNumbers[keyIndex]
         var index = contextStack.count
-        while index > 0 {
-            index -= 1
-            guard let positions = contextStack[index].positionBase else {
-                if let value = contextStack[index].value[program.keys[keyIndex]] {
-                    append(value, escapes: false)
-                    return
-                }
-                continue
+        while let (frame, position) = nextFrame(holding: number, below: index) {
+            index = frame
+            if position < 0 {
+                guard let value = contextStack[frame].value[program.keys[keyIndex]] else { continue }
+                append(value, escapes: false)
+                return
             }
-            guard number < contextStack[index].positionCount else { continue }
-            let position = positions[number]
-            guard position >= 0, let object = contextStack[index].keyedObject else { continue }
+            guard let object = contextStack[frame].keyedObject else { continue }
             switch object.writeMustacheText(atKeyPosition: position, to: &output) {
             case .written: return
             case .absent: continue
             case .notText:
-                if let value = object.mustacheValue(atKeyPosition: position) {
-                    append(value, escapes: false)
-                    return
-                }
+                guard let value = object.mustacheValue(atKeyPosition: position) else { continue }
+                append(value, escapes: false)
+                return
             }
         }
     }
