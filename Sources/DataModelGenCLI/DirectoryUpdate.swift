@@ -1,7 +1,6 @@
 import DataModel
 import DataModelCodegen
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
