@@ -124,7 +124,7 @@ enum GenerateCommand {
         let list = fromCommandLine ?? config?.flavor ?? Flavor.runtime.rawValue
         var flavors: [Flavor] = []
         for part in list.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = part.trimmingCharacters(in: .whitespaces)
+            let name = Validator.trimmingWhitespace(String(part))
             let named = name == "all" ? Flavor.allCases : Flavor(rawValue: name).map { [$0] }
             guard let named else {
                 throw UsageError(
