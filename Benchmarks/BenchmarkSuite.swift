@@ -18,15 +18,23 @@ struct BenchmarkSuite {
     var results: [BenchmarkResult] = []
     var failures: [String] = []
 
+    /// The fewest repetitions of a case.
     var repetitions: Int { quick ? 3 : 7 }
+    /// A quick case repeats more, up to this many times within ``repetitionBudget`` seconds, so that its median
+    /// does not hang on a few runs disturbed by the rest of the machine.
+    var maximumRepetitions: Int { quick ? 9 : 31 }
+    var repetitionBudget: Double { quick ? 0.3 : 1.5 }
+    /// How many times the last measured case ran, for its JSON line.
+    var lastRepetitions = 0
 
     func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
     mutating func record(_ result: BenchmarkResult) {
+        defer { lastRepetitions = 0 }
         results.append(result)
         var json: [String: Any] = [
             "case": result.name, "ours_ms": round(result.ours * 1e6) / 1e3, "target": result.target,
-            "repetitions": repetitions,
+            "repetitions": lastRepetitions > 0 ? lastRepetitions : repetitions,
         ]
         if let baseline = result.baseline { json["baseline_ms"] = round(baseline * 1e6) / 1e3 }
         if let ratio = result.ratio { json["ratio"] = round(ratio * 1000) / 1000 }
@@ -59,23 +67,33 @@ struct BenchmarkSuite {
     }
 
     /// Runs `baseline` and `ours` interleaved and returns their medians.
-    func compare(baseline: () throws -> Void, ours: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+    mutating func compare(baseline: () throws -> Void, ours: () throws -> Void) rethrows -> (
+        ours: Double, baseline: Double
+    ) {
         var oursTimes: [Double] = []
         var baselineTimes: [Double] = []
         try baseline()  // warm caches for both sides
         try ours()
-        for _ in 0..<repetitions {
+        var spent = 0.0
+        while oursTimes.count < repetitions || (oursTimes.count < maximumRepetitions && spent < repetitionBudget) {
             baselineTimes.append(try time(baseline))
             oursTimes.append(try time(ours))
+            spent += (baselineTimes.last ?? 0) + (oursTimes.last ?? 0)
         }
+        lastRepetitions = oursTimes.count
         return (median(oursTimes), median(baselineTimes))
     }
 
     /// The median time of `body` over the repetitions.
-    func measure(_ body: () throws -> Void) rethrows -> Double {
+    mutating func measure(_ body: () throws -> Void) rethrows -> Double {
         try body()
         var times: [Double] = []
-        for _ in 0..<repetitions { times.append(try time(body)) }
+        var spent = 0.0
+        while times.count < repetitions || (times.count < maximumRepetitions && spent < repetitionBudget) {
+            times.append(try time(body))
+            spent += times.last ?? 0
+        }
+        lastRepetitions = times.count
         return median(times)
     }
 }
