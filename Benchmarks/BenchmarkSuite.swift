@@ -149,3 +149,28 @@ func which(_ name: String) -> String? {
     }
     return nil
 }
+
+extension BenchmarkSuite {
+    /// Where the benchmarks put their files (models, generated output, stores): `TMPDIR` when it is set;
+    /// otherwise a memory-backed directory (`/dev/shm`) when there is a writable one with room for them (every
+    /// timed run writes a new output directory: over a gigabyte in full mode, so 3 GB free is asked; 512 MB in
+    /// quick mode), else the system's temporary directory.
+    ///
+    /// `xmllint --noout` writes nothing, while `generate` creates thousands of files: on a slow disk (this
+    /// project's virtual machines take 0.1 to 1 ms to create a file) the comparison would time the disk rather
+    /// than the generator. Set `TMPDIR` to measure a particular file system.
+    func workRoot() -> URL {
+        if let directory = ProcessInfo.processInfo.environment["TMPDIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory)
+        }
+        let memory = "/dev/shm"
+        var info = statvfs()
+        let needed: UInt64 = quick ? 1 << 29 : 3 << 30
+        if access(memory, W_OK) == 0, statvfs(memory, &info) == 0,
+            UInt64(info.f_bavail) * UInt64(info.f_frsize) >= needed
+        {
+            return URL(fileURLWithPath: memory)
+        }
+        return FileManager.default.temporaryDirectory
+    }
+}

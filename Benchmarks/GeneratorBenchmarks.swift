@@ -17,10 +17,8 @@ enum GeneratorBenchmarks {
             throw SetupError(description: "\(script.path) not found")
         }
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        // Models and generated output go to the temporary directory (TMPDIR): creating thousands of
-        // files costs what that file system charges — on some virtual disks far more than the
-        // generator itself; `TMPDIR=/dev/shm` times the generator alone.
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-bench-\(getpid())")
+        let work = suite.workRoot().appendingPathComponent("datamodelgen-bench-\(getpid())")
+        FileHandle.standardError.write(Data("benchmark files go to \(work.deletingLastPathComponent().path)\n".utf8))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 

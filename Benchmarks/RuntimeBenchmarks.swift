@@ -9,7 +9,7 @@ enum RuntimeBenchmarks {
         let employees = suite.quick ? 20_000 : 100_000
         let departments = 100
         let updates = suite.quick ? 2_000 : 10_000
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-runtime-\(getpid())")
+        let work = suite.workRoot().appendingPathComponent("datamodelgen-runtime-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
