@@ -3,7 +3,7 @@ import DataModelGenCLI
 import Foundation
 
 // datamodelgen-benchmarks [--quick] [--filter NAME]
-// datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES]
+// datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
@@ -43,7 +43,11 @@ if let first = arguments.first, first == "--crash-writer", arguments.count == 2 
 // Profile: our side of one runtime case, once (see ProfileRunner).
 if let first = arguments.first, first == "--profile", arguments.count >= 2 {
     do {
-        try ProfileRunner.run(case: arguments[1], employees: arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000)
+        let repeatIndex = arguments.firstIndex(of: "--repeat")
+        let positional = Array(arguments[..<(repeatIndex ?? arguments.endIndex)])
+        try ProfileRunner.run(
+            case: positional[1], employees: positional.count > 2 ? Int(positional[2]) ?? 20_000 : 20_000,
+            repeats: repeatIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil })
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("profile failed: \(error)\n".utf8))

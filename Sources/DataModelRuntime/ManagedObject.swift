@@ -64,12 +64,14 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) var snapshot: ObjectValues?
     /// `Z_OPT` as last read or written.
     @exclusivity(unchecked) var version: Int64 = 0
+    /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
+    @exclusivity(unchecked) var faultBatch: FaultBatch?
+    // The flags last, next to each other: six bytes at the end instead of padding in between
+    // keep an object in a 112-byte allocation.
     /// Set when an inserted object is deleted before it was ever saved.
     @exclusivity(unchecked) var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     @exclusivity(unchecked) var isInvalid = false
-    /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
-    @exclusivity(unchecked) var faultBatch: FaultBatch?
 
     /// Whether the object's values are not loaded yet; any access loads them.
     @exclusivity(unchecked) public internal(set) var isFault: Bool

@@ -392,10 +392,11 @@ extension ManagedObjectContext {
             // first rows only) instead of its much cheaper merge sorter.
             + (limit != nil || offset > 0 ? " LIMIT ? OFFSET ?" : "")
         // Collected as `ManagedObject`s (appending to a `[T]` in this unspecialized generic code
-        // would look up `Array<T>`'s metadata per row), cast to `[T]` in one pass at the end.
-        var objects: [ManagedObject] = []
+        // would look up `Array<T>`'s metadata per row), moved into a `[T]` at the end.
+        var objects = ObjectCollector()
         // Whether each entity's class is a `T`, found once per entity instead of a cast per row.
         var castable = [UInt8](repeating: 0, count: runtime.entities.count + 1)
+        var vacancy = ObjectTable.Vacancy()
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -409,22 +410,31 @@ extension ManagedObjectContext {
             while try statement.step() == .row {
                 let primaryKey = statement.int64(at: 0)
                 let number = statement.int(at: 1)
-                guard let rowEntity = runtime.entity(number: number) else { continue }
-                if castable[number] == 0 { castable[number] = rowEntity.objectType is T.Type ? 1 : 2 }
+                // A `Z_ENT` naming no entity of the model: not a row of ours.
+                guard castable.indices.contains(number) else { continue }
+                if castable[number] == 0 {
+                    guard let rowEntity = runtime.entity(number: number) else { continue }
+                    castable[number] = rowEntity.objectType is T.Type ? 1 : 2
+                }
                 guard castable[number] == 1 else { continue }
                 let id = ObjectID(
                     storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
-                if let object = registered[id] {
+                if let object = registered.find(id, orVacancy: &vacancy) {
                     if object.isFault {
                         if let batchSize {
                             if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
                             batch?.ids.append(id)
                             object.faultBatch = batch
                         } else {
-                            decodeRow(statement, entity: rowEntity, into: object)
+                            decodeRow(statement, entity: object.entityRuntime, into: object)
                         }
                     }
                     objects.append(object)
+                    continue
+                }
+                // The row's entity: the fetched one, unless the row is of a sub-entity (the
+                // check above found it, so the lookup cannot fail).
+                guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
                     continue
                 }
                 let object = rowEntity.objectType.init(
@@ -436,26 +446,58 @@ extension ManagedObjectContext {
                 } else {
                     decodeRow(statement, entity: rowEntity, into: object)
                 }
-                registered.insertNew(object)
+                registered.fill(vacancy, with: object)
                 objects.append(object)
             }
         } catch {
             throw StoreError(error)
         }
-        return Self.downcast(objects, to: T.self)
+        return objects.take(as: T.self)
     }
 
-    /// `objects`, every one of which is a `T`, as a `[T]`.
-    private static func downcast<T: ManagedObject>(_ objects: [ManagedObject], to type: T.Type) -> [T] {
+}
+
+/// The objects of a fetch as it reads them, moved (not copied) into the `[T]` it returns: an
+/// array would retain each object once more to copy it and release it when dropped.
+private struct ObjectCollector: ~Copyable {
+    private var buffer: UnsafeMutablePointer<ManagedObject>
+    private var capacity = 16
+    private var count = 0
+
+    init() { buffer = .allocate(capacity: 16) }
+
+    deinit {
+        buffer.deinitialize(count: count)
+        buffer.deallocate()
+    }
+
+    mutating func append(_ object: ManagedObject) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<ManagedObject>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: buffer, count: count)
+            buffer.deallocate()
+            buffer = larger
+            capacity *= 2
+        }
+        (buffer + count).initialize(to: object)
+        count += 1
+    }
+
+    /// The objects, every one of which the caller checked is a `T`, as a `[T]`; the collector is
+    /// empty after.
+    mutating func take<T: ManagedObject>(as type: T.Type) -> [T] {
         // Not for an empty list: the initializer then writes the count into the shared empty-array
         // storage, a (harmless) race between threads that the thread sanitizer reports.
-        guard !objects.isEmpty else { return [] }
-        return [T](unsafeUninitializedCapacity: objects.count) { buffer, count in
-            // safe: fetchRows checked each entity's class is a `T`.
-            for index in objects.indices {
-                buffer.initializeElement(at: index, to: unsafeDowncast(objects[index], to: T.self))
+        guard count > 0 else { return [] }
+        let taken = count
+        count = 0
+        let source = buffer
+        return [T](unsafeUninitializedCapacity: taken) { target, initialized in
+            for index in 0..<taken {
+                // safe: fetchRows checked each entity's class is a `T`.
+                target.initializeElement(at: index, to: unsafeDowncast((source + index).move(), to: T.self))
             }
-            count = objects.count
+            initialized = taken
         }
     }
 }

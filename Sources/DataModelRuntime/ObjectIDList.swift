@@ -2,9 +2,23 @@
 ///
 /// The destinations of one relationship all live in one root table, so their primary keys are
 /// distinct: membership is a set of primary keys (``PrimaryKeySet``), not of whole IDs.
+///
+/// One reference wide (copy-on-write, `nil` while empty): every relationship value of every
+/// object is as wide as this list, so a list holding its two tables inline made each to-one
+/// value 40 bytes instead of 24.
 struct ObjectIDList: Equatable {
-    private(set) var ids: [ObjectID] = []
-    private var members = PrimaryKeySet()
+    /// The IDs and their membership index, shared between copies until one of them changes.
+    private final class Storage {
+        @exclusivity(unchecked) var ids: [ObjectID]
+        @exclusivity(unchecked) var members: PrimaryKeySet
+
+        init(ids: [ObjectID], members: PrimaryKeySet) {
+            self.ids = ids
+            self.members = members
+        }
+    }
+
+    private var storage: Storage?
 
     init() {}
 
@@ -14,54 +28,71 @@ struct ObjectIDList: Equatable {
 
     /// A list of IDs known to be distinct (rows of one query), indexed in one go.
     init(distinct ids: [ObjectID]) {
-        members = PrimaryKeySet(minimumCapacity: ids.count)
+        guard !ids.isEmpty else { return }
+        var members = PrimaryKeySet(minimumCapacity: ids.count)
         for id in ids { members.insert(id.primaryKey) }
-        self.ids = ids
+        storage = Storage(ids: ids, members: members)
     }
 
     static func == (lhs: ObjectIDList, rhs: ObjectIDList) -> Bool { lhs.ids == rhs.ids }
 
-    var count: Int { ids.count }
+    /// The IDs, in order.
+    var ids: [ObjectID] { storage?.ids ?? [] }
+
+    var count: Int { storage?.ids.count ?? 0 }
 
     /// Whether `id` is in the list (`id` must be of the relationship's destination hierarchy:
     /// membership is by primary key).
     func contains(_ id: ObjectID) -> Bool {
-        members.contains(id.primaryKey)
+        storage?.members.contains(id.primaryKey) ?? false
     }
 
     func firstIndex(of id: ObjectID) -> Int? {
-        members.contains(id.primaryKey) ? ids.firstIndex(of: id) : nil
+        guard let storage, storage.members.contains(id.primaryKey) else { return nil }
+        return storage.ids.firstIndex(of: id)
     }
 
     /// Appends `id` unless present; whether it was added.
     @discardableResult
     mutating func append(_ id: ObjectID) -> Bool {
-        guard members.insert(id.primaryKey) else { return false }
-        ids.append(id)
+        let storage = uniqueStorage()
+        guard storage.members.insert(id.primaryKey) else { return false }
+        storage.ids.append(id)
         return true
     }
 
     /// Inserts `id` at `index` (clamped) unless present; whether it was added.
     @discardableResult
     mutating func insert(_ id: ObjectID, at index: Int) -> Bool {
-        guard members.insert(id.primaryKey) else { return false }
-        ids.insert(id, at: min(max(index, 0), ids.count))
+        let storage = uniqueStorage()
+        guard storage.members.insert(id.primaryKey) else { return false }
+        storage.ids.insert(id, at: min(max(index, 0), storage.ids.count))
         return true
     }
 
     /// Removes `id`; whether it was present.
     @discardableResult
     mutating func remove(_ id: ObjectID) -> Bool {
-        guard members.contains(id.primaryKey), let index = ids.firstIndex(of: id) else { return false }
-        members.remove(id.primaryKey)
-        ids.remove(at: index)
+        guard let index = firstIndex(of: id) else { return false }
+        let storage = uniqueStorage()
+        storage.members.remove(id.primaryKey)
+        storage.ids.remove(at: index)
         return true
     }
 
     /// Reorders to `order`, which must hold exactly the same IDs.
     mutating func reorder(_ order: [ObjectID]) {
-        guard order.count == ids.count, Set(order) == Set(ids) else { return }
-        ids = order
+        guard order.count == count, Set(order) == Set(ids) else { return }
+        guard !order.isEmpty else { return }
+        uniqueStorage().ids = order
+    }
+
+    /// The storage, made first when the list is empty and copied first when another list shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if isKnownUniquelyReferenced(&storage), let storage { return storage }
+        let unique = Storage(ids: storage?.ids ?? [], members: storage?.members ?? PrimaryKeySet())
+        storage = unique
+        return unique
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeneratedCompanyModel
 import SQLiteKit
 import Testing
 
@@ -85,5 +86,109 @@ struct SwiftStringFunctionTests {
                     "\(a.debugDescription) contains \(b.debugDescription)")
             }
         }
+    }
+}
+
+@Suite("ObjectTable: the identity map")
+struct ObjectTableTests {
+    /// A detached object with `id`, of the first entity of the Company model.
+    private static func object(_ id: ObjectID, in context: ManagedObjectContext) -> ManagedObject {
+        // safe in a test: the Company model has entities 1 to 3.
+        let entity = context.runtime.entity(number: id.entityNumber)!
+        return ManagedObject(ObjectSeed(entity: entity, objectID: id, context: context, isFault: true))
+    }
+
+    /// Keys that stress the run-based hash: consecutive runs, keys sharing their low bits,
+    /// the same keys under several entities, negative and extreme keys.
+    private static func key(_ step: Int, pattern: Int, using generator: inout SeededGenerator) -> ObjectID {
+        let primaryKey: Int64
+        switch pattern {
+        case 0: primaryKey = Int64(step)
+        case 1: primaryKey = Int64(step) * 16
+        case 2: primaryKey = Int64(step) * 4096
+        case 3: primaryKey = Int64.random(in: -50...50, using: &generator)
+        default: primaryKey = [Int64.min, Int64.max, 0, -1][step % 4] &+ Int64(step / 4)
+        }
+        return ObjectID(storeNumber: 1, entityNumber: 1 + step % 3, primaryKey: primaryKey)
+    }
+
+    @Test("insert, find, fill and remove agree with a dictionary", arguments: 0..<5)
+    func agreesWithDictionary(pattern: Int) throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.newBackgroundContext()
+        var generator = SeededGenerator(seed: UInt64(pattern + 1))
+        var table = ObjectTable()
+        var reference: [ObjectID: ManagedObject] = [:]
+        var vacancy = ObjectTable.Vacancy()
+        for step in 0..<6_000 {
+            let id = Self.key(step, pattern: pattern, using: &generator)
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<5:
+                let found = table.find(id, orVacancy: &vacancy)
+                #expect(found === reference[id], "step \(step)")
+                if found == nil {
+                    let object = Self.object(id, in: context)
+                    table.fill(vacancy, with: object)
+                    reference[id] = object
+                }
+            case 5..<7:
+                let object = Self.object(id, in: context)
+                table.insert(object)
+                reference[id] = object
+            case 7:
+                // A vacancy used after the table changed is an insertion, not a write to a stale slot.
+                let other = Self.key(step + 1, pattern: pattern, using: &generator)
+                if table.find(id, orVacancy: &vacancy) == nil, reference[other] == nil {
+                    let otherObject = Self.object(other, in: context)
+                    table.insertNew(otherObject)
+                    reference[other] = otherObject
+                    let object = Self.object(id, in: context)
+                    table.fill(vacancy, with: object)
+                    reference[id] = object
+                }
+            default:
+                table.remove(id)
+                reference[id] = nil
+            }
+            #expect(table.count == reference.count, "step \(step)")
+        }
+        for (id, object) in reference { #expect(table[id] === object) }
+        #expect(Set(table.objects.map(ObjectIdentifier.init)) == Set(reference.values.map(ObjectIdentifier.init)))
+        for object in table.objects { object.context = nil }
+    }
+
+    @Test("IDs and relationship values stay small: every object and every to-one holds one")
+    func compactLayout() {
+        #expect(MemoryLayout<ObjectID>.size == 16)
+        #expect(MemoryLayout<RelationshipValue>.stride == 24)
+    }
+}
+
+@Suite("ObjectIDList: a loaded to-many's IDs")
+struct ObjectIDListTests {
+    private static func id(_ primaryKey: Int64) -> ObjectID {
+        ObjectID(storeNumber: 1, entityNumber: 2, primaryKey: primaryKey)
+    }
+
+    @Test("copies are independent: a change to one leaves the other as it was")
+    func copyOnWrite() {
+        var original = ObjectIDList((1...5).map(Self.id))
+        var copy = original
+        copy.append(Self.id(6))
+        copy.remove(Self.id(1))
+        #expect(original.ids == (1...5).map(Self.id))
+        #expect(copy.ids == (2...6).map(Self.id))
+        #expect(!original.contains(Self.id(6)) && original.contains(Self.id(1)))
+        original.reorder((1...5).reversed().map(Self.id))
+        #expect(original.ids == (1...5).reversed().map(Self.id))
+        #expect(copy.ids == (2...6).map(Self.id))
+        var empty = ObjectIDList()
+        let emptyCopy = empty
+        let inserted = empty.insert(Self.id(9), at: 3)
+        #expect(inserted)
+        #expect(emptyCopy.count == 0 && !emptyCopy.contains(Self.id(9)))
+        #expect(empty.ids == [Self.id(9)] && empty.firstIndex(of: Self.id(9)) == 0)
+        let appendedAgain = empty.append(Self.id(9))
+        #expect(!appendedAgain)
     }
 }
