@@ -65,12 +65,19 @@ let package = Package(
             name: "datamodelgen-benchmarks",
             dependencies: [
                 "DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStoreLayout",
-                "GeneratedCompanyModel",
+                "GeneratedCompanyModel", "datamodelgen-benchmark-tool",
             ],
             path: "Benchmarks",
-            // In release, the generator runs inside this binary (`--tool`) linked as a Linux release of the tool is
-            // built (`swift build -c release --static-swift-stdlib`): start-up without resolving thousands of symbols
-            // in the Swift libraries. Only this benchmark target has the flag; no product depends on it.
+            exclude: ["Tool"],
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+        // The tool the generator cases time: `datamodelgen` linked as a Linux release of it is built
+        // (`swift build -c release --static-swift-stdlib`), start-up without resolving thousands of symbols in the
+        // Swift libraries. Only the benchmark targets have the flag; no product depends on them.
+        .executableTarget(
+            name: "datamodelgen-benchmark-tool",
+            dependencies: ["DataModel", "DataModelGenCLI"],
+            path: "Benchmarks/Tool",
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
 

@@ -16,7 +16,8 @@ enum GeneratorBenchmarks {
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw SetupError(description: "\(script.path) not found")
         }
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let tool = generatorCommand()
+        FileHandle.standardError.write(Data("generator cases run \(tool.joined(separator: " "))\n".utf8))
         let work = suite.workRoot().appendingPathComponent("datamodelgen-bench-\(getpid())")
         FileHandle.standardError.write(Data("benchmark files go to \(work.deletingLastPathComponent().path)\n".utf8))
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -38,7 +39,7 @@ enum GeneratorBenchmarks {
             }
             if suite.wants("validate") {
                 let times = try suite.compare(baseline: baseline) {
-                    guard try runProcess(me, ["--tool", "validate", bundle.path]) == 0 else {
+                    guard try runProcess(tool[0], Array(tool.dropFirst()) + ["validate", bundle.path]) == 0 else {
                         throw SetupError(description: "validate failed on \(bundle.path)")
                     }
                 }
@@ -57,9 +58,9 @@ enum GeneratorBenchmarks {
                     output = work.appendingPathComponent("out\(size)-\(runNumber)").path
                     guard
                         try runProcess(
-                            me,
-                            [
-                                "--tool", "generate", bundle.path, "--output", output, "--flavor", "coredata,runtime",
+                            tool[0],
+                            Array(tool.dropFirst()) + [
+                                "generate", bundle.path, "--output", output, "--flavor", "coredata,runtime",
                                 "--no-cache",
                             ])
                             == 0
@@ -76,10 +77,9 @@ enum GeneratorBenchmarks {
                     let rerun = try suite.measure {
                         guard
                             try runProcess(
-                                me,
-                                [
-                                    "--tool", "generate", bundle.path, "--output", output, "--flavor",
-                                    "coredata,runtime",
+                                tool[0],
+                                Array(tool.dropFirst()) + [
+                                    "generate", bundle.path, "--output", output, "--flavor", "coredata,runtime",
                                 ])
                                 == 0
                         else { throw SetupError(description: "re-run failed") }
@@ -104,6 +104,14 @@ enum GeneratorBenchmarks {
                     target: "flat (ratio ~1 or below)",
                     note: String(format: "%d→%d entities, per-entity change %+.0f%%", first.0, last.0, slope * 100)))
         }
+    }
+
+    /// How to run the generator: `datamodelgen-benchmark-tool` (the tool as its release is built, which the
+    /// package builds with this benchmark) next to this binary; failing that, this binary's `--tool` mode.
+    static func generatorCommand() -> [String] {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let tool = me.deletingLastPathComponent().appendingPathComponent("datamodelgen-benchmark-tool").path
+        return FileManager.default.isExecutableFile(atPath: tool) ? [tool] : [me.path, "--tool"]
     }
 
     static func modificationDates(_ directory: String) throws -> [String: Date] {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A position in a source file: a path with a 1-based line and column.
 public struct SourceLocation: Hashable, Sendable, Codable, Comparable {

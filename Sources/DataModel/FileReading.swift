@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -101,6 +107,24 @@ public enum FileReading {
 
 /// Path string helpers that are safe on every platform.
 public enum PathName {
+    /// The last component of `path`, like `NSString.lastPathComponent`: trailing slashes do not
+    /// count (`a/b/` → `b`), `/` stays `/`, and a path without a slash is its own last component.
+    /// `path` and `component` joined by a slash, like `NSString.appendingPathComponent` on Linux:
+    /// no slash is added after a path that ends with one, and an empty side gives the other.
+    public static func joined(_ path: String, _ component: String) -> String {
+        if component.isEmpty { return path }
+        if path.isEmpty { return component }
+        return path.hasSuffix("/") ? path + component : path + "/" + component
+    }
+
+    public static func lastComponent(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
     /// `path` without its last component, like `NSString.deletingLastPathComponent` (`a/b` → `a`, `/a` → `/`,
     /// `a` → empty), which swift-corelibs-foundation traps on when the last component is one character
     /// with nothing before it (`x`, `a/`, `.`).

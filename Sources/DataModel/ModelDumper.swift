@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renders a loaded model as deterministic JSON or text, for `datamodelgen dump` and golden tests.
 ///
@@ -18,7 +18,7 @@ public enum ModelDumper {
         if loaded.contentsPath.hasPrefix(base + "/") {
             return String(loaded.contentsPath.dropFirst(base.count + 1))
         }
-        return (loaded.contentsPath as NSString).lastPathComponent
+        return PathName.lastComponent(loaded.contentsPath)
     }
 
     /// Pretty-printed JSON with sorted keys, ending with a newline.

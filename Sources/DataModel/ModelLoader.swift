@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A model read from disk: the chosen version's IR plus what was learned while loading it.
 public struct LoadedModel: Sendable {
@@ -30,12 +30,12 @@ public enum ModelLoader {
         path: String, versionName: String? = nil, limits: XMLParsingLimits = .default
     ) throws(ModelLoadingError) -> LoadedModel {
         let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ioError("no such file or directory", path: path)
         }
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        if let versionName, !(isDirectory.boolValue && trimmed.hasSuffix(".xcdatamodeld")) {
+        if let versionName, !(isDirectory && trimmed.hasSuffix(".xcdatamodeld")) {
             throw ModelLoadingError(
                 .invalidModel,
                 [
@@ -44,13 +44,13 @@ public enum ModelLoader {
                         rule: "unknown-model-version", at: SourceLocation(file: path))
                 ])
         }
-        if !isDirectory.boolValue {
+        if !isDirectory {
             let parent = PathName.deletingLastComponent(trimmed)
-            let parentName = (parent as NSString).lastPathComponent
+            let parentName = PathName.lastComponent(parent)
             let isVersionContents = parentName.hasSuffix(".xcdatamodel")
             let versionName = isVersionContents ? stripExtension(parentName) : stripExtension(lastComponent(trimmed))
             var modelName = versionName
-            let grandparent = (PathName.deletingLastComponent(parent) as NSString).lastPathComponent
+            let grandparent = PathName.lastComponent(PathName.deletingLastComponent(parent))
             if isVersionContents, grandparent.hasSuffix(".xcdatamodeld") { modelName = stripExtension(grandparent) }
             return try loadContents(
                 at: trimmed, inputPath: path, modelName: modelName, versionName: versionName,
@@ -166,17 +166,16 @@ public enum ModelLoader {
         }
         // The file as Xcode writes it is read directly; anything else goes through the property-list parser.
         if let name = CurrentVersionFile.plainName(in: data) { return stripExtension(name) }
-        let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Validator.trimmingWhitespaceAndNewlines(String(decoding: data, as: UTF8.self))
         if trimmed.isEmpty { return nil }
-        let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        guard let dictionary = plist as? [String: Any] else {
+        guard let file = try? PropertyListDecoder().decode(CurrentVersionPropertyList.self, from: data) else {
             warnings.append(
                 .warning(
                     "\(currentVersionFileName) is not a property list; ignoring it", rule: "current-version",
                     at: SourceLocation(file: path, line: 1, column: 1)))
             return nil
         }
-        guard let name = dictionary["_XCCurrentVersionName"] as? String, !name.isEmpty else { return nil }
+        guard let name = file.name, !name.isEmpty else { return nil }
         return stripExtension(name)
     }
 
@@ -254,7 +253,7 @@ public enum ModelLoader {
 
     // MARK: Names
 
-    static func lastComponent(_ path: String) -> String { (path as NSString).lastPathComponent }
+    static func lastComponent(_ path: String) -> String { PathName.lastComponent(path) }
 
     static func stripExtension(_ name: String) -> String {
         for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) {
@@ -352,7 +351,7 @@ enum CurrentVersionFile {
         skipSpace()
         if rest.hasPrefix("<!DOCTYPE"), !skipTag("<!DOCTYPE") { return nil }
         guard skipTag("<plist"), take("<dict>"), take("<key>_XCCurrentVersionName</key>"), take("<string>"),
-            let end = rest.range(of: "</string>")
+            let end = rest.firstRange(of: "</string>")
         else { return nil }
         let name = rest[..<end.lowerBound]
         rest = rest[end.upperBound...]
@@ -361,5 +360,20 @@ enum CurrentVersionFile {
         }
         skipSpace()
         return rest.isEmpty ? String(name) : nil
+    }
+}
+
+/// `.xccurrentversion` read as a property list: a dictionary whose `_XCCurrentVersionName` names the
+/// current version. A name that is not a string counts as no name, as does a missing one.
+private struct CurrentVersionPropertyList: Decodable {
+    let name: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case name = "_XCCurrentVersionName"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parsed Xcode data model version: the IR every later stage reads.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Checks a parsed model the way momc does, producing diagnostics with stable rule ids.
 ///
@@ -499,7 +500,7 @@ fileprivate struct ValidationRun {
         }
         _ = defaultDate
         if let pattern = attributes[position].regularExpressionString,
-            (try? NSRegularExpression(pattern: pattern)) == nil
+            !Validator.isRegularExpression(pattern)
         {
             error(
                 "attribute '\(entity.name).\(attributes[position].name)' has an invalid regular expression",
@@ -671,11 +672,9 @@ fileprivate struct ValidationRun {
                 let isDigit = value >= 0x30 && value <= 0x39
                 ok = isLetter || (!isFirst && isDigit)
             } else {
-                // Foundation's letters include combining marks, which Swift refuses at the start of a name.
-                ok =
-                    isFirst
-                    ? CharacterSet.letters.contains(scalar) && !CharacterSet.nonBaseCharacters.contains(scalar)
-                    : CharacterSet.alphanumerics.contains(scalar)
+                // Letters first (combining marks only after the start, as Swift allows), then letters,
+                // marks and digits.
+                ok = isFirst ? Self.isLetter(scalar) : Self.isAlphanumeric(scalar)
             }
             if !ok { return false }
             isFirst = false
@@ -695,20 +694,79 @@ fileprivate struct ValidationRun {
     }
 
     private func isPlainName(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+        text.unicodeScalars.allSatisfy { $0 == "_" || Self.isAlphanumeric($0) }
+    }
+
+    /// A letter: Unicode general category L*.
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
+
+    /// What Foundation's `CharacterSet.alphanumerics` holds: general categories L*, M* and N*.
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
+            .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default: false
+        }
     }
 }
 
 extension Validator {
-    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation's cost when the text starts and ends
-    /// with a character that is ASCII and not a space or tab (the usual case: nothing to trim).
+    /// Whether `pattern` is a regular expression Core Data could use (it evaluates them with ICU).
+    ///
+    /// Swift's regex parser reads ICU's syntax; what it refuses is wrong there too, except the
+    /// ICU features it does not implement yet (lookbehind, the `u` and `w` modes), which it
+    /// reports as "not currently supported": those patterns are accepted, not judged. A few
+    /// patterns that ICU refuses and Swift reads as literal text (a lone `{` or `}`) are accepted.
+    public static func isRegularExpression(_ pattern: String) -> Bool {
+        do {
+            _ = try Regex(pattern)
+            return true
+        } catch {
+            return String(describing: error).contains("not currently supported")
+        }
+    }
+
+    /// `text` without the spaces and tabs at its ends, as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` trims them: general category Zs and U+0009. Text that
+    /// starts and ends with an ASCII character other than a space or tab (the usual case) is returned
+    /// as it is, without a look at its scalars.
     public static func trimmingWhitespace(_ text: String) -> String {
+        trimming(text) { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    /// `text` without the white space and line breaks at its ends, as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` trims them: general categories Z*, U+000A to
+    /// U+000D and U+0085 (and the tab, which Foundation's set holds too).
+    public static func trimmingWhitespaceAndNewlines(_ text: String) -> String {
+        trimming(text) { scalar in
+            switch scalar.value {
+            case 0x09...0x0D, 0x85: return true
+            default:
+                switch scalar.properties.generalCategory {
+                case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
+                default: return false
+                }
+            }
+        }
+    }
+
+    private static func trimming(_ text: String, _ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         func isPlainASCII(_ byte: UInt8?) -> Bool {
             guard let byte else { return false }
-            return byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+            return byte < 0x80 && byte > 0x20
         }
         if isPlainASCII(text.utf8.first) && isPlainASCII(text.utf8.last) { return text }
-        return text.trimmingCharacters(in: .whitespaces)
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !isTrimmed($0) }),
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        return String(scalars[start...last])
     }
 
     /// A Swift type as written in a `customClassName`: an optional leading `.` (Xcode's current module), then

@@ -1,5 +1,11 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One element of a parsed XML document: a view into an ``XMLTree``, with its position in the source.
 struct XMLElementNode {
@@ -496,10 +502,9 @@ enum XMLTreeParser {
         var body = data
         if (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) { body = data.dropFirst(2) }
         guard var text = String(data: body, encoding: encoding) else { return data }
-        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+        if text.hasPrefix("<?xml"), let end = text.firstRange(of: "?>") {
             let declaration = text[..<end.lowerBound]
-            let rewritten = declaration.replacingOccurrences(
-                of: #"encoding\s*=\s*["'][^"']*["']"#, with: #"encoding="UTF-8""#, options: .regularExpression)
+            let rewritten = declaration.replacing(#/encoding\s*=\s*["'][^"']*["']/#, with: #"encoding="UTF-8""#)
             text.replaceSubrange(..<end.lowerBound, with: rewritten)
         }
         return Data(text.utf8)
@@ -569,8 +574,7 @@ enum XMLTreeParser {
     /// The diagnostic for one libxml2 error.
     static func diagnostic(for error: UnsafePointer<xmlError>, file: String) -> Diagnostic {
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        let trimmed = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(
-            in: .whitespaces)
+        let trimmed = Validator.trimmingWhitespace(message.split(whereSeparator: \.isNewline).joined(separator: " "))
         let location = SourceLocation(
             file: file, line: Int(max(error.pointee.line, 0)), column: Int(max(error.pointee.int2, 0)))
         let rule: String

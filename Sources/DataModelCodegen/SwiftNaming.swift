@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 
 /// The one place that decides how model names become Swift identifiers.
 ///

@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,7 +29,7 @@ enum AtomicFileWriter {
     /// Whether `name` is a temporary name (``temporaryName(for:)``) made by a process that no longer runs: a
     /// run killed before it could clean up. Names of running processes (this one included) are not.
     static func isLeftover(_ name: String) -> Bool {
-        guard name.hasPrefix("."), let marker = name.range(of: ".datamodelgen-", options: .backwards) else {
+        guard name.hasPrefix("."), let marker = name.ranges(of: ".datamodelgen-").last else {
             return false
         }
         let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
@@ -93,7 +93,7 @@ enum AtomicFileWriter {
         if let last = path.utf8.last, last != slash, let index = path.utf8.lastIndex(of: slash) {
             return String(path[path.utf8.index(after: index)...])
         }
-        return (path as NSString).lastPathComponent
+        return PathName.lastComponent(path)
     }
 
     private static func failure(_ path: String, _ message: String) -> IOFailure {

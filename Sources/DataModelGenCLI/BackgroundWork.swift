@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +11,7 @@ import Synchronization
 /// calling thread: the two share nothing but immutable inputs.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `outcome` is only read and written with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = PThreadLock()
     private var outcome: Result<Value, any Error>?
 
     /// Starts `work` on a new thread.
@@ -27,9 +27,8 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
             // A POSIX thread of our own: starting one costs a fraction of a Foundation `Thread`'s first start.
             if ThreadStart.detached(stackSize: 16 << 20, finish) { return }
         #endif
-        let thread = Thread(block: finish)
-        thread.stackSize = 16 << 20
-        thread.start()
+        // No thread could be started: the work runs now, on the calling thread.
+        finish()
     }
 
     /// The work's value, or the error it threw, once it has finished. Any number of threads may wait.

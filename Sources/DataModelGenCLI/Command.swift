@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 
 /// The subcommands of `datamodelgen`.
 enum Command: String, CaseIterable, Sendable {
@@ -84,9 +84,9 @@ enum Command: String, CaseIterable, Sendable {
         text += "OPTIONS:\n"
         for option in options {
             let head = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-            text += "  " + head.padding(toLength: 26, withPad: " ", startingAt: 0) + option.help + "\n"
+            text += "  " + MessageText.padded(head, to: 26) + option.help + "\n"
         }
-        text += "  " + "--help".padding(toLength: 26, withPad: " ", startingAt: 0) + "Show this help.\n"
+        text += "  " + MessageText.padded("--help", to: 26) + "Show this help.\n"
         return text
     }
 

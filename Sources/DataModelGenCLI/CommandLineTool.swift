@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 import Mustache
 
 /// The `datamodelgen` command: dispatches to subcommands and maps failures to exit codes.
@@ -77,7 +77,7 @@ public struct CommandLineTool: Sendable {
         USAGE: datamodelgen <command> [options]
 
         COMMANDS:
-        \(Command.allCases.map { "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+        \(Command.allCases.map { "  " + MessageText.padded($0.rawValue, to: 10) + $0.summary }.joined(separator: "\n"))
 
         OPTIONS:
           --help       Show help (also after a command: datamodelgen validate --help).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a command writes: standard output and standard error, replaceable in tests.
 public struct Console: Sendable {
@@ -15,8 +15,8 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error.
     public static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) })
+        out: { MessageText.writeAll($0, to: 1) },
+        err: { MessageText.writeAll($0, to: 2) })
 }
 
 /// The process exit codes of `datamodelgen`.

@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 
 /// How diagnostics are printed.
 enum DiagnosticsFormat: String, Sendable {
@@ -33,17 +33,28 @@ struct DiagnosticPrinter {
         case .text:
             for diagnostic in sorted { console.err(diagnostic.description + "\n") }
         case .json:
-            let rows = sorted.map { diagnostic -> [String: Any] in
-                [
-                    "file": diagnostic.location.file, "line": diagnostic.location.line,
-                    "column": diagnostic.location.column, "severity": diagnostic.severity.rawValue,
-                    "message": diagnostic.message, "rule": diagnostic.ruleID,
-                ]
+            let rows = sorted.map { diagnostic in
+                JSONRow(
+                    file: diagnostic.location.file, line: diagnostic.location.line,
+                    column: diagnostic.location.column, severity: diagnostic.severity.rawValue,
+                    message: diagnostic.message, rule: diagnostic.ruleID)
             }
-            if let data = try? JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys, .prettyPrinted]) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            if let data = try? encoder.encode(rows) {
                 console.err(String(decoding: data, as: UTF8.self) + "\n")
             }
         }
         return sorted
     }
+}
+
+/// One diagnostic in `--diagnostics-format json` output.
+private struct JSONRow: Encodable {
+    let file: String
+    let line: Int
+    let column: Int
+    let severity: String
+    let message: String
+    let rule: String
 }

@@ -1,6 +1,6 @@
 import DataModel
 import DataModelCodegen
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +40,7 @@ final class DirectoryUpdate: @unchecked Sendable {
     /// The directory files are created in (the staging directory, or `directory`), open so that files are
     /// created by name, without looking its path up again each time; -1 when it could not be opened.
     private let folder: Int32
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var offers: [String: Offer] = [:]
     private var failures: [String: IOFailure] = [:]
 
@@ -57,7 +57,7 @@ final class DirectoryUpdate: @unchecked Sendable {
                     try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
                 } catch {
                     throw IOFailure(
-                        path: parent, message: "cannot create the output directory: \(error.localizedDescription)")
+                        path: parent, message: "cannot create the output directory: \(MessageText.describe(error))")
                 }
             }
             Self.removeLeftovers(in: parent.isEmpty ? "." : parent, named: ".\(name).datamodelgen-")
@@ -82,7 +82,7 @@ final class DirectoryUpdate: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw IOFailure(
-                    path: directory, message: "cannot create the output directory: \(error.localizedDescription)")
+                    path: directory, message: "cannot create the output directory: \(MessageText.describe(error))")
             }
             staging = nil
             existingNames = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])

@@ -1,6 +1,6 @@
 import DataModel
 import DataModelCodegen
-import Foundation
+import FoundationEssentials
 import Mustache
 
 /// `datamodelgen generate`: renders the model's files and writes, checks or lists them.
@@ -164,7 +164,7 @@ struct FlavorTarget {
         }
         return flavors.map {
             FlavorTarget(
-                flavor: $0, directory: (output as NSString).appendingPathComponent($0.rawValue),
+                flavor: $0, directory: PathName.joined(output, $0.rawValue),
                 prefix: $0.rawValue + "/")
         }
     }
@@ -297,7 +297,7 @@ enum SchemaCommand {
             return .success
         }
         let directory = PathName.deletingLastComponent(output)
-        let fileName = (output as NSString).lastPathComponent
+        let fileName = PathName.lastComponent(output)
         guard !fileName.isEmpty, fileName != ".", fileName != "..", fileName != "/", !output.hasSuffix("/") else {
             throw UsageError("'--output \(output)' must name a file, not a directory")
         }

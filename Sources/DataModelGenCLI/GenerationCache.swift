@@ -1,6 +1,6 @@
 import DataModel
 import DataModelTemplates
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -151,16 +151,14 @@ struct GenerationCache {
 
     /// Every file under `path` when it is a directory (sorted), else the file itself.
     static func inputFiles(at path: String) -> [String] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [path] }
-        guard isDirectory.boolValue else { return [path] }
+        guard isDirectory else { return [path] }
         var files: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: path)
-        while let relative = enumerator?.nextObject() as? String {
+        for relative in (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [] {
             let full = path + "/" + relative
-            var entryIsDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue
-            {
+            var entryIsDirectory = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &entryIsDirectory), !entryIsDirectory {
                 files.append(full)
             }
         }

@@ -1,5 +1,5 @@
 import DataModel
-import Foundation
+import FoundationEssentials
 
 /// The options of `datamodelgen.json`, a file next to the model (or given with `--config`).
 ///
@@ -48,13 +48,13 @@ struct GenerationConfig: Decodable, Equatable {
     static func discover(nextTo modelPath: String) throws -> GenerationConfig? {
         var trimmed = modelPath
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let path = (PathName.deletingLastComponent(trimmed) as NSString).appendingPathComponent(fileName)
+        let path = PathName.joined(PathName.deletingLastComponent(trimmed), fileName)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try load(path)
     }
 
     private static func resolve(_ path: String, base: String) -> String {
-        path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") || base.isEmpty ? path : PathName.joined(base, path)
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,5 +1,6 @@
+import DataModel
 import DataModelCodegen
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +41,7 @@ enum OutputWriter {
         let existingNames = Set(entries)
         for file in files {
             let mayExist = existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/"))
-            let path = (directory as NSString).appendingPathComponent(file.path)
+            let path = PathName.joined(directory, file.path)
             let existing = mayExist ? ExistingFile.bytes(at: path) : nil
             if let existing, existing == file.utf8 {
                 plan.unchanged.append(file.path)
@@ -61,11 +62,8 @@ enum OutputWriter {
         var stale: [String] = []
         for entry in names.sorted() where !produced.contains(entry) {
             guard entry.hasSuffix(".swift") || entry.hasSuffix(".sql") else { continue }
-            let path = (directory as NSString).appendingPathComponent(entry)
-            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
-            let head = (try? handle.read(upToCount: 1024)) ?? nil
-            try? handle.close()
-            guard let head else { continue }
+            let path = PathName.joined(directory, entry)
+            guard let head = MessageText.head(of: path, bytes: 1024) else { continue }
             let text = String(decoding: head, as: UTF8.self)
             if GeneratedFileRecognizer.isGenerated(fileName: entry, contents: text[...], modelFileName: modelFileName) {
                 stale.append(entry)
@@ -86,7 +84,7 @@ enum OutputWriter {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {
             throw IOFailure(
-                path: plan.directory, message: "cannot create the output directory: \(error.localizedDescription)")
+                path: plan.directory, message: "cannot create the output directory: \(MessageText.describe(error))")
         }
         let failures = WriteFailures()
         let threads = plan.changes.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
@@ -94,18 +92,18 @@ enum OutputWriter {
             let change = plan.changes[index]
             do throws(IOFailure) {
                 try AtomicFileWriter.store(
-                    change.file.utf8, at: (plan.directory as NSString).appendingPathComponent(change.file.path))
+                    change.file.utf8, at: PathName.joined(plan.directory, change.file.path))
             } catch {
                 failures.record(error, at: index)
             }
         }
         if let failure = failures.first { throw failure }
         for removal in plan.removals {
-            let path = (plan.directory as NSString).appendingPathComponent(removal)
+            let path = PathName.joined(plan.directory, removal)
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
-                throw IOFailure(path: path, message: "cannot remove the stale file: \(error.localizedDescription)")
+                throw IOFailure(path: path, message: "cannot remove the stale file: \(MessageText.describe(error))")
             }
         }
     }
@@ -114,13 +112,13 @@ enum OutputWriter {
     static func diff(_ plan: OutputPlan) -> String {
         var output = ""
         for change in plan.changes {
-            let path = (plan.directory as NSString).appendingPathComponent(change.file.path)
+            let path = PathName.joined(plan.directory, change.file.path)
             output += UnifiedDiff.diff(
                 old: change.existing ?? "", new: change.file.contents,
                 oldName: change.existing == nil ? "/dev/null" : "a/\(path)", newName: "b/\(path)")
         }
         for removal in plan.removals {
-            let path = (plan.directory as NSString).appendingPathComponent(removal)
+            let path = PathName.joined(plan.directory, removal)
             let old = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
             output += UnifiedDiff.diff(old: old, new: "", oldName: "a/\(path)", newName: "/dev/null")
         }
@@ -132,7 +130,7 @@ enum OutputWriter {
 /// on timing.
 private final class WriteFailures: @unchecked Sendable {
     // @unchecked: `failures` is only touched with `lock` held.
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var failures: [Int: IOFailure] = [:]
 
     func record(_ failure: IOFailure, at index: Int) {

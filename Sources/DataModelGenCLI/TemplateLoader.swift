@@ -1,7 +1,7 @@
 import DataModel
 import DataModelCodegen
 import DataModelTemplates
-import Foundation
+import FoundationEssentials
 import Mustache
 
 /// Compiles the default templates, replacing any that a user's `--templates DIR` provides by file name.
@@ -21,14 +21,14 @@ enum TemplateLoader {
             try library.add(source: source, name: "default-" + name, path: path)
         }
         if let directory {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory
             else {
                 throw IOFailure(path: directory, message: "templates directory does not exist")
             }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for entry in entries.sorted() where entry.hasSuffix("." + DefaultTemplates.fileExtension) {
-                let path = (directory as NSString).appendingPathComponent(entry)
+                let path = PathName.joined(directory, entry)
                 guard case .success(let data) = FileReading.read(path, limit: 16 << 20) else {
                     throw IOFailure(
                         path: path, message: "cannot read the template (not a readable regular file under 16 MiB)")

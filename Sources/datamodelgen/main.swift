@@ -1,6 +1,6 @@
 import DataModel
 import DataModelGenCLI
-import Foundation
+import FoundationEssentials
 
 // The process exits right after the command: no teardown of large graphs, memory kept for reuse.
 BatchProcess.prepare()

@@ -136,6 +136,8 @@ import Testing
         let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "coredata,runtime"])
         #expect(run.exitCode == .ioError)
         #expect(run.err.contains("\(directory.path)/runtime: error: cannot create the output directory"), "\(run.err)")
+        // The system's words for what went wrong, not a generic "operation could not be completed".
+        #expect(run.err.contains("cannot create the output directory: File exists"), "\(run.err)")
         // The Core Data flavor does not depend on it and is written.
         #expect(FileManager.default.fileExists(atPath: directory.path + "/coredata/EmployeeEntity+CoreDataClass.swift"))
     }

@@ -198,3 +198,21 @@ import Testing
         }
     }
 }
+
+@Suite struct MessageTextTests {
+    @Test func fileSystemErrorsAreDescribedInTheSystemsWords() {
+        do {
+            try FileManager.default.createDirectory(atPath: "/proc/self/status/x", withIntermediateDirectories: true)
+            Issue.record("creating a directory under a file succeeded")
+        } catch {
+            #expect(MessageText.describe(error) == "Not a directory")
+        }
+        #expect(MessageText.describe(POSIXError(.ENOENT)) == "No such file or directory")
+    }
+
+    @Test func padding() {
+        #expect(MessageText.padded("ab", to: 4) == "ab  ")
+        #expect(MessageText.padded("abcdef", to: 4) == "abcdef")
+        #expect(MessageText.padded("é", to: 2) == "é ")
+    }
+}

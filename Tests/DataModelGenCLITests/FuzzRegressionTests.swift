@@ -28,6 +28,31 @@ struct FuzzRegressionTests {
         #expect(PathName.deletingLastComponent(path) == expected[path])
     }
 
+    /// The last component, as `NSString.lastPathComponent` gives it (the tool no longer links that part of Foundation).
+    @Test(arguments: [
+        "", "/", "a", "a/", "a//", "/a", "a/b", "a/b/", "a//b", ".", "..", "/a/b//", "a/.", "M.xcdatamodeld/",
+    ])
+    func lastPathComponent(_ path: String) {
+        let expected: [String: String] = [
+            "": "", "/": "/", "a": "a", "a/": "a", "a//": "a", "/a": "a", "a/b": "b", "a/b/": "b", "a//b": "b",
+            ".": ".",
+            "..": "..", "/a/b//": "b", "a/.": ".", "M.xcdatamodeld/": "M.xcdatamodeld",
+        ]
+        #expect(PathName.lastComponent(path) == expected[path])
+    }
+
+    /// Joining, as `NSString.appendingPathComponent` does on Linux: one slash between, none added after one.
+    @Test func joinedPaths() {
+        let cases: [(String, String, String)] = [
+            ("", "b", "b"), ("a", "", "a"), ("a", "b", "a/b"), ("a/", "b", "a/b"), ("/", "b", "/b"),
+            ("a", "/b", "a//b"),
+            ("a//", "b/c/", "a//b/c/"), ("..", "../b", "../../b"), ("a/b", "./b", "a/b/./b"),
+        ]
+        for (path, component, joined) in cases {
+            #expect(PathName.joined(path, component) == joined, "\(path) + \(component)")
+        }
+    }
+
     /// One-character relative paths (a file `x`, a version directory `a`) crashed every command.
     @Test func oneCharacterRelativePaths() throws {
         guard let executable = Paths.executable else {

@@ -279,6 +279,32 @@ struct ValidatorTests {
         }
     }
 
+    @Test func regularExpressionsAsICUReadsThem() {
+        for valid in [
+            #"\p{L}+"#, "(?i)abc", "[[:alpha:]]+", #"\A[^@]+@([^@\.]+\.)+[^@\.]+\z"#, "[a-z&&[^aeiou]]", #"\Qa.b\E"#,
+            "(?<=a)b", "(?<!a)b", "(?u)a", "(?w)a", #"(?<year>\d{4})"#, "a++",
+        ] {
+            #expect(Validator.isRegularExpression(valid), "\(valid)")
+        }
+        for invalid in ["(unclosed", "[0-9", "a**", "x{2,1}", "\\", #"\p{Foo}"#, "(?", "[z-a]"] {
+            #expect(!Validator.isRegularExpression(invalid), "\(invalid)")
+        }
+    }
+
+    @Test func trimmingAsFoundationTrims() {
+        // Spaces are general category Zs and the tab; line breaks are U+000A to U+000D, U+0085, Zl and Zp.
+        let cases: [(String, String, String)] = [
+            ("", "", ""), ("abc", "abc", "abc"), ("  a b  ", "a b", "a b"), ("\t\u{00A0}a\u{3000}", "a", "a"),
+            ("\n a \r\n", "\n a \r\n", "a"), ("\u{2028}a\u{2029}\u{85}", "\u{2028}a\u{2029}\u{85}", "a"),
+            ("\u{200B}a", "\u{200B}a", "\u{200B}a"), (" \t ", "", ""), ("é ", "é", "é"), (" 🙂", "🙂", "🙂"),
+        ]
+        for (text, withoutSpaces, withoutSpacesAndNewlines) in cases {
+            #expect(Validator.trimmingWhitespace(text) == withoutSpaces, "\(text.debugDescription)")
+            #expect(
+                Validator.trimmingWhitespaceAndNewlines(text) == withoutSpacesAndNewlines, "\(text.debugDescription)")
+        }
+    }
+
     @Test func everyValidatorRuleIsCovered() throws {
         let source = try String(
             contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"),
