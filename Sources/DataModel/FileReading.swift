@@ -107,8 +107,6 @@ public enum FileReading {
 
 /// Path string helpers that are safe on every platform.
 public enum PathName {
-    /// The last component of `path`, like `NSString.lastPathComponent`: trailing slashes do not
-    /// count (`a/b/` → `b`), `/` stays `/`, and a path without a slash is its own last component.
     /// `path` and `component` joined by a slash, like `NSString.appendingPathComponent` on Linux:
     /// no slash is added after a path that ends with one, and an empty side gives the other.
     public static func joined(_ path: String, _ component: String) -> String {
@@ -117,6 +115,8 @@ public enum PathName {
         return path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
+    /// The last component of `path`, like `NSString.lastPathComponent`: trailing slashes do not
+    /// count (`a/b/` → `b`), `/` stays `/`, and a path without a slash is its own last component.
     public static func lastComponent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }

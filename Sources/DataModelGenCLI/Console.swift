@@ -15,8 +15,8 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error.
     public static let standard = Console(
-        out: { MessageText.writeAll($0, to: 1) },
-        err: { MessageText.writeAll($0, to: 2) })
+        out: { FileDescriptors.writeAll($0, to: 1) },
+        err: { FileDescriptors.writeAll($0, to: 2) })
 }
 
 /// The process exit codes of `datamodelgen`.

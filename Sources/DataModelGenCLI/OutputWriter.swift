@@ -63,7 +63,7 @@ enum OutputWriter {
         for entry in names.sorted() where !produced.contains(entry) {
             guard entry.hasSuffix(".swift") || entry.hasSuffix(".sql") else { continue }
             let path = PathName.joined(directory, entry)
-            guard let head = MessageText.head(of: path, bytes: 1024) else { continue }
+            guard let head = FileDescriptors.head(of: path, bytes: 1024) else { continue }
             let text = String(decoding: head, as: UTF8.self)
             if GeneratedFileRecognizer.isGenerated(fileName: entry, contents: text[...], modelFileName: modelFileName) {
                 stale.append(entry)

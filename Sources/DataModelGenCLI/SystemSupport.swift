@@ -71,6 +71,15 @@ enum MessageText {
         return String(cString: message)
     }
 
+    /// `text` followed by spaces up to `width` characters (none when it is that long already).
+    static func padded(_ text: String, to width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Plain reads and writes on file descriptors.
+enum FileDescriptors {
     /// Writes `text` to file descriptor `descriptor` (1 for standard output, 2 for standard error),
     /// all of it unless the descriptor fails.
     static func writeAll(_ text: String, to descriptor: Int32) {
@@ -87,11 +96,14 @@ enum MessageText {
         }
     }
 
-    /// Up to the first `bytes` bytes of the file at `path`; `nil` when it cannot be opened or read.
+    /// Up to the first `bytes` bytes of the regular file at `path`; `nil` when it is not one or cannot be
+    /// read (opened without blocking, so a FIFO in its place does not hang the tool).
     static func head(of path: String, bytes: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var data = Data(count: bytes)
         var filled = 0
         let failed = data.withUnsafeMutableBytes { buffer -> Bool in
@@ -108,11 +120,5 @@ enum MessageText {
         if failed { return nil }
         data.count = filled
         return data
-    }
-
-    /// `text` followed by spaces up to `width` characters (none when it is that long already).
-    static func padded(_ text: String, to width: Int) -> String {
-        let count = text.count
-        return count >= width ? text : text + String(repeating: " ", count: width - count)
     }
 }

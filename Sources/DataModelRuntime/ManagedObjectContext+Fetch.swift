@@ -454,7 +454,6 @@ extension ManagedObjectContext {
         }
         return objects.take(as: T.self)
     }
-
 }
 
 /// The objects of a fetch as it reads them, moved (not copied) into the `[T]` it returns: an

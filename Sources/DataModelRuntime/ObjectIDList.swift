@@ -82,8 +82,7 @@ struct ObjectIDList: Equatable {
 
     /// Reorders to `order`, which must hold exactly the same IDs.
     mutating func reorder(_ order: [ObjectID]) {
-        guard order.count == count, Set(order) == Set(ids) else { return }
-        guard !order.isEmpty else { return }
+        guard !order.isEmpty, order.count == count, Set(order) == Set(ids) else { return }
         uniqueStorage().ids = order
     }
 

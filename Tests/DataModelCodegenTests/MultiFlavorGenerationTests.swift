@@ -126,6 +126,17 @@ import Testing
         #expect(missing.err.contains("undeclared"))
     }
 
+    @Test func aFIFOAmongTheOutputFilesDoesNotStopGenerate() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let model = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+        // A stale-looking name: generate reads the head of such files to tell whether it wrote them.
+        #expect(mkfifo(directory.path + "/Stale.swift", 0o600) == 0)
+        let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "runtime"])
+        #expect(run.exitCode == .success, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/EmployeeEntity.swift"))
+    }
+
     @Test func aFlavorDirectoryThatCannotBeMadeIsReportedWithItsPath() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
