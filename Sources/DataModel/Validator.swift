@@ -721,15 +721,57 @@ extension Validator {
     ///
     /// Swift's regex parser reads ICU's syntax; what it refuses is wrong there too, except the
     /// ICU features it does not implement yet (lookbehind, the `u` and `w` modes), which it
-    /// reports as "not currently supported": those patterns are accepted, not judged. A few
+    /// reports as "not currently supported", and groups nested 63 to 99 deep, which ICU takes and
+    /// it does not: those patterns are accepted, not judged. A few
     /// patterns that ICU refuses and Swift reads as literal text (a lone `{` or `}`) are accepted.
     public static func isRegularExpression(_ pattern: String) -> Bool {
+        // ICU refuses groups or sets nested 100 deep; Swift's parser recurses into each nested set
+        // and runs out of stack on a few thousand, so such a pattern never reaches it.
+        guard nestingDepth(of: pattern) < 100 else { return false }
         do {
             _ = try Regex(pattern)
             return true
         } catch {
-            return String(describing: error).contains("not currently supported")
+            // Features Swift's parser lacks, and groups nested deeper than its limit (62; ICU's is 99).
+            let reason = String(describing: error)
+            return reason.contains("not currently supported") || reason.contains("too deeply nested")
         }
+    }
+
+    /// How deeply the groups `(…)` and sets `[…]` of a regular expression nest (an escaped character
+    /// and `\Q…\E` quoted text open nothing; inside a set, only `[` opens, a nested set).
+    static func nestingDepth(of pattern: String) -> Int {
+        var depth = 0
+        var deepest = 0
+        var sets = 0
+        var bytes = pattern.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "\\"):
+                guard let escaped = bytes.next() else { break }
+                guard escaped == UInt8(ascii: "Q") else { continue }
+                // Quoted text runs to `\E` or the end.
+                var previous: UInt8 = 0
+                while let quoted = bytes.next() {
+                    if previous == UInt8(ascii: "\\") && quoted == UInt8(ascii: "E") { break }
+                    previous = quoted
+                }
+            case UInt8(ascii: "["):
+                sets += 1
+                depth += 1
+            case UInt8(ascii: "]") where sets > 0:
+                sets -= 1
+                depth -= 1
+            case UInt8(ascii: "(") where sets == 0:
+                depth += 1
+            case UInt8(ascii: ")") where sets == 0:
+                depth = max(depth - 1, 0)
+            default:
+                break
+            }
+            deepest = max(deepest, depth)
+        }
+        return deepest
     }
 
     /// `text` without the spaces and tabs at its ends, as Foundation's

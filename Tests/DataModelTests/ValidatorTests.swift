@@ -289,6 +289,21 @@ struct ValidatorTests {
         for invalid in ["(unclosed", "[0-9", "a**", "x{2,1}", "\\", #"\p{Foo}"#, "(?", "[z-a]"] {
             #expect(!Validator.isRegularExpression(invalid), "\(invalid)")
         }
+        // Nested 99 deep is fine; 100 deep ICU refuses, and a set nested thousands deep once crashed the
+        // validator (the regex parser recursed out of stack).
+        let deep = { (open: String, close: String, count: Int) in
+            String(repeating: open, count: count) + "a" + String(repeating: close, count: count)
+        }
+        #expect(Validator.isRegularExpression(deep("(", ")", 99)))
+        #expect(Validator.isRegularExpression(deep("[", "]", 99)))
+        #expect(!Validator.isRegularExpression(deep("(", ")", 100)))
+        #expect(!Validator.isRegularExpression(deep("[", "]", 100)))
+        #expect(!Validator.isRegularExpression(String(repeating: "[", count: 200_000)))
+        // Escaped and quoted brackets and parentheses inside a set are text, not nesting.
+        #expect(
+            Validator.isRegularExpression(
+                String(repeating: #"\["#, count: 500) + "[" + String(repeating: "(", count: 500) + "]"))
+        #expect(Validator.isRegularExpression(#"\Q"# + String(repeating: "[", count: 500) + #"\E"#))
     }
 
     @Test func trimmingAsFoundationTrims() {
