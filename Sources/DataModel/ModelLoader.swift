@@ -168,7 +168,9 @@ public enum ModelLoader {
         if let name = CurrentVersionFile.plainName(in: data) { return stripExtension(name) }
         let trimmed = Validator.trimmingWhitespaceAndNewlines(String(decoding: data, as: UTF8.self))
         if trimmed.isEmpty { return nil }
-        guard let file = try? PropertyListDecoder().decode(CurrentVersionPropertyList.self, from: data) else {
+        guard CurrentVersionFile.isShallow(data),
+            let file = try? PropertyListDecoder().decode(CurrentVersionPropertyList.self, from: data)
+        else {
             warnings.append(
                 .warning(
                     "\(currentVersionFileName) is not a property list; ignoring it", rule: "current-version",
@@ -322,6 +324,45 @@ private struct NaturalKey: Comparable {
 /// </plist>
 /// ```
 enum CurrentVersionFile {
+    /// Property lists nested deeper than this are not read: the property-list parser recurses once
+    /// per level, and a file nested thousands deep would run it out of stack. Xcode's file is 2 deep.
+    static let maximumDepth = 64
+
+    /// Whether `data` is a property list shallow enough to hand to the parser: for a binary one,
+    /// few enough objects (its nesting cannot exceed their count); for text, elements (or, in the
+    /// old text format, brackets) nested at most ``maximumDepth`` deep. Anything that looks like
+    /// nesting counts, inside comments too, so the count errs on the deep side only.
+    static func isShallow(_ data: Data) -> Bool {
+        if data.starts(with: Array("bplist".utf8)) {
+            // The trailer's last 32 bytes hold the object count as a big-endian 64-bit number at 8.
+            guard data.count >= 40 else { return false }
+            let count = data.suffix(24).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return count <= UInt64(maximumDepth)
+        }
+        var depth = 0
+        var previous: UInt8 = 0
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "/") where previous == UInt8(ascii: "<"):
+                depth -= 2  // `</`: the `<` counted one level in, the element closes one
+            case UInt8(ascii: ">") where previous == UInt8(ascii: "/"):
+                depth -= 1  // `/>`
+            case UInt8(ascii: "?"), UInt8(ascii: "!"):
+                if previous == UInt8(ascii: "<") { depth -= 1 }  // declarations and comments open nothing
+            case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+            if depth > maximumDepth { return false }
+            depth = max(depth, 0)
+            previous = byte
+        }
+        return true
+    }
+
     /// The version name of a file of exactly that shape (the declaration and DOCTYPE optional, any white space
     /// between elements), with a plain, non-empty value; nil for anything else, which the caller then hands
     /// to the property-list parser.

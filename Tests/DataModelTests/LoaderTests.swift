@@ -68,6 +68,11 @@ struct LoaderTests {
             "not a property list"
         ),
         ("missing version", currentVersionPlist("Model 11.xcdatamodel"), "names 'Model 11', which does not exist"),
+        (
+            "nested 60,000 deep",
+            "<plist><dict><key>a</key>" + String(repeating: "<array>", count: 60_000)
+                + String(repeating: "</array>", count: 60_000) + "</dict></plist>", "not a property list"
+        ),
     ])
     func newestVersionWithWarning(label: String, current: String?, reason: String) throws {
         let directory = try TemporaryDirectory()
@@ -370,6 +375,25 @@ struct LoaderTests {
     func leavesAnythingElseToTheParser(label: String, value: String) {
         let text = "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key>\(value)</dict></plist>"
         #expect(CurrentVersionFile.plainName(in: Data(text.utf8)) == nil, "\(label)")
+    }
+
+    @Test func hostileNestingNeverReachesTheParser() throws {
+        #expect(CurrentVersionFile.isShallow(Data(Self.xcode.utf8)))
+        let nested = { (depth: Int) in
+            "<plist><dict><key>a</key>" + String(repeating: "<array>", count: depth)
+                + String(repeating: "</array>", count: depth) + "<true/><!-- <x> --></dict></plist>"
+        }
+        #expect(CurrentVersionFile.isShallow(Data(nested(CurrentVersionFile.maximumDepth - 3).utf8)))
+        #expect(!CurrentVersionFile.isShallow(Data(nested(CurrentVersionFile.maximumDepth).utf8)))
+        #expect(!CurrentVersionFile.isShallow(Data(("(" + String(repeating: "(", count: 100_000)).utf8)))
+        // Binary: judged by the object count in its trailer.
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let small = try encoder.encode(["_XCCurrentVersionName": "Model 2.xcdatamodel"])
+        #expect(CurrentVersionFile.isShallow(small))
+        let large = try encoder.encode(["a": (0..<100).map { "\($0)" }])
+        #expect(!CurrentVersionFile.isShallow(large))
+        #expect(!CurrentVersionFile.isShallow(Data("bplist00".utf8)))
     }
 
     @Test func leavesOtherShapesToTheParser() {
