@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 
 /// Checks a parsed model the way momc does, producing diagnostics with stable rule ids.
@@ -328,7 +327,7 @@ fileprivate struct ValidationRun {
                 run.found = DiagnosticList()
                 return run
             })
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        Threads.perform(iterations: parts) { part in
             let run = split.runs[part]
             for index in (count * part / parts)..<(count * (part + 1) / parts) { run.checkEntity(at: index) }
         }

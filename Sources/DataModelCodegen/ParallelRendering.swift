@@ -1,4 +1,4 @@
-import Dispatch
+import DataModel
 import Synchronization
 
 /// Maps independent pieces of work over a few threads, keeping the results in order.
@@ -12,7 +12,7 @@ enum ParallelRendering {
         guard workers > 1 else { return elements.map(transform) }
         let slots = ResultSlots<Value>(count: elements.count)
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        Threads.perform(iterations: workers) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < elements.count else { return }
@@ -26,7 +26,7 @@ enum ParallelRendering {
 /// One slot per result, each written once by the thread that computed it.
 private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     // @unchecked: every index is written by exactly one thread, and `values()` reads them after
-    // `concurrentPerform` has returned, which orders those writes before the reads.
+    // `Threads.perform` has returned, which orders those writes before the reads.
     private let storage: UnsafeMutableBufferPointer<Value?>
 
     init(count: Int) {

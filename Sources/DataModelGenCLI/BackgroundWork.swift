@@ -1,3 +1,4 @@
+import DataModel
 import FoundationEssentials
 import Synchronization
 
@@ -23,10 +24,7 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        #if canImport(Glibc)
-            // A POSIX thread of our own: starting one costs a fraction of a Foundation `Thread`'s first start.
-            if ThreadStart.detached(stackSize: 16 << 20, finish) { return }
-        #endif
+        if Threads.detached(finish) { return }
         // No thread could be started: the work runs now, on the calling thread.
         finish()
     }
@@ -81,38 +79,3 @@ enum ParallelWork {
 private final class IndexCounter: Sendable {
     let value = Atomic<Int>(0)
 }
-
-#if canImport(Glibc)
-    /// Starts detached POSIX threads.
-    enum ThreadStart {
-        /// The closure a new thread runs, passed through `pthread_create`'s argument.
-        private final class Body {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-
-        /// Runs `body` on a new detached thread with a stack of `stackSize` bytes; false when no thread could
-        /// be started (then `body` has not run).
-        static func detached(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
-            var attributes = pthread_attr_t()
-            guard pthread_attr_init(&attributes) == 0 else { return false }
-            defer { pthread_attr_destroy(&attributes) }
-            pthread_attr_setstacksize(&attributes, stackSize)
-            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-            let argument = Unmanaged.passRetained(Body(body)).toOpaque()
-            var thread = pthread_t()
-            let started = pthread_create(
-                &thread, &attributes,
-                { argument in
-                    guard let argument else { return nil }
-                    Unmanaged<Body>.fromOpaque(argument).takeRetainedValue().run()
-                    return nil
-                }, argument)
-            guard started == 0 else {
-                Unmanaged<Body>.fromOpaque(argument).release()
-                return false
-            }
-            return true
-        }
-    }
-#endif
