@@ -93,3 +93,20 @@ struct FuzzRegressionTests {
         #expect(run.err.hasPrefix("error: "))
     }
 }
+
+/// The tool's modules use `FoundationEssentials`, not the whole of Foundation: linking CoreFoundation and its
+/// ICU data made a plainly built `datamodelgen` take 7.8 ms to start instead of 4.7, and an installed one 3.7
+/// instead of 2.3.
+@Test func theToolsModulesImportOnlyFoundationEssentials() throws {
+    let modules = [
+        "DataModel", "Mustache", "DataModelStoreLayout", "DataModelCodegen", "DataModelGenCLI", "datamodelgen",
+    ]
+    for module in modules {
+        let directory = Paths.repositoryRoot.appendingPathComponent("Sources/\(module)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+            let source = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            let imports = source.split(separator: "\n").filter { $0.hasPrefix("import Foundation") }
+            #expect(imports.allSatisfy { $0 == "import FoundationEssentials" }, "Sources/\(module)/\(name): \(imports)")
+        }
+    }
+}
