@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Dispatch)
+    import Dispatch
 #endif
 
 /// POSIX threads for the few large, independent pieces of work the tool splits (validating the
@@ -17,6 +19,10 @@ public enum Threads {
     public static func detached(_ body: @escaping @Sendable () -> Void) -> Bool {
         #if canImport(Glibc)
             return start(joinable: false, body) != nil
+        #elseif canImport(Dispatch)
+            // Elsewhere (macOS) Dispatch is part of the system and costs nothing at start-up.
+            DispatchQueue.global().async(execute: body)
+            return true
         #else
             return false
         #endif
@@ -45,6 +51,8 @@ public enum Threads {
                 for index in left { body(index) }
                 for thread in started { pthread_join(thread, nil) }
             }
+        #elseif canImport(Dispatch)
+            DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
         #else
             for index in 0..<iterations { body(index) }
         #endif
