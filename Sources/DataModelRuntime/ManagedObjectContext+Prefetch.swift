@@ -138,20 +138,21 @@ extension ManagedObjectContext {
                 let statement = try database.cachedStatement(sql)
                 defer { statement.resetIgnoringErrors() }
                 for (offset, key) in keys.enumerated() { try statement.bind(key, at: Int32(offset + 1)) }
+                var vacancy = ObjectTable.Vacancy()
                 while try statement.step() == .row {
                     guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                     let id = ObjectID(
                         storeNumber: coordinator.storeNumber, entityNumber: entity.number,
                         primaryKey: statement.int64(at: 0))
                     let extra = extraColumn ? statement.int64(at: Int32(3 + entity.rowColumns.count)) : 0
-                    if let existing = registered[id] {
+                    if let existing = registered.find(id, orVacancy: &vacancy) {
                         if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
                         loaded.append((existing, extra))
                     } else {
                         let object = entity.objectType.init(
                             ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
                         decodeRow(statement, entity: entity, into: object)
-                        registered.insert(object)
+                        registered.fill(vacancy, with: object)
                         loaded.append((object, extra))
                     }
                 }

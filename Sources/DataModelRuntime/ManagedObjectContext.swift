@@ -165,12 +165,13 @@ public final class ManagedObjectContext {
     /// The registered object for `id`, or a fault for it (loaded on first access), or `nil`
     /// when `id` is of another store or entity model.
     func object(for id: ObjectID) -> ManagedObject? {
-        if let object = registered[id] { return object }
+        var vacancy = ObjectTable.Vacancy()
+        if let object = registered.find(id, orVacancy: &vacancy) { return object }
         guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
             return nil
         }
         let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-        registered.insertNew(object)
+        registered.fill(vacancy, with: object)
         return object
     }
 
@@ -368,19 +369,20 @@ public final class ManagedObjectContext {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
             try statement.bind(object.objectID.primaryKey, at: 1)
+            var vacancy = ObjectTable.Vacancy()
             while try statement.step() == .row {
                 guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                 let id = ObjectID(
                     storeNumber: coordinator.storeNumber, entityNumber: entity.number,
                     primaryKey: statement.int64(at: 0))
-                if let existing = registered[id] {
+                if let existing = registered.find(id, orVacancy: &vacancy) {
                     if existing.isDeleted { continue }
                     if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
                 } else {
                     let loaded = entity.objectType.init(
                         ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
                     decodeRow(statement, entity: entity, into: loaded)
-                    registered.insert(loaded)
+                    registered.fill(vacancy, with: loaded)
                 }
                 list.append(id)
             }

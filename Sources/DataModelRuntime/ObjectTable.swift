@@ -85,9 +85,7 @@ struct ObjectTable {
     /// with that ID would go, for ``fill(_:with:)``: one probe of the table for a lookup that
     /// is followed by an insertion.
     mutating func find(_ id: ObjectID, orVacancy vacancy: inout Vacancy) -> ManagedObject? {
-        // Grown first, so the vacancy is still where the object goes.
-        if (members.count + 1) * 2 > slots.count { grow() }
-        let index = probe(id)
+        let index = probeWithRoom(for: id)
         let member = Int(slots[index].member)
         if member != 0 { return members[member - 1] }
         vacancy = Vacancy(
@@ -106,10 +104,7 @@ struct ObjectTable {
             insert(object)
             return
         }
-        members.append(object)
-        slots[vacancy.slot] = Slot(
-            primaryKey: id.primaryKey, entityNumber: vacancy.entityNumber, member: Int32(members.count))
-        generation &+= 1
+        occupy(vacancy.slot, with: object)
     }
 
     subscript(id: ObjectID) -> ManagedObject? {
@@ -119,24 +114,33 @@ struct ObjectTable {
 
     /// Adds `object` under its ID, replacing any object with the same ID.
     mutating func insert(_ object: ManagedObject) {
-        let id = object.objectID
-        if let index = slotIndex(of: id) {
-            members[Int(slots[index].member) - 1] = object
-            return
+        let index = probeWithRoom(for: object.objectID)
+        let member = Int(slots[index].member)
+        if member != 0 {
+            members[member - 1] = object
+        } else {
+            occupy(index, with: object)
         }
-        insertNew(object)
     }
 
-    /// Adds `object`, which the caller just looked up and did not find (no second probe for it).
-    mutating func insertNew(_ object: ManagedObject) {
-        let id = object.objectID
+    /// The slot holding `id` or the empty one where it would go, after growing the table when
+    /// one more object would fill it more than half (so the empty slot stays right).
+    @inline(__always)
+    private mutating func probeWithRoom(for id: ObjectID) -> Int {
         if (members.count + 1) * 2 > slots.count { grow() }
-        // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
+        return probe(id)
+    }
+
+    /// Puts `object` in the empty slot `index` of its ID's probe chain.
+    @inline(__always)
+    private mutating func occupy(_ index: Int, with object: ManagedObject) {
+        let id = object.objectID
         members.append(object)
-        place(
-            Slot(
-                primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
-                member: Int32(members.count)))
+        // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
+        slots[index] = Slot(
+            primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
+            member: Int32(members.count))
+        generation &+= 1
     }
 
     /// Puts `slot` in the first free slot of its probe chain.

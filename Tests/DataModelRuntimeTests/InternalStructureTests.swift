@@ -140,7 +140,7 @@ struct ObjectTableTests {
                 let other = Self.key(step + 1, pattern: pattern, using: &generator)
                 if table.find(id, orVacancy: &vacancy) == nil, reference[other] == nil {
                     let otherObject = Self.object(other, in: context)
-                    table.insertNew(otherObject)
+                    table.insert(otherObject)
                     reference[other] = otherObject
                     let object = Self.object(id, in: context)
                     table.fill(vacancy, with: object)
