@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Dispatch)
@@ -56,6 +58,25 @@ public enum Threads {
         #else
             for index in 0..<iterations { body(index) }
         #endif
+    }
+
+    /// Calls `body` with every index in `0..<count`, on up to `threads` threads (the calling thread
+    /// among them), each taking the next index when it is done with one. Returns once every call
+    /// has returned.
+    public static func forEach(count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
+        let workers = max(1, min(threads, count))
+        guard workers > 1 else {
+            for index in 0..<count { body(index) }
+            return
+        }
+        let next = Atomic<Int>(0)
+        perform(iterations: workers) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                body(index)
+            }
+        }
     }
 
     #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import DataModel
-import Synchronization
 
 /// Maps independent pieces of work over a few threads, keeping the results in order.
 enum ParallelRendering {
@@ -8,16 +7,10 @@ enum ParallelRendering {
     static func map<Element: Sendable, Value: Sendable>(
         _ elements: [Element], parallelism: Int, _ transform: @Sendable (Element) -> Value
     ) -> [Value] {
-        let workers = min(max(parallelism, 1), elements.count)
-        guard workers > 1 else { return elements.map(transform) }
+        guard min(parallelism, elements.count) > 1 else { return elements.map(transform) }
         let slots = ResultSlots<Value>(count: elements.count)
-        let next = Atomic<Int>(0)
-        Threads.perform(iterations: workers) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < elements.count else { return }
-                slots.store(transform(elements[index]), at: index)
-            }
+        Threads.forEach(count: elements.count, threads: parallelism) { index in
+            slots.store(transform(elements[index]), at: index)
         }
         return slots.values()
     }
@@ -26,7 +19,7 @@ enum ParallelRendering {
 /// One slot per result, each written once by the thread that computed it.
 private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     // @unchecked: every index is written by exactly one thread, and `values()` reads them after
-    // `Threads.perform` has returned, which orders those writes before the reads.
+    // `Threads.forEach` has returned, which orders those writes before the reads.
     private let storage: UnsafeMutableBufferPointer<Value?>
 
     init(count: Int) {

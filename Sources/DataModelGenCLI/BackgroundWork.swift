@@ -1,10 +1,5 @@
 import DataModel
 import FoundationEssentials
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Work started on a thread of its own; ``wait()`` blocks until it is done and returns its result.
 ///
@@ -56,26 +51,4 @@ enum ParallelWork {
         }
         return values
     }
-
-    /// Calls `body` with every index in `0..<count`, on up to `threads` threads (the calling thread among them),
-    /// each taking the next index when it is done with one. Returns once every call has returned.
-    static func forEach(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let next = IndexCounter()
-        let workers = max(1, min(threads, count))
-        let run: @Sendable () -> Void = {
-            while true {
-                let index = next.value.add(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                body(index)
-            }
-        }
-        let others = (1..<max(1, workers)).map { _ in BackgroundWork { run() } }
-        run()
-        for work in others { _ = try? work.wait() }
-    }
-}
-
-/// The next index to hand out, shared by the threads of ``ParallelWork/forEach(count:threads:_:)``.
-private final class IndexCounter: Sendable {
-    let value = Atomic<Int>(0)
 }

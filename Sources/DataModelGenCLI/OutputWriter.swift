@@ -88,7 +88,7 @@ enum OutputWriter {
         }
         let failures = WriteFailures()
         let threads = plan.changes.count < 64 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
-        ParallelWork.forEach(count: plan.changes.count, threads: threads) { index in
+        Threads.forEach(count: plan.changes.count, threads: threads) { index in
             let change = plan.changes[index]
             do throws(IOFailure) {
                 try AtomicFileWriter.store(
