@@ -5,6 +5,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store file does not match the model: it was written by a different model or version.
     /// `differences` lists what differs, one line each.
     case modelMismatch(path: String, differences: [String])
+    /// SQLite refused to run the file store in write-ahead-log mode (it answered with `mode`), which the
+    /// runtime needs so that readers never wait for a writer.
+    case journalModeRefused(path: String, mode: String)
     /// SQLite failed: its result code, message and the SQL that failed.
     case sqlite(code: Int32, message: String, sql: String?)
     /// No row exists for the object ID.
@@ -25,6 +28,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "invalid model: \(reason)"
         case .modelMismatch(let path, let differences):
             "the store at \(path) was not created by this model: " + differences.joined(separator: "; ")
+        case .journalModeRefused(let path, let mode):
+            "SQLite runs the store at \(path) in journal mode \(mode), not WAL (write-ahead log)"
         case .sqlite(let code, let message, let sql):
             "SQLite error \(code): \(message)" + (sql.map { " (in \($0))" } ?? "")
         case .objectNotFound(let id):

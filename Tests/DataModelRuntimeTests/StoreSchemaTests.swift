@@ -14,6 +14,21 @@ struct StoreSchemaTests {
             try StoreInspection.schema(of: store.container) == StoreInspection.layoutStatements(of: store.container))
     }
 
+    /// Core Data's settings for file stores, which the benchmarks' fairness rests on too: write-ahead log,
+    /// `synchronous=NORMAL` (1) on the connection the runtime uses.
+    @Test("a file store runs in WAL with synchronous=NORMAL")
+    func fileStoresRunInWAL() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        #expect(try StoreInspection.pragma("journal_mode", of: store.container) == "wal")
+        #expect(try StoreInspection.pragma("synchronous", of: store.container) == "1")
+        // The mode is the file's: a second container, and a plain connection, find it set.
+        let reopened = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
+        #expect(try StoreInspection.pragma("journal_mode", of: reopened) == "wal")
+        let plain = try Database(path: store.url.path)
+        #expect(try plain.fetchOne(sql: "PRAGMA journal_mode") == [.text("wal")])
+    }
+
     @Test("Z_PRIMARYKEY numbers entities and keeps Z_MAX across reopening")
     func primaryKeys() throws {
         let store = try TestStore(.sqlite, model: CompanyModel.model)
