@@ -151,10 +151,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             return uuid ?? path
         } catch let error as StoreError {
             throw error
-        } catch let error as SQLiteError {
-            throw StoreError(error)
         } catch {
-            throw .sqlite(code: 1, message: "\(error)", sql: nil)
+            throw StoreError(error)
         }
     }
 
@@ -322,6 +320,16 @@ private final class StoreRegistry: @unchecked Sendable {  // safe: `numbers` is 
 extension StoreError {
     /// Wraps an SQLite error.
     init(_ error: SQLiteError) {
-        self = .sqlite(code: error.extendedResultCode, message: error.message, sql: error.sql)
+        self = .sqlite(error)
+    }
+
+    /// The store error for an error thrown through an untyped closure (a transaction's body): SQLite's and the
+    /// store's own as they are, anything else as ``StoreError/unexpected(_:)`` — never with a made-up SQLite code.
+    init(_ error: any Error) {
+        switch error {
+        case let error as StoreError: self = error
+        case let error as SQLiteError: self = .sqlite(error)
+        default: self = .unexpected(String(describing: error))
+        }
     }
 }
