@@ -47,6 +47,8 @@ clean_time=$(elapsed "$start" "$(now)")
 grep -q "$generation_line Company.xcdatamodeld" "$work/build.log" || fail "clean build did not generate Company"
 grep -q "$generation_line Records.xcdatamodeld" "$work/build.log" || fail "clean build did not generate Records"
 if grep -q "unhandled" "$work/build.log"; then fail "SwiftPM warned about unhandled files"; fi
+# A clean build of a package that depends on this one prints no error or warning (a user reads one as a failure).
+if grep -E "(^|: )(error|warning):" "$work/build.log"; then fail "the clean build printed errors or warnings"; fi
 echo "ok (${clean_time}s)"
 
 step "the build plugin's files equal datamodelgen generate --no-schema"

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 
 /// Why a store could not be opened, read or written.
@@ -114,4 +115,21 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         "validation failed (\(failures.count) error\(failures.count == 1 ? "" : "s")):\n"
             + failures.map { "  " + $0.description }.joined(separator: "\n")
     }
+}
+
+// MARK: - Foundation's error descriptions
+
+/// `localizedDescription` (what apps show and log) is the same text as `description`: entity, property and rule
+/// for validation, objects and properties for conflicts, code, message and SQL for SQLite. Without this,
+/// Foundation on Linux prints "The operation could not be completed".
+extension StoreError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension ValidationError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension MergeConflict: LocalizedError {
+    public var errorDescription: String? { description }
 }
