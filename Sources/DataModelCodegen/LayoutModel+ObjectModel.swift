@@ -15,14 +15,15 @@ extension LayoutModel {
                         LayoutAttribute(
                             name: attribute.name, type: LayoutAttributeType(attribute.type),
                             isTransient: attribute.isTransient, isDerived: attribute.isDerived,
-                            isIndexed: attribute.isIndexed)
+                            isIndexed: attribute.isIndexed, isOptional: attribute.isOptional,
+                            renamingIdentifier: attribute.renamingIdentifier)
                     },
                     relationships: entity.relationships.map { relationship in
                         LayoutRelationship(
                             name: relationship.name, destinationName: relationship.destinationEntity,
                             inverseName: relationship.inverseName, isToMany: relationship.isToMany,
                             isOrdered: relationship.isToMany && relationship.isOrdered,
-                            isTransient: relationship.isTransient)
+                            isTransient: relationship.isTransient, renamingIdentifier: relationship.renamingIdentifier)
                     },
                     uniquenessConstraints: entity.uniquenessConstraints.map(\.properties),
                     fetchIndexes: entity.fetchIndexes.map { index in
@@ -31,7 +32,8 @@ extension LayoutModel {
                             elements: index.elements.map {
                                 LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending)
                             })
-                    })
+                    },
+                    renamingIdentifier: entity.renamingIdentifier)
             })
     }
 }

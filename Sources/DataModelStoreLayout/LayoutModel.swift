@@ -39,6 +39,8 @@ public struct LayoutEntity: Sendable, Hashable {
     public var uniquenessConstraints: [[String]]
     /// Fetch indexes declared on the entity.
     public var fetchIndexes: [LayoutFetchIndex]
+    /// The renaming identifier (`elementID`): the entity's name in an earlier model version, for migration.
+    public var renamingIdentifier: String?
 
     /// Creates an entity.
     public init(
@@ -48,8 +50,10 @@ public struct LayoutEntity: Sendable, Hashable {
         attributes: [LayoutAttribute] = [],
         relationships: [LayoutRelationship] = [],
         uniquenessConstraints: [[String]] = [],
-        fetchIndexes: [LayoutFetchIndex] = []
+        fetchIndexes: [LayoutFetchIndex] = [],
+        renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.parentName = parentName
         self.isAbstract = isAbstract
@@ -109,12 +113,18 @@ public struct LayoutAttribute: Sendable, Hashable {
     public var isDerived: Bool
     /// `indexed="YES"`: the attribute gets a single-column index.
     public var isIndexed: Bool
+    /// Whether the attribute may be nil.
+    public var isOptional: Bool
+    /// The renaming identifier (`elementID`): the attribute's name in an earlier model version, for migration.
+    public var renamingIdentifier: String?
 
     /// Creates an attribute.
     public init(
         name: String, type: LayoutAttributeType, isTransient: Bool = false, isDerived: Bool = false,
-        isIndexed: Bool = false
+        isIndexed: Bool = false, isOptional: Bool = true, renamingIdentifier: String? = nil
     ) {
+        self.isOptional = isOptional
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.type = type
         self.isTransient = isTransient
@@ -137,12 +147,15 @@ public struct LayoutRelationship: Sendable, Hashable {
     public var isOrdered: Bool
     /// A transient relationship is not stored.
     public var isTransient: Bool
+    /// The renaming identifier (`elementID`): the relationship's name in an earlier model version, for migration.
+    public var renamingIdentifier: String?
 
     /// Creates a relationship.
     public init(
         name: String, destinationName: String, inverseName: String? = nil, isToMany: Bool = false,
-        isOrdered: Bool = false, isTransient: Bool = false
+        isOrdered: Bool = false, isTransient: Bool = false, renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.destinationName = destinationName
         self.inverseName = inverseName

@@ -1,0 +1,506 @@
+/// How a store laid out for one model version becomes a store of another: whether Core Data's inferred
+/// (lightweight) mapping covers the change, why not when it does not, and the SQL that migrates the data in place.
+///
+/// The statements run in order inside one transaction (SQLite's DDL is transactional): killed at any moment, the
+/// store is whole in the old version or whole in the new one. `Z_PK`s are kept, so relationships, join tables and
+/// ordered positions survive; entity numbers follow the new model (a new entity whose name sorts first
+/// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match).
+///
+/// ```swift
+/// let plan = try MigrationPlan(from: oldModel, to: newModel)
+/// guard plan.isInferable else { throw … plan.blockers … }
+/// for sql in plan.statements { try db.execute(sql: sql) }
+/// ```
+public struct MigrationPlan: Sendable, Hashable {
+    /// Why Core Data would not infer the mapping, one line per blocking change
+    /// (`Entity.property: non-optional attribute added without a default`); empty when it would.
+    public let blockers: [String]
+    /// What the migration does, one line per step, for people.
+    public let steps: [String]
+    /// The SQL, in order, to run inside one transaction; empty when the layouts are equal or when not inferable.
+    public let statements: [String]
+
+    /// Whether the change is one Core Data's lightweight migration infers.
+    public var isInferable: Bool { blockers.isEmpty }
+
+    /// Whether the two versions store data the same way (nothing to migrate).
+    public var isEmpty: Bool { isInferable && statements.isEmpty }
+
+    /// Plans the migration of a store of `old` into one of `new`.
+    ///
+    /// - Throws: ``StoreLayoutError`` when either model cannot be laid out.
+    public init(from old: LayoutModel, to new: LayoutModel) throws(StoreLayoutError) {
+        var planner = try MigrationPlanner(old: old, new: new)
+        planner.plan()
+        blockers = planner.blockers
+        steps = planner.steps
+        statements = planner.blockers.isEmpty ? planner.statements : []
+    }
+}
+
+/// The renaming identifier rule Core Data uses: an element's identifier is its renaming identifier when it has
+/// one, else its name; an element of the new model maps from the old element with the same identifier.
+public enum RenamingIdentifier {
+    /// The identifier of an element called `name` with `renamingIdentifier`.
+    public static func of(name: String, renamingIdentifier: String?) -> String {
+        guard let renamingIdentifier, !renamingIdentifier.isEmpty else { return name }
+        return renamingIdentifier
+    }
+}
+
+/// Builds a ``MigrationPlan``: maps entities and properties, checks Core Data's inference rules, writes the SQL.
+struct MigrationPlanner {
+    let oldModel: LayoutModel
+    let newModel: LayoutModel
+    let old: StoreLayout
+    let new: StoreLayout
+    var blockers: [String] = []
+    var steps: [String] = []
+    var statements: [String] = []
+
+    /// New entity number → old entity layout it maps from.
+    private var entityMap: [Int: EntityLayout] = [:]
+    /// Old entity number → new entity number.
+    private var numberMap: [Int: Int] = [:]
+
+    init(old: LayoutModel, new: LayoutModel) throws(StoreLayoutError) {
+        oldModel = old
+        newModel = new
+        self.old = try StoreLayout(model: old)
+        self.new = try StoreLayout(model: new)
+    }
+
+    // MARK: Mapping
+
+    private func declared(_ model: LayoutModel, entity name: String) -> LayoutEntity? {
+        model.entities.first { $0.name == name }
+    }
+
+    /// The attribute `name` as declared on `entity` or an ancestor, in `model`.
+    private func attribute(_ name: String, of entity: String, in model: LayoutModel) -> LayoutAttribute? {
+        var current = declared(model, entity: entity)
+        var seen = 0
+        while let entity = current, seen <= model.entities.count {
+            if let found = entity.attributes.first(where: { $0.name == name }) { return found }
+            current = entity.parentName.flatMap { declared(model, entity: $0) }
+            seen += 1
+        }
+        return nil
+    }
+
+    private func relationship(_ name: String, of entity: String, in model: LayoutModel) -> LayoutRelationship? {
+        var current = declared(model, entity: entity)
+        var seen = 0
+        while let entity = current, seen <= model.entities.count {
+            if let found = entity.relationships.first(where: { $0.name == name }) { return found }
+            current = entity.parentName.flatMap { declared(model, entity: $0) }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// Maps each new entity to the old one with its renaming identifier (or, failing that, its name).
+    private mutating func mapEntities() {
+        var oldByIdentifier: [String: EntityLayout] = [:]
+        var oldByName: [String: EntityLayout] = [:]
+        for entity in old.entities {
+            let identifier = RenamingIdentifier.of(
+                name: entity.name, renamingIdentifier: declared(oldModel, entity: entity.name)?.renamingIdentifier)
+            if oldByIdentifier[identifier] == nil { oldByIdentifier[identifier] = entity }
+            oldByName[entity.name] = entity
+        }
+        var used = Set<Int>()
+        for entity in new.entities {
+            let identifier = RenamingIdentifier.of(
+                name: entity.name, renamingIdentifier: declared(newModel, entity: entity.name)?.renamingIdentifier)
+            guard let source = oldByIdentifier[identifier] ?? oldByName[entity.name], !used.contains(source.number)
+            else { continue }
+            used.insert(source.number)
+            entityMap[entity.number] = source
+            numberMap[source.number] = entity.number
+        }
+    }
+
+    /// The old attribute the new attribute `name` of new entity `entity` maps from, in old entity `source`.
+    private func sourceAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
+        let renaming = attribute(name, of: entity.name, in: newModel)?.renamingIdentifier
+        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming)
+        func identifierOf(_ candidate: AttributeLayout) -> String {
+            RenamingIdentifier.of(
+                name: candidate.name,
+                renamingIdentifier: attribute(candidate.name, of: source.name, in: oldModel)?.renamingIdentifier)
+        }
+        return source.attributes.first { identifierOf($0) == identifier }
+            ?? source.attributes.first { $0.name == name }
+    }
+
+    /// The old relationship the new relationship `name` of `entity` maps from, in old entity `source`.
+    private func sourceRelationship(_ name: String, entity: EntityLayout, source: EntityLayout) -> RelationshipLayout? {
+        let renaming = relationship(name, of: entity.name, in: newModel)?.renamingIdentifier
+        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming)
+        func identifierOf(_ candidate: RelationshipLayout) -> String {
+            RenamingIdentifier.of(
+                name: candidate.name,
+                renamingIdentifier: relationship(candidate.name, of: source.name, in: oldModel)?.renamingIdentifier)
+        }
+        return source.relationships.first { identifierOf($0) == identifier }
+            ?? source.relationships.first { $0.name == name }
+    }
+
+    // MARK: Rules
+
+    /// Attribute type changes whose values convert without loss in SQLite's storage classes: integers widen,
+    /// `Float` becomes `Double`. Every other change needs a mapping model, as in Core Data.
+    static func convertsValue(from old: LayoutAttributeType, to new: LayoutAttributeType) -> Bool {
+        let rank: [LayoutAttributeType: Int] = [.integer16: 1, .integer32: 2, .integer64: 3]
+        if let from = rank[old], let to = rank[new] { return from <= to }
+        return old == new || (old == .float && new == .double) || (old == .boolean && new == .integer64)
+    }
+
+    private mutating func checkRules() {
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            for attribute in entity.attributes {
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newModel) else { continue }
+                let path = "\(entity.name).\(attribute.name)"
+                if let previous = sourceAttribute(attribute.name, entity: entity, source: source) {
+                    if !Self.convertsValue(from: previous.type, to: attribute.type) {
+                        blockers.append(
+                            "\(path): attribute type changed from \(previous.type.rawValue) to \(attribute.type.rawValue), which needs a mapping model"
+                        )
+                    }
+                    let wasOptional = self.attribute(previous.name, of: source.name, in: oldModel)?.isOptional ?? true
+                    if wasOptional && !declared.isOptional && !Self.hasDefault(declared) {
+                        blockers.append("\(path): attribute made non-optional without a default value")
+                    }
+                } else if !declared.isOptional && !Self.hasDefault(declared) {
+                    blockers.append("\(path): non-optional attribute added without a default value")
+                }
+            }
+        }
+        // Keys are kept: rows of entities from two old tables cannot share one new table (their keys overlap).
+        for table in new.entityTables {
+            let sources = Set(
+                new.entities.filter { $0.tableName == table.name }.compactMap { entityMap[$0.number]?.tableName })
+            if sources.count > 1 {
+                blockers.append(
+                    "\(table.name): rows of separate old tables (\(sources.sorted().joined(separator: ", "))) move "
+                        + "into one hierarchy, which this migration does not support yet")
+            }
+        }
+    }
+
+    /// Whether a non-optional attribute has a default that fills existing rows. The layout model does not carry
+    /// default values yet, so none has one: such changes are refused rather than filled with nulls.
+    static func hasDefault(_ attribute: LayoutAttribute) -> Bool { false }
+
+    // MARK: Plan
+
+    mutating func plan() {
+        mapEntities()
+        checkRules()
+        guard blockers.isEmpty else { return }
+        if old == new && sameIdentities() { return }
+        if let additions = additiveStatements() {
+            statements = additions
+            return
+        }
+        rebuild()
+    }
+
+    /// Whether every entity maps from the old entity of the same name and number.
+    private func sameIdentities() -> Bool {
+        new.entities.allSatisfy { entityMap[$0.number]?.name == $0.name && entityMap[$0.number]?.number == $0.number }
+    }
+
+    /// When the new layout only adds (columns at the end of existing tables, tables, indexes) and keeps every entity
+    /// number, `ALTER TABLE … ADD COLUMN` and `CREATE` statements migrate in constant time.
+    private mutating func additiveStatements() -> [String]? {
+        guard old.entities.count <= new.entities.count,
+            old.entities.allSatisfy({
+                numberMap[$0.number] == $0.number && new.entity(number: $0.number)?.name == $0.name
+            })
+        else { return nil }
+        var sql: [String] = []
+        var added: [String] = []
+        for table in new.tables {
+            guard let previous = old.table(named: table.name) else {
+                sql.append(StoreLayout.createTableStatement(table))
+                added.append("create table \(table.name)")
+                continue
+            }
+            // Columns are read and written by name: new ones are added at the end, whatever the layout's order.
+            guard previous.columns.allSatisfy({ table.column(named: $0.name)?.type == $0.type }) else { return nil }
+            for column in table.columns where previous.column(named: column.name) == nil {
+                sql.append(
+                    "ALTER TABLE " + SQLQuoting.identifier(table.name) + " ADD COLUMN "
+                        + SQLQuoting.identifier(column.name) + " " + column.type.rawValue)
+                added.append("add column \(table.name).\(column.name)")
+            }
+        }
+        for table in old.tables where new.table(named: table.name) == nil { return nil }
+        // Attributes stay in their columns: a renamed attribute keeps its old column name only when names agree.
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            for attribute in entity.attributes {
+                guard let previous = sourceAttribute(attribute.name, entity: entity, source: source) else { continue }
+                if previous.column != attribute.column || previous.type != attribute.type { return nil }
+            }
+            for relationship in entity.relationships {
+                guard let previous = sourceRelationship(relationship.name, entity: entity, source: source) else {
+                    // A new to-many or to-one reads empty from new columns or tables; nothing to copy.
+                    continue
+                }
+                if previous.storage != relationship.storage { return nil }
+            }
+        }
+        let oldIndexes = Set(old.indexes.map(\.name))
+        let newIndexes = Set(new.indexes.map(\.name))
+        for index in old.indexes where !newIndexes.contains(index.name) {
+            sql.append("DROP INDEX IF EXISTS " + SQLQuoting.identifier(index.name))
+            added.append("drop index \(index.name)")
+        }
+        for index in new.indexes where !oldIndexes.contains(index.name) {
+            sql.append(StoreLayout.createIndexStatement(index))
+            added.append("create index \(index.name)")
+        }
+        sql += primaryKeyStatements()
+        steps = added + ["update Z_PRIMARYKEY entity rows"]
+        return sql
+    }
+
+    /// Rewrites `Z_PRIMARYKEY`'s entity rows for the new model, keeping each mapped entity's `Z_MAX`.
+    private func primaryKeyStatements() -> [String] {
+        var sql = [#"CREATE TEMPORARY TABLE "_DMG_OLD_PRIMARYKEY" AS SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY""#]
+        sql.append(#"DELETE FROM "Z_PRIMARYKEY""#)
+        for row in new.primaryKeyRows {
+            let previous = entityMap[row.entityNumber].map {
+                #"(SELECT "Z_MAX" FROM "_DMG_OLD_PRIMARYKEY" WHERE "Z_ENT" = \#($0.number))"#
+            }
+            sql.append(
+                #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
+                    + "\(row.entityNumber), \(SQLQuoting.literal(row.name)), \(row.superentityNumber), "
+                    + "COALESCE(\(previous ?? "0"), 0))")
+        }
+        sql.append(#"DROP TABLE "_DMG_OLD_PRIMARYKEY""#)
+        return sql
+    }
+
+    // MARK: Rebuild
+
+    private static func oldName(_ table: String) -> String { "_DMG_OLD_" + table }
+
+    /// Moves every old table aside, creates the new ones, copies every row of every mapped entity with its `Z_PK`,
+    /// fills join tables and positions, drops the old tables, then creates the indexes.
+    private mutating func rebuild() {
+        var sql: [String] = []
+        let oldTables = old.entityTables + old.joinTables.map(\.table)
+        for table in oldTables {
+            sql.append(
+                "ALTER TABLE " + SQLQuoting.identifier(table.name) + " RENAME TO "
+                    + SQLQuoting.identifier(Self.oldName(table.name)))
+        }
+        for table in new.entityTables + new.joinTables.map(\.table) {
+            sql.append(StoreLayout.createTableStatement(table))
+        }
+        steps.append("move the old tables aside and create the new model's tables")
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            sql.append(copyRows(of: entity, from: source))
+            steps.append(
+                source.name == entity.name
+                    ? "copy \(entity.name) rows" : "copy \(source.name) rows into \(entity.name) (renamed)")
+        }
+        for join in new.joinTables {
+            sql += fillJoinTable(join)
+        }
+        if old.entities.contains(where: { numberMap[$0.number] == nil }) {
+            sql += danglingReferenceCleanup()
+            steps.append("clear references to rows of removed entities")
+        }
+        for table in oldTables { sql.append("DROP TABLE " + SQLQuoting.identifier(Self.oldName(table.name))) }
+        for index in new.indexes { sql.append(StoreLayout.createIndexStatement(index)) }
+        steps.append("drop the old tables and create the indexes")
+        sql += primaryKeyStatements()
+        steps.append("update Z_PRIMARYKEY entity rows")
+        for entity in old.entities where numberMap[entity.number] == nil {
+            steps.insert("drop \(entity.name) rows (entity removed)", at: 0)
+        }
+        statements = sql
+    }
+
+    /// After rows of removed entities are gone: to-one keys that pointed at them become NULL, join rows go.
+    private func danglingReferenceCleanup() -> [String] {
+        var sql: [String] = []
+        for entity in new.entities {
+            for relationship in entity.relationships where relationship.declaringEntityNumber == entity.number {
+                guard case .foreignKey(let columns) = relationship.storage,
+                    let destination = new.entity(number: relationship.destinationEntityNumber)
+                else { continue }
+                let cleared = [columns.column, columns.entityColumn, columns.orderColumn].compactMap { $0 }
+                sql.append(
+                    "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
+                        + cleared.map { SQLQuoting.identifier($0) + " = NULL" }.joined(separator: ", ") + " WHERE "
+                        + SQLQuoting.identifier(columns.column) + #" NOT IN (SELECT "Z_PK" FROM "#
+                        + SQLQuoting.identifier(destination.tableName) + ")")
+            }
+        }
+        for join in new.joinTables {
+            guard let owner = new.entity(number: join.ownerEntityNumber),
+                let destination = new.entity(number: join.destinationEntityNumber)
+            else { continue }
+            sql.append(
+                "DELETE FROM " + SQLQuoting.identifier(join.name) + " WHERE "
+                    + SQLQuoting.identifier(join.sourceColumn) + #" NOT IN (SELECT "Z_PK" FROM "#
+                    + SQLQuoting.identifier(owner.tableName) + ") OR " + SQLQuoting.identifier(join.destinationColumn)
+                    + #" NOT IN (SELECT "Z_PK" FROM "# + SQLQuoting.identifier(destination.tableName) + ")")
+        }
+        return sql
+    }
+
+    /// `Z_ENT` of old entity numbers as new ones: `CASE <column> WHEN 1 THEN 2 … END`.
+    private func entityNumberExpression(_ column: String) -> String {
+        let cases = numberMap.keys.sorted().compactMap { key in numberMap[key].map { " WHEN \(key) THEN \($0)" } }
+        return "CASE " + column + cases.joined() + " END"
+    }
+
+    /// `INSERT INTO <new table> (…) SELECT … FROM <old table> WHERE "Z_ENT" = <old number>`.
+    private func copyRows(of entity: EntityLayout, from source: EntityLayout) -> String {
+        let table = Self.oldName(source.tableName)
+        var columns: [String] = []
+        var values: [String] = []
+        for column in entity.columns {
+            columns.append(SQLQuoting.identifier(column.name))
+            values.append(value(for: column, entity: entity, source: source, table: table))
+        }
+        var text =
+            "INSERT INTO " + SQLQuoting.identifier(entity.tableName) + " (" + columns.joined(separator: ", ")
+            + ") SELECT " + values.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " AS o"
+        if old.entity(number: source.rootEntityNumber)?.hierarchyNumbers.count ?? 1 > 1 || !source.isRoot {
+            text += #" WHERE o."Z_ENT" = \#(source.number)"#
+        }
+        return text
+    }
+
+    private func value(for column: ColumnLayout, entity: EntityLayout, source: EntityLayout, table: String) -> String {
+        let q = { (name: String) in "o." + SQLQuoting.identifier(name) }
+        switch column.role {
+        case .primaryKey: return q("Z_PK")
+        case .entity: return String(entity.number)
+        case .optimisticLock: return q("Z_OPT")
+        case .attribute:
+            guard let name = column.propertyName,
+                let previous = sourceAttribute(name, entity: entity, source: source)
+            else { return "NULL" }
+            return q(previous.column)
+        case .foreignKey, .foreignEntity, .foreignOrder:
+            guard let name = column.propertyName, let current = entity.relationship(named: name),
+                case .foreignKey(let columns) = current.storage,
+                let previous = sourceRelationship(name, entity: entity, source: source)
+            else { return "NULL" }
+            return foreignKeyValue(column, current: columns, previous: previous, source: source, q: q)
+        case .joinKey, .joinOrder, .system: return "NULL"
+        }
+    }
+
+    /// The value of one of a to-one relationship's columns, from the old relationship it maps from.
+    private func foreignKeyValue(
+        _ column: ColumnLayout, current: ForeignKeyColumns, previous: RelationshipLayout, source: EntityLayout,
+        q: (String) -> String
+    ) -> String {
+        // The old destination `Z_PK`, whatever the old relationship's storage.
+        let key: String
+        var oldEntityColumn: String?
+        var oldOrderColumn: String?
+        switch previous.storage {
+        case .foreignKey(let columns):
+            key = q(columns.column)
+            oldEntityColumn = columns.entityColumn.map(q)
+            oldOrderColumn = columns.orderColumn.map(q)
+        case .inverseForeignKey(let table, let columns):
+            // A to-many became a to-one: one of its objects (the one with the lowest key).
+            key =
+                #"(SELECT MIN(d."Z_PK") FROM "# + SQLQuoting.identifier(Self.oldName(table)) + " AS d WHERE d."
+                + SQLQuoting.identifier(columns.column) + #" = o."Z_PK")"#
+        case .joinTable(let join):
+            key =
+                "(SELECT MIN(j." + SQLQuoting.identifier(join.destinationColumn) + ") FROM "
+                + SQLQuoting.identifier(Self.oldName(join.table)) + " AS j WHERE j."
+                + SQLQuoting.identifier(join.sourceColumn) + #" = o."Z_PK")"#
+        }
+        if column.name == current.column { return key }
+        if column.name == current.entityColumn {
+            if let oldEntityColumn { return entityNumberExpression(oldEntityColumn) }
+            let destination = numberMap[previous.destinationEntityNumber].map(String.init) ?? "NULL"
+            return "CASE WHEN \(key) IS NULL THEN NULL ELSE \(destination) END"
+        }
+        if column.name == current.orderColumn {
+            if let oldOrderColumn { return oldOrderColumn }
+            return "CASE WHEN \(key) IS NULL THEN NULL ELSE ROW_NUMBER() OVER (PARTITION BY \(key) ORDER BY "
+                + q("Z_PK") + ") END"
+        }
+        return "NULL"
+    }
+
+    /// Rows of a new join table, from the old storage of its owning relationship (or of its inverse).
+    private func fillJoinTable(_ join: JoinTableLayout) -> [String] {
+        guard let owner = new.entity(number: join.ownerEntityNumber),
+            let source = entityMap[owner.number]
+        else { return [] }
+        // (source key, destination key, destination position, source position) in the old store.
+        var select: (from: String, source: String, destination: String, order: String?, inverseOrder: String?)?
+        if let previous = sourceRelationship(join.ownerRelationshipName, entity: owner, source: source) {
+            select = rows(of: previous, in: source)
+        } else if let destination = new.entity(number: join.destinationEntityNumber),
+            let oldDestination = entityMap[destination.number],
+            let previousInverse = sourceRelationship(
+                join.inverseRelationshipName, entity: destination, source: oldDestination),
+            let rows = rows(of: previousInverse, in: oldDestination)
+        {
+            select = (rows.from, rows.destination, rows.source, rows.inverseOrder, rows.order)
+        }
+        guard let select else { return [] }
+        var columns = [join.sourceColumn, join.destinationColumn]
+        var values = [select.source, select.destination]
+        if let order = join.destinationOrderColumn {
+            columns.append(order)
+            values.append(
+                select.order ?? "ROW_NUMBER() OVER (PARTITION BY \(select.source) ORDER BY \(select.destination))")
+        }
+        if let order = join.sourceOrderColumn {
+            columns.append(order)
+            values.append(
+                select.inverseOrder
+                    ?? "ROW_NUMBER() OVER (PARTITION BY \(select.destination) ORDER BY \(select.source))")
+        }
+        return [
+            "INSERT INTO " + SQLQuoting.identifier(join.name) + " ("
+                + columns.map(SQLQuoting.identifier).joined(separator: ", ") + ") SELECT "
+                + values.joined(separator: ", ") + " FROM " + select.from
+        ]
+    }
+
+    /// The old rows of a relationship as (source key, destination key, positions) over some old table.
+    private func rows(of relationship: RelationshipLayout, in entity: EntityLayout) -> (
+        from: String, source: String, destination: String, order: String?, inverseOrder: String?
+    )? {
+        let q = { (name: String) in "o." + SQLQuoting.identifier(name) }
+        switch relationship.storage {
+        case .joinTable(let join):
+            return (
+                SQLQuoting.identifier(Self.oldName(join.table)) + " AS o", q(join.sourceColumn),
+                q(join.destinationColumn), join.orderColumn.map(q), join.inverseOrderColumn.map(q)
+            )
+        case .foreignKey(let columns):
+            return (
+                SQLQuoting.identifier(Self.oldName(entity.tableName)) + " AS o WHERE " + q(columns.column)
+                    + " IS NOT NULL", q("Z_PK"), q(columns.column), nil, columns.orderColumn.map(q)
+            )
+        case .inverseForeignKey(let table, let columns):
+            return (
+                SQLQuoting.identifier(Self.oldName(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
+                q(columns.column), q("Z_PK"), columns.orderColumn.map(q), nil
+            )
+        }
+    }
+}

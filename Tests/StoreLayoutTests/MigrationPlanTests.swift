@@ -1,0 +1,163 @@
+import DataModelStoreLayout
+import SQLiteKit
+import Testing
+
+/// Migrations run on real SQLite stores: a store laid out for the old model, filled, migrated with the plan's
+/// statements in one transaction, then read back through the new layout.
+@Suite("Migration plans")
+struct MigrationPlanTests {
+    /// A store of `model` with its schema and `Z_PRIMARYKEY` rows.
+    static func store(_ model: LayoutModel) throws -> Database {
+        let db = try Database()
+        let layout = try StoreLayout(model: model)
+        for sql in layout.ddlStatements() + layout.primaryKeyRowStatements() { try db.execute(sql: sql) }
+        return db
+    }
+
+    static func migrate(_ db: Database, from old: LayoutModel, to new: LayoutModel) throws -> MigrationPlan {
+        let plan = try MigrationPlan(from: old, to: new)
+        #expect(plan.isInferable, "\(plan.blockers)")
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        // The migrated store has the new layout's tables (every column with its type; an added column comes last)
+        // and exactly its indexes.
+        let layout = try StoreLayout(model: new)
+        for table in layout.tables {
+            let columns = try db.fetchAll(sql: "PRAGMA table_info(\"\(table.name)\")")
+                .map { "\($0[1].textValue ?? "") \($0[2].textValue ?? "")" }
+            #expect(
+                columns.sorted() == table.columns.map { "\($0.name) \($0.type.rawValue)" }.sorted(), "\(table.name)")
+        }
+        let tables = try db.fetchAll(sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .compactMap { $0.first?.textValue }
+        #expect(tables == layout.tables.map(\.name).sorted())
+        let indexes = try db.fetchAll(
+            sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        ).compactMap { $0.first?.textValue }
+        #expect(indexes == layout.indexes.map(\.name).sorted())
+        #expect(try db.fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
+        return plan
+    }
+
+    static func rows(_ db: Database, _ sql: String) throws -> [String] {
+        try db.fetchAll(sql: sql).map { row in
+            row.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "nil" }.joined(separator: "|")
+        }
+    }
+
+    static let people = LayoutModel(entities: [
+        entity(
+            "Person", attributes: [attribute("name"), attribute("age", .integer16)],
+            relationships: [toMany("pets", "Pet", inverse: "owner", ordered: true)]),
+        entity("Pet", attributes: [attribute("name")], relationships: [toOne("owner", "Person", inverse: "pets")]),
+    ])
+
+    static func fillPeople(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO "ZPERSON" (Z_PK, Z_ENT, Z_OPT, ZNAME, ZAGE) VALUES (1, 1, 3, 'Ann', 40);
+                INSERT INTO "ZPERSON" (Z_PK, Z_ENT, Z_OPT, ZNAME, ZAGE) VALUES (2, 1, 1, 'Bob', 7);
+                INSERT INTO "ZPET" (Z_PK, Z_ENT, Z_OPT, ZOWNER, Z_FOK_OWNER, ZNAME) VALUES (1, 2, 1, 1, 2, 'Rex');
+                INSERT INTO "ZPET" (Z_PK, Z_ENT, Z_OPT, ZOWNER, Z_FOK_OWNER, ZNAME) VALUES (2, 2, 1, 1, 1, 'Tom');
+                INSERT INTO "ZPET" (Z_PK, Z_ENT, Z_OPT, ZOWNER, Z_FOK_OWNER, ZNAME) VALUES (3, 2, 1, 2, 1, 'Kit');
+                UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 2 WHERE "Z_ENT" = 1;
+                UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 3 WHERE "Z_ENT" = 2;
+                """)
+    }
+
+    @Test func anAddedOptionalAttributeIsAnAddedColumn() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        var new = Self.people
+        new.entities[0].attributes.append(attribute("email"))
+        let plan = try Self.migrate(db, from: Self.people, to: new)
+        #expect(plan.statements.first == #"ALTER TABLE "ZPERSON" ADD COLUMN "ZEMAIL" VARCHAR"#)
+        #expect(!plan.statements.contains { $0.hasPrefix("INSERT INTO \"ZPERSON\"") })
+        #expect(
+            try Self.rows(db, #"SELECT Z_PK, ZNAME, ZAGE, ZEMAIL FROM ZPERSON"#) == ["1|Ann|40|nil", "2|Bob|7|nil"])
+        #expect(try Self.rows(db, #"SELECT * FROM Z_PRIMARYKEY"#) == ["1|Person|0|2", "2|Pet|0|3"])
+    }
+
+    /// Renaming `Person` to `Agent` (renaming identifier `Person`) and adding `Zoo`, whose name sorts last; then
+    /// adding `Animal` (sorts first): every entity number moves, and the rows, keys, positions and `Z_OPT` follow.
+    @Test func renamesAndRenumberingKeepEveryRow() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        let new = LayoutModel(entities: [
+            entity("Aardvark", attributes: [attribute("name")]),
+            LayoutEntity(
+                name: "Agent",
+                attributes: [
+                    LayoutAttribute(name: "fullName", type: .string, renamingIdentifier: "name"),
+                    attribute("age", .integer32),
+                ],
+                relationships: [toMany("pets", "Pet", inverse: "owner", ordered: true)], renamingIdentifier: "Person"),
+            entity("Pet", attributes: [attribute("name")], relationships: [toOne("owner", "Agent", inverse: "pets")]),
+        ])
+        let plan = try Self.migrate(db, from: Self.people, to: new)
+        #expect(plan.steps.contains("copy Person rows into Agent (renamed)"))
+        #expect(
+            try Self.rows(db, #"SELECT Z_PK, Z_ENT, Z_OPT, ZFULLNAME, ZAGE FROM ZAGENT"#) == [
+                "1|2|3|Ann|40", "2|2|1|Bob|7",
+            ])
+        #expect(
+            try Self.rows(db, #"SELECT Z_PK, Z_ENT, ZOWNER, Z_FOK_OWNER, ZNAME FROM ZPET ORDER BY Z_PK"#) == [
+                "1|3|1|2|Rex", "2|3|1|1|Tom", "3|3|2|1|Kit",
+            ])
+        #expect(try Self.rows(db, #"SELECT * FROM Z_PRIMARYKEY"#) == ["1|Aardvark|0|0", "2|Agent|0|2", "3|Pet|0|3"])
+    }
+
+    /// A to-one becoming a to-many turns a one-to-many into a many-to-many: the keys move into a join table.
+    @Test func toOneBecomingToManyFillsAJoinTable() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        let new = LayoutModel(entities: [
+            entity(
+                "Person", attributes: [attribute("name"), attribute("age", .integer16)],
+                relationships: [toMany("pets", "Pet", inverse: "owners")]),
+            entity(
+                "Pet", attributes: [attribute("name")],
+                relationships: [
+                    LayoutRelationship(
+                        name: "owners", destinationName: "Person", inverseName: "pets", isToMany: true,
+                        renamingIdentifier: "owner")
+                ]),
+        ])
+        _ = try Self.migrate(db, from: Self.people, to: new)
+        let join = try #require(try StoreLayout(model: new).joinTables.first)
+        #expect(
+            try Self.rows(
+                db,
+                "SELECT \(join.sourceColumn), \(join.destinationColumn) FROM \(join.name) ORDER BY 1, 2"
+            )
+            .sorted() == (join.ownerRelationshipName == "pets" ? ["1|1", "1|2", "2|3"] : ["1|1", "2|1", "3|2"]))
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZPET") == ["1|Rex", "2|Tom", "3|Kit"])
+    }
+
+    @Test func removedEntityAndAttributeLeaveNoDanglingReferences() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        let new = LayoutModel(entities: [entity("Pet", attributes: [attribute("name")])])
+        let plan = try Self.migrate(db, from: Self.people, to: new)
+        #expect(plan.steps.first == "drop Person rows (entity removed)")
+        #expect(try Self.rows(db, "SELECT Z_PK, Z_ENT, ZNAME FROM ZPET") == ["1|1|Rex", "2|1|Tom", "3|1|Kit"])
+        #expect(try Self.rows(db, "SELECT * FROM Z_PRIMARYKEY") == ["1|Pet|0|3"])
+    }
+
+    @Test func changesCoreDataCannotInferAreRefusedWithAReason() throws {
+        var new = Self.people
+        new.entities[0].attributes[1] = LayoutAttribute(name: "age", type: .string)
+        new.entities[1].attributes.append(LayoutAttribute(name: "tag", type: .string, isOptional: false))
+        let plan = try MigrationPlan(from: Self.people, to: new)
+        #expect(!plan.isInferable)
+        #expect(plan.statements.isEmpty)
+        #expect(
+            plan.blockers == [
+                "Person.age: attribute type changed from integer16 to string, which needs a mapping model",
+                "Pet.tag: non-optional attribute added without a default value",
+            ])
+    }
+
+    @Test func equalModelsNeedNothing() throws {
+        #expect(try MigrationPlan(from: Self.people, to: Self.people).isEmpty)
+    }
+}
