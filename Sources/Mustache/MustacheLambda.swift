@@ -61,3 +61,8 @@ public final class MustacheLambda: Sendable, Hashable {
         hasher.combine(ObjectIdentifier(self))
     }
 }
+
+extension MustacheLambda: MustacheRepresentable {
+    /// The lambda as a lambda value.
+    public var mustacheValue: MustacheValue { .lambda(self) }
+}

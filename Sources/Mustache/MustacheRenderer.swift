@@ -21,6 +21,8 @@ struct MustacheRenderer: ~Copyable {
         /// End a section over a transform lambda: replace what its content rendered from `start` on with
         /// what the lambda makes of it.
         case transform(@Sendable (String) -> String, start: Int)
+        /// End an escaped interpolation of a template lambda: HTML-escape what it rendered from `start` on.
+        case escape(start: Int)
     }
 
     /// A context on the stack, with its object's key positions when it has a key table.
@@ -116,9 +118,8 @@ struct MustacheRenderer: ~Copyable {
 
     // MARK: - Work
 
-    /// Does the work on the stack above its first `base` items.
-    private mutating func run(downTo base: Int = 0) throws(MustacheError) {
-        while work.count > base, let next = work.popLast() {
+    private mutating func run() throws(MustacheError) {
+        while let next = work.popLast() {
             switch next {
             case .run(let program, let range, let indentation):
                 try run(program, range, indentation: indentation)
@@ -137,6 +138,10 @@ struct MustacheRenderer: ~Copyable {
                 let rendered = output.string(from: start)
                 output.removeLast(output.count - start)
                 appendUTF8(transform(rendered))
+            case .escape(let start):
+                let rendered = output.string(from: start)
+                output.removeLast(output.count - start)
+                appendEscapingHTML(rendered)
             }
         }
     }
@@ -159,10 +164,20 @@ struct MustacheRenderer: ~Copyable {
                 if indentation != 0 { appendIndentation(indentation) }
             case .variable(let name, let escapes):
                 let name = program.names[name]
+                let base = work.count
+                let scheduled: Bool
                 if name.keys.count == 1 && !(escapes && options.escapesHTML) {
-                    try writeText(ofKeyAt: name.keys.lowerBound, in: program)
+                    scheduled = try writeText(ofKeyAt: name.keys.lowerBound, in: program)
                 } else {
-                    try append(resolve(name, in: program), escapes: escapes)
+                    scheduled = try append(resolve(name, in: program), escapes: escapes)
+                }
+                // A template lambda scheduled its rendering: the rest of the range follows it.
+                if scheduled {
+                    if position < end {
+                        work.insert(
+                            .run(program: programIndex, range: position..<end, indentation: indentation), at: base)
+                    }
+                    return
                 }
             case .section(let name, let isInverted, let contentEnd):
                 let sectionPosition = position - 1
@@ -263,26 +278,26 @@ struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// Renders a lambda for an interpolation tag, escaping what it renders when the tag escapes.
-    private mutating func interpolate(_ lambda: MustacheLambda, escapes: Bool) throws(MustacheError) {
-        let start = output.count
+    /// Renders a lambda for an interpolation tag, escaping what it renders when the tag escapes. Returns
+    /// whether it scheduled work (a template lambda's result, rendered like a partial) that must run before
+    /// anything else is appended.
+    private mutating func interpolate(_ lambda: MustacheLambda, escapes: Bool) throws(MustacheError) -> Bool {
+        let escapes = escapes && options.escapesHTML
         switch lambda.body {
         case .transform(let transform):
-            appendUTF8(transform(""))
+            let text = transform("")
+            if escapes { appendEscapingHTML(text) } else { appendUTF8(text) }
+            return false
         case .template(let body):
             let template = body(nil)
             let location = MustacheSourceLocation(path: "lambda", line: 1, column: 1)
             try enter("lambda", at: location)
             let program = try lambdaProgram(template, delimiters: .default, path: location.path)
-            let base = work.count
+            if escapes { work.append(.escape(start: output.count)) }
             work.append(.leaveInclude)
             work.append(.run(program: program, range: lambdaRange(of: program, startingLine: false), indentation: 0))
-            try run(downTo: base)
+            return true
         }
-        guard escapes && options.escapesHTML, output.count > start else { return }
-        let rendered = output.string(from: start)
-        output.removeLast(output.count - start)
-        appendEscapingHTML(rendered)
     }
 
     /// The position in ``programs`` of `template` compiled with `delimiters`, compiling it the first time.
@@ -505,30 +520,32 @@ struct MustacheRenderer: ~Copyable {
     }
 
     /// Renders the unescaped value of `program.keys[keyIndex]`, like appending ``lookUp(keyAt:in:)``'s
-    /// value, but lets an object with a key table write its text straight into the output.
-    private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) throws(MustacheError) {
+    /// value, but lets an object with a key table write its text straight into the output. Returns whether
+    /// a lambda scheduled work (see ``append(_:escapes:)``).
+    private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) throws(MustacheError) -> Bool {
         let number = program.keyNumbers[keyIndex]
         var index = contextStack.count
         while let (frame, position) = nextFrame(holding: number, below: index) {
             index = frame
             if position < 0 {
                 guard let value = contextStack[frame].value[program.keys[keyIndex]] else { continue }
-                try append(value, escapes: false)
-                return
+                return try append(value, escapes: false)
             }
             guard let object = contextStack[frame].keyedObject else { continue }
             switch object.writeMustacheText(atKeyPosition: position, to: &output) {
-            case .written: return
+            case .written: return false
             case .absent: continue
             case .notText:
                 guard let value = object.mustacheValue(atKeyPosition: position) else { continue }
-                try append(value, escapes: false)
-                return
+                return try append(value, escapes: false)
             }
         }
+        return false
     }
 
-    private mutating func append(_ value: MustacheValue, escapes: Bool) throws(MustacheError) {
+    /// Appends an interpolated value. Returns whether it scheduled work instead (a template lambda, whose
+    /// result renders like a partial): the caller then stops and lets that work run first.
+    private mutating func append(_ value: MustacheValue, escapes: Bool) throws(MustacheError) -> Bool {
         switch value {
         case .string(let text):
             if escapes && options.escapesHTML {
@@ -539,8 +556,9 @@ struct MustacheRenderer: ~Copyable {
         case .bool, .int, .double, .array, .dictionary, .object, .null:
             appendUTF8(value.interpolatedText)
         case .lambda(let lambda):
-            try interpolate(lambda, escapes: escapes)
+            return try interpolate(lambda, escapes: escapes)
         }
+        return false
     }
 
     /// Appends `text` with `&`, `<`, `>` and `"` escaped; they are ASCII, so no byte of a longer

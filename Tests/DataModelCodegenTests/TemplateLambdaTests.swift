@@ -46,6 +46,16 @@ import Testing
             ("URLSession", .snakeCase, "url_session"), ("version2Name", .snakeCase, "version2_name"),
             ("  ", .camelCase, ""), ("", .snakeCase, ""),
         ]
+        // The examples of Templates/README.md.
+        let examples: [(TemplateLambdas.Key, [String])] = [
+            (.uppercase, ["FIRST_NAME", "URLSESSION", "USERID"]), (.lowercase, ["first_name", "urlsession", "userid"]),
+            (.capitalized, ["First_name", "URLSession", "UserID"]),
+            (.camelCase, ["firstName", "urlSession", "userID"]),
+            (.snakeCase, ["first_name", "url_session", "user_id"]),
+        ]
+        for (key, results) in examples {
+            #expect(["first_name", "URLSession", "userID"].map { TemplateLambdas.transform($0, by: key) } == results)
+        }
         for (text, key, expected) in cases {
             #expect(TemplateLambdas.transform(text, by: key) == expected, "\(key.rawValue)(\(text))")
         }

@@ -157,6 +157,25 @@ import Testing
         }
     }
 
+    /// Lambda results render from the renderer's own work stack, like partials: however deep the limit,
+    /// expanding never recurses on the thread's stack.
+    @Test func deepLambdaExpansionDoesNotRecurse() throws {
+        let context: MustacheValue = [
+            "loop": .lambda(MustacheLambda { _ in "a{{loop}}" }),
+            "sectionLoop": .lambda(MustacheLambda { _ in "{{#sectionLoop}}x{{/sectionLoop}}" }),
+        ]
+        let options = MustacheRenderOptions(maximumDepth: 50_000)
+        for source in ["{{loop}}", "{{#sectionLoop}}x{{/sectionLoop}}"] {
+            let error = #expect(throws: MustacheError.self) { try Self.render(source, context, options: options) }
+            #expect(error?.kind == .depthLimitExceeded, "\(source)")
+        }
+        let finite: MustacheValue = [
+            "n": 3, "items": [["v": 1], ["v": 2]],
+            "lambda": .lambda(MustacheLambda { _ in "{{#items}}<{{v}}{{/items}}" }),
+        ]
+        #expect(try Self.render("[{{lambda}}]{{n}}[{{&lambda}}]", finite) == "[&lt;1&lt;2]3[<1<2]")
+    }
+
     @Test func aLambdaResultThatDoesNotParseIsASyntaxError() throws {
         let context: MustacheValue = ["lambda": .lambda(MustacheLambda { _ in "{{#open}}" })]
         for source in ["{{lambda}}", "{{#lambda}}x{{/lambda}}"] {
