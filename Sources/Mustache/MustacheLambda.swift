@@ -8,9 +8,10 @@
 ///   called with the section's raw, unrendered text; its result is rendered with the delimiters in force at
 ///   the section's opening tag and replaces the section. This is what the specification requires.
 /// - A **transform lambda** (``transform(_:)``) receives text already rendered. For
-///   `{{#lambda}}…{{/lambda}}` the section's content is rendered against the current context first and the
-///   lambda's result replaces it as is; for `{{lambda}}` it is called with the empty string and its result
-///   is interpolated (escaped like any value).
+///   `{{#lambda}}…{{/lambda}}` the section's content is rendered against the current context first (its
+///   `{{name}}` tags escaped as usual) and the lambda's result replaces it as is; for `{{lambda}}` it is
+///   called with the empty string and its result is interpolated (escaped like any value). This is what a
+///   helper that formats what a template renders (case changes, wrapping) needs.
 ///
 /// Every occurrence calls the lambda again; results are never cached. A lambda is truthy, so an inverted
 /// section over one renders nothing, and it never becomes a context. Two lambda values are equal only

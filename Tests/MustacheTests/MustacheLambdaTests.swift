@@ -27,6 +27,18 @@ import Testing
 
     static let upper = MustacheValue.lambda(MustacheLambda.transform { $0.uppercased() })
 
+    /// The example of `MustacheLambda`'s documentation.
+    @Test func documentedExample() throws {
+        let context: MustacheValue = [
+            "name": "world",
+            "bold": .lambda(MustacheLambda { text in "<b>\(text ?? "")</b>" }),
+            "shout": .lambda(.transform { $0.uppercased() }),
+        ]
+        let text = try MustacheTemplate("{{#bold}}{{name}}{{/bold}} {{#shout}}{{name}}{{/shout}}").render(with: context)
+        #expect(text == "<b>world</b> WORLD")
+        #expect(MustacheLambda { _ in "" }.mustacheValue != .null)
+    }
+
     @Test func nestedLambdasSeeTheirOwnRawText() throws {
         let outer = Recorder()
         let inner = Recorder()
