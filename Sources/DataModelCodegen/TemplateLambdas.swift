@@ -15,13 +15,24 @@ final class TemplateLambdas: KeyedMustacheObject {
     /// The context every render starts with, below the model's.
     static let context = MustacheValue.object(TemplateLambdas())
 
-    /// One lambda per key, in ``Key``'s order.
-    private let lambdas: [MustacheValue] = Key.allCases.map { key in
-        .lambda(MustacheLambda.transform { text in TemplateLambdas.transform(text, by: key) })
+    private static let uppercase = lambda(.uppercase)
+    private static let lowercase = lambda(.lowercase)
+    private static let capitalized = lambda(.capitalized)
+    private static let camelCase = lambda(.camelCase)
+    private static let snakeCase = lambda(.snakeCase)
+
+    private static func lambda(_ key: Key) -> MustacheValue {
+        .lambda(MustacheLambda.transform { text in transform(text, by: key) })
     }
 
     func value(for known: Key) -> MustacheValue? {
-        Key.allCases.firstIndex(of: known).map { lambdas[$0] }
+        switch known {
+        case .uppercase: Self.uppercase
+        case .lowercase: Self.lowercase
+        case .capitalized: Self.capitalized
+        case .camelCase: Self.camelCase
+        case .snakeCase: Self.snakeCase
+        }
     }
 
     /// `text` transformed as the lambda `key` does it.
