@@ -80,7 +80,8 @@ public struct CodeGenerator: Sendable {
             Result { () throws(MustacheError) -> Value in
                 let file = OutputFile(
                     path: item.job.path,
-                    utf8: try library.renderUTF8(item.job.template, withContexts: item.job.contexts))
+                    utf8: try library.renderUTF8(
+                        item.job.template, withContexts: [TemplateLambdas.context] + item.job.contexts))
                 return deliver(item.index, file)
             }
         }

@@ -47,6 +47,20 @@ struct MustacheSection: Sendable {
     var isInverted: Bool
     /// The wrapped nodes.
     var children: [MustacheNode]
+    /// Where the unrendered text of a (not inverted) section is, for a lambda it may call.
+    var rawText: MustacheRawText?
+}
+
+/// The unrendered text of a section and how to render what a lambda makes of it.
+struct MustacheRawText: Sendable {
+    /// The UTF-8 offsets of the text in the template's source.
+    var range: Range<Int>
+    /// The delimiters in force at the section's opening tag.
+    var delimiters: MustacheDelimiters
+    /// Whether the text starts a line: the opening tag stands alone on its line.
+    var startsAtLineStart: Bool
+    /// Where the opening tag is, for errors.
+    var location: MustacheSourceLocation
 }
 
 /// How a partial or parent tag names the template it includes.

@@ -74,6 +74,17 @@ public struct MustacheOutputBuffer: ~Copyable {
         }
     }
 
+    /// The bytes appended from offset `start` on, as a string.
+    func string(from start: Int) -> String {
+        let start = min(max(start, 0), count)
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+    }
+
+    /// Removes the last `k` bytes appended (all of them when `k` exceeds ``count``).
+    mutating func removeLast(_ k: Int) {
+        storedCount -= min(max(k, 0), storedCount)
+    }
+
     @inlinable
     mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }

@@ -10,6 +10,8 @@ struct MustacheParser {
         var nodes: [MustacheNode]
         /// The templates the source names in partial and parent tags, with where it names them.
         var references: [(name: String, location: MustacheSourceLocation)]
+        /// The source's UTF-8 bytes, which the raw text of sections (``MustacheSection/rawText``) refers to.
+        var source: [UInt8]
     }
 
     /// The deepest nesting of sections, parents and blocks a template may have.
@@ -18,12 +20,20 @@ struct MustacheParser {
     private var stack = [MustacheContainer(openingTag: nil)]
     private var atLineStart = true
     private var references: [(name: String, location: MustacheSourceLocation)] = []
+    /// The source's UTF-8 bytes.
+    private let bytes: [UInt8]
 
-    /// Compiles `source`; `path` is used in errors.
-    static func parse(_ source: String, path: String) throws(MustacheError) -> Output {
-        var scanner = MustacheScanner(source: source, path: path)
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Compiles `source`, whose tags start with `delimiters`; `path` is used in errors.
+    static func parse(
+        _ source: String, path: String, delimiters: MustacheDelimiters = .default
+    ) throws(MustacheError) -> Output {
+        var scanner = MustacheScanner(source: source, path: path, delimiters: delimiters)
         let tokens = MustacheStandaloneLines.apply(to: try scanner.scan())
-        var parser = MustacheParser()
+        var parser = MustacheParser(bytes: scanner.bytes)
         for token in tokens {
             try parser.consume(token)
         }
@@ -108,10 +118,10 @@ struct MustacheParser {
         switch openingTag.kind {
         case .section, .invertedSection:
             let isInverted = openingTag.kind == .invertedSection
-            append(
-                .section(
-                    MustacheSection(name: MustacheName(openingTag.content), isInverted: isInverted, children: children))
-            )
+            var section = MustacheSection(
+                name: MustacheName(openingTag.content), isInverted: isInverted, children: children)
+            if !isInverted { section.rawText = rawText(from: openingTag, to: tag) }
+            append(.section(section))
         case .parent:
             let parent = MustacheParent(
                 reference: Self.reference(in: openingTag), arguments: container.arguments,
@@ -139,7 +149,27 @@ struct MustacheParser {
                 message: "unclosed \(Self.describe(openingTag.kind)) '\(openingTag.displayText)': "
                     + "expected '{{/\(openingTag.content)}}' before the end of the template")
         }
-        return Output(nodes: stack[0].finishedNodes(), references: references)
+        return Output(nodes: stack[0].finishedNodes(), references: references, source: bytes)
+    }
+
+    /// The unrendered text between a section's tags, for a lambda: from the end of the opening tag to the
+    /// start of the closing one, without the lines of tags that stand alone (the opening tag's line break
+    /// and the closing tag's indentation), as the content renders without them.
+    private func rawText(from openingTag: MustacheTag, to closingTag: MustacheTag) -> MustacheRawText {
+        var start = openingTag.sourceRange.upperBound
+        if openingTag.isStandalone {
+            while start < bytes.count, bytes[start] != ASCII.newline { start += 1 }
+            start = min(start + 1, bytes.count)
+        }
+        var end = closingTag.sourceRange.lowerBound
+        if closingTag.isStandalone {
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") {
+                end -= 1
+            }
+        }
+        return MustacheRawText(
+            range: start..<max(start, end), delimiters: openingTag.delimiters,
+            startsAtLineStart: openingTag.isStandalone, location: openingTag.location)
     }
 
     // MARK: - Node construction

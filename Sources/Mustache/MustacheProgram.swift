@@ -59,14 +59,21 @@ final class MustacheProgram: @unchecked Sendable {
     let partials: [MustachePartial]
     let parents: [Parent]
     let blocks: [Block]
+    /// The unrendered text of each section that is not inverted, by the position of its instruction; read
+    /// only when a section's value is a lambda.
+    let rawTexts: [Int: MustacheRawText]
+    /// The template's source, which ``rawTexts`` refer to.
+    private let source: [UInt8]
     /// The literal text of every text instruction; allocated once, freed with the program, never mutated.
     private let textBase: UnsafeMutablePointer<UInt8>
     private let textCount: Int
 
-    /// Flattens `nodes`.
-    init(_ nodes: [MustacheNode]) {
+    /// Flattens `nodes`, compiled from `source`.
+    init(_ nodes: [MustacheNode], source: [UInt8]) {
         var builder = Builder()
         builder.emit(nodes)
+        rawTexts = builder.rawTexts
+        self.source = builder.rawTexts.isEmpty ? [] : source
         instructions = builder.instructions
         names = builder.names
         keys = builder.keys
@@ -93,6 +100,12 @@ final class MustacheProgram: @unchecked Sendable {
         UnsafeBufferPointer(start: textBase + start, count: count)
     }
 
+    /// The unrendered text of the section whose instruction is at `position`.
+    func rawText(ofSectionAt position: Int) -> (text: String, MustacheRawText)? {
+        guard let rawText = rawTexts[position], rawText.range.upperBound <= source.count else { return nil }
+        return (String(decoding: source[rawText.range], as: UTF8.self), rawText)
+    }
+
     /// Appends nodes as instructions, content right after the instruction that owns it.
     private struct Builder {
         var instructions: [Instruction] = []
@@ -102,6 +115,7 @@ final class MustacheProgram: @unchecked Sendable {
         var partials: [MustachePartial] = []
         var parents: [Parent] = []
         var blocks: [Block] = []
+        var rawTexts: [Int: MustacheRawText] = [:]
 
         mutating func emit(_ nodes: [MustacheNode]) {
             for node in nodes {
@@ -123,6 +137,7 @@ final class MustacheProgram: @unchecked Sendable {
                 let name = add(section.name)
                 let position = instructions.count
                 instructions.append(.lineStart)  // Replaced once the content's end is known.
+                if let rawText = section.rawText { rawTexts[position] = rawText }
                 emit(section.children)
                 instructions[position] = .section(name: name, isInverted: section.isInverted, end: instructions.count)
             case .partial(let partial):

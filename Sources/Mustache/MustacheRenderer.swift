@@ -18,6 +18,11 @@ struct MustacheRenderer: ~Copyable {
         case leaveParent
         /// End a whole-line slot: make sure what it rendered ends with a line break.
         case finishLines(start: Int)
+        /// End a section over a transform lambda: replace what its content rendered from `start` on with
+        /// what the lambda makes of it.
+        case transform(@Sendable (String) -> String, start: Int)
+        /// End an escaped interpolation of a template lambda: HTML-escape what it rendered from `start` on.
+        case escape(start: Int)
     }
 
     /// A context on the stack, with its object's key positions when it has a key table.
@@ -68,8 +73,16 @@ struct MustacheRenderer: ~Copyable {
     private var contextStack: [ContextFrame]
     /// The blocks passed by the parent tags being rendered, outermost first.
     private var overrides: [Overrides] = []
-    /// How many partials, parents and overridden blocks are being rendered.
+    /// How many partials, parents, overridden blocks and lambda results are being rendered.
     private var depth = 0
+    /// The templates lambdas returned in this render, compiled once each: their positions in ``programs``.
+    private var lambdaPrograms: [LambdaTemplate: Int] = [:]
+
+    /// A template a lambda returned, with the delimiters it starts with.
+    private struct LambdaTemplate: Hashable {
+        var source: String
+        var delimiters: MustacheDelimiters
+    }
 
     private init(library: MustacheLibrary, contexts: [MustacheValue]) {
         self.library = library
@@ -121,6 +134,14 @@ struct MustacheRenderer: ~Copyable {
                 depth -= 1
             case .finishLines(let start):
                 if output.count > start, output.last != ASCII.newline { output.append(ASCII.newline) }
+            case .transform(let transform, let start):
+                let rendered = output.string(from: start)
+                output.removeLast(output.count - start)
+                appendUTF8(transform(rendered))
+            case .escape(let start):
+                let rendered = output.string(from: start)
+                output.removeLast(output.count - start)
+                appendEscapingHTML(rendered)
             }
         }
     }
@@ -143,12 +164,23 @@ struct MustacheRenderer: ~Copyable {
                 if indentation != 0 { appendIndentation(indentation) }
             case .variable(let name, let escapes):
                 let name = program.names[name]
+                let base = work.count
+                let scheduled: Bool
                 if name.keys.count == 1 && !(escapes && options.escapesHTML) {
-                    writeText(ofKeyAt: name.keys.lowerBound, in: program)
+                    scheduled = try writeText(ofKeyAt: name.keys.lowerBound, in: program)
                 } else {
-                    append(resolve(name, in: program), escapes: escapes)
+                    scheduled = try append(resolve(name, in: program), escapes: escapes)
+                }
+                // A template lambda scheduled its rendering: the rest of the range follows it.
+                if scheduled {
+                    if position < end {
+                        work.insert(
+                            .run(program: programIndex, range: position..<end, indentation: indentation), at: base)
+                    }
+                    return
                 }
             case .section(let name, let isInverted, let contentEnd):
+                let sectionPosition = position - 1
                 let content = position..<contentEnd
                 position = contentEnd
                 let value = resolve(program.names[name], in: program)
@@ -164,11 +196,15 @@ struct MustacheRenderer: ~Copyable {
                 if position < end {
                     work.append(.run(program: programIndex, range: position..<end, indentation: indentation))
                 }
-                if case .array(let elements) = value {
+                switch value {
+                case .array(let elements):
                     work.append(
                         .elements(elements, index: 0, program: programIndex, content: content, indentation: indentation)
                     )
-                } else {
+                case .lambda(let lambda):
+                    try schedule(
+                        lambda, section: sectionPosition, of: programIndex, content: content, indentation: indentation)
+                default:
                     push(value, program: programIndex, content: content, indentation: indentation)
                 }
                 return
@@ -214,6 +250,79 @@ struct MustacheRenderer: ~Copyable {
         work.append(.popContext)
         work.append(.run(program: program, range: content, indentation: indentation))
     }
+
+    // MARK: - Lambdas
+
+    /// Schedules a section over a lambda: a template lambda's result rendered in place of the section, or
+    /// the section's content followed by the transform of what it rendered.
+    private mutating func schedule(
+        _ lambda: MustacheLambda, section position: Int, of programIndex: Int, content: Range<Int>, indentation: Int
+    ) throws(MustacheError) {
+        switch lambda.body {
+        case .transform(let transform):
+            work.append(.transform(transform, start: output.count))
+            work.append(.run(program: programIndex, range: content, indentation: indentation))
+        case .template(let body):
+            guard let (text, rawText) = programs[programIndex].rawText(ofSectionAt: position) else { return }
+            let template = body(text)
+            try enter("lambda section", at: rawText.location)
+            work.append(.leaveInclude)
+            let location = rawText.location
+            let program = try lambdaProgram(
+                template, delimiters: rawText.delimiters,
+                path: "\(location.path):\(location.line):\(location.column) (lambda)")
+            work.append(
+                .run(
+                    program: program, range: lambdaRange(of: program, startingLine: rawText.startsAtLineStart),
+                    indentation: indentation))
+        }
+    }
+
+    /// Renders a lambda for an interpolation tag, escaping what it renders when the tag escapes. Returns
+    /// whether it scheduled work (a template lambda's result, rendered like a partial) that must run before
+    /// anything else is appended.
+    private mutating func interpolate(_ lambda: MustacheLambda, escapes: Bool) throws(MustacheError) -> Bool {
+        let escapes = escapes && options.escapesHTML
+        switch lambda.body {
+        case .transform(let transform):
+            let text = transform("")
+            if escapes { appendEscapingHTML(text) } else { appendUTF8(text) }
+            return false
+        case .template(let body):
+            let template = body(nil)
+            let location = MustacheSourceLocation(path: "lambda", line: 1, column: 1)
+            try enter("lambda", at: location)
+            let program = try lambdaProgram(template, delimiters: .default, path: location.path)
+            if escapes { work.append(.escape(start: output.count)) }
+            work.append(.leaveInclude)
+            work.append(.run(program: program, range: lambdaRange(of: program, startingLine: false), indentation: 0))
+            return true
+        }
+    }
+
+    /// The position in ``programs`` of `template` compiled with `delimiters`, compiling it the first time.
+    private mutating func lambdaProgram(
+        _ template: String, delimiters: MustacheDelimiters, path: String
+    ) throws(MustacheError) -> Int {
+        let key = LambdaTemplate(source: template, delimiters: delimiters)
+        if let index = lambdaPrograms[key] { return index }
+        let compiled = try MustacheTemplate(template, name: path, path: path, delimiters: delimiters)
+        programs.append(compiled.program)
+        lambdaPrograms[key] = programs.count - 1
+        return programs.count - 1
+    }
+
+    /// The instructions of a lambda's template to run: all of them, less the indentation of its first line
+    /// when that line continues a line of the output.
+    private func lambdaRange(of programIndex: Int, startingLine: Bool) -> Range<Int> {
+        let program = programs[programIndex]
+        guard !startingLine, program.count > 0, case .lineStart = program.instructions[0] else {
+            return 0..<program.count
+        }
+        return 1..<program.count
+    }
+
+    // MARK: - Includes
 
     private mutating func schedule(_ partial: MustachePartial, indentation: Int) throws(MustacheError) {
         guard let template = try template(for: partial.reference, at: partial.location, kind: "partial") else {
@@ -300,7 +409,7 @@ struct MustacheRenderer: ~Copyable {
             throw MustacheError(
                 .depthLimitExceeded, at: location,
                 message: "rendering '\(name)' exceeds the nesting limit of \(options.maximumDepth) "
-                    + "partials, parents and blocks; is a template including itself?")
+                    + "partials, parents, blocks and lambda results; is a template including itself?")
         }
         depth += 1
     }
@@ -329,7 +438,7 @@ struct MustacheRenderer: ~Copyable {
         switch value {
         case .string(let name): name.isEmpty ? nil : name
         case .int, .double: value.interpolatedText
-        case .bool, .array, .dictionary, .object, .null: nil
+        case .bool, .array, .dictionary, .object, .null, .lambda: nil
         }
     }
 
@@ -411,30 +520,32 @@ struct MustacheRenderer: ~Copyable {
     }
 
     /// Renders the unescaped value of `program.keys[keyIndex]`, like appending ``lookUp(keyAt:in:)``'s
-    /// value, but lets an object with a key table write its text straight into the output.
-    private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) {
+    /// value, but lets an object with a key table write its text straight into the output. Returns whether
+    /// a lambda scheduled work (see ``append(_:escapes:)``).
+    private mutating func writeText(ofKeyAt keyIndex: Int, in program: MustacheProgram) throws(MustacheError) -> Bool {
         let number = program.keyNumbers[keyIndex]
         var index = contextStack.count
         while let (frame, position) = nextFrame(holding: number, below: index) {
             index = frame
             if position < 0 {
                 guard let value = contextStack[frame].value[program.keys[keyIndex]] else { continue }
-                append(value, escapes: false)
-                return
+                return try append(value, escapes: false)
             }
             guard let object = contextStack[frame].keyedObject else { continue }
             switch object.writeMustacheText(atKeyPosition: position, to: &output) {
-            case .written: return
+            case .written: return false
             case .absent: continue
             case .notText:
                 guard let value = object.mustacheValue(atKeyPosition: position) else { continue }
-                append(value, escapes: false)
-                return
+                return try append(value, escapes: false)
             }
         }
+        return false
     }
 
-    private mutating func append(_ value: MustacheValue, escapes: Bool) {
+    /// Appends an interpolated value. Returns whether it scheduled work instead (a template lambda, whose
+    /// result renders like a partial): the caller then stops and lets that work run first.
+    private mutating func append(_ value: MustacheValue, escapes: Bool) throws(MustacheError) -> Bool {
         switch value {
         case .string(let text):
             if escapes && options.escapesHTML {
@@ -444,7 +555,10 @@ struct MustacheRenderer: ~Copyable {
             }
         case .bool, .int, .double, .array, .dictionary, .object, .null:
             appendUTF8(value.interpolatedText)
+        case .lambda(let lambda):
+            return try interpolate(lambda, escapes: escapes)
         }
+        return false
     }
 
     /// Appends `text` with `&`, `<`, `>` and `"` escaped; they are ASCII, so no byte of a longer

@@ -1,22 +1,22 @@
 /// Splits a template source into tokens, applying set-delimiter tags as it goes.
 struct MustacheScanner {
-    private static let defaultOpeningDelimiter = Array("{{".utf8)
-    private static let defaultClosingDelimiter = Array("}}".utf8)
-
-    private let bytes: [UInt8]
+    /// The source's UTF-8 bytes.
+    let bytes: [UInt8]
     private let path: String
     private var position = 0
     private var textStart = 0
     private var line = 1
     private var lineStart = 0
-    private var openingDelimiter = Self.defaultOpeningDelimiter
-    private var closingDelimiter = Self.defaultClosingDelimiter
+    private var openingDelimiter: [UInt8]
+    private var closingDelimiter: [UInt8]
     private var tokens: [MustacheToken] = []
 
-    /// Creates a scanner for a template source; `path` is used in errors.
-    init(source: String, path: String) {
+    /// Creates a scanner for a template source that starts with `delimiters`; `path` is used in errors.
+    init(source: String, path: String, delimiters: MustacheDelimiters = .default) {
         self.bytes = Array(source.utf8)
         self.path = path
+        self.openingDelimiter = delimiters.opening
+        self.closingDelimiter = delimiters.closing
     }
 
     /// Returns the tokens of the whole source.
@@ -77,7 +77,12 @@ struct MustacheScanner {
         position = end + terminator.count
         countLines(in: start..<position)
         let content = Self.normalized(Self.trimmed(string(contentStart..<end)))
-        try finishTag(MustacheTag(kind: kind, content: content, location: location))
+        var tag = MustacheTag(kind: kind, content: content, location: location)
+        tag.sourceRange = start..<position
+        if kind == .section {
+            tag.delimiters = MustacheDelimiters(opening: openingDelimiter, closing: closingDelimiter)
+        }
+        try finishTag(tag)
     }
 
     private mutating func finishTag(_ tag: MustacheTag) throws(MustacheError) {

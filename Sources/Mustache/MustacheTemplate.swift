@@ -25,11 +25,15 @@ public struct MustacheTemplate: Sendable {
     ///   - path: The path reported in errors; defaults to `name`.
     /// - Throws: A `MustacheError` of kind `.syntax` locating the first syntax error.
     public init(_ source: String, name: String = "template", path: String? = nil) throws(MustacheError) {
-        let path = path ?? name
-        let output = try MustacheParser.parse(source, path: path)
+        try self.init(source, name: name, path: path ?? name, delimiters: .default)
+    }
+
+    /// Compiles a template whose tags start with `delimiters`: what a lambda returns.
+    init(_ source: String, name: String, path: String, delimiters: MustacheDelimiters) throws(MustacheError) {
+        let output = try MustacheParser.parse(source, path: path, delimiters: delimiters)
         self.name = name
         self.path = path
-        self.program = MustacheProgram(output.nodes)
+        self.program = MustacheProgram(output.nodes, source: output.source)
         self.references = output.references
     }
 

@@ -85,9 +85,23 @@ struct MustacheTag: Sendable {
     var isStandalone = false
     /// For a standalone tag, the whitespace that began its line.
     var indentation = ""
+    /// The UTF-8 offsets of the whole tag, delimiters included, in the template's source.
+    var sourceRange: Range<Int> = 0..<0
+    /// The delimiters in force where the tag is (set for section tags only: a lambda section renders
+    /// what it returns with them).
+    var delimiters = MustacheDelimiters.default
 
     /// The tag as it would be written with the default delimiters, for messages.
     var displayText: String {
         "{{\(kind.sigil)\(content)}}"
     }
+}
+
+/// The opening and closing delimiters of tags, `{{` and `}}` unless a set-delimiters tag changed them.
+struct MustacheDelimiters: Sendable, Hashable {
+    var opening: [UInt8]
+    var closing: [UInt8]
+
+    /// `{{` and `}}`.
+    static let `default` = MustacheDelimiters(opening: Array("{{".utf8), closing: Array("}}".utf8))
 }

@@ -27,6 +27,8 @@ public enum MustacheValue: Sendable, Hashable {
     case dictionary([String: MustacheValue])
     /// The absence of a value; falsey, and interpolated as the empty string.
     case null
+    /// A function the template calls (see ``MustacheLambda``); truthy, and never a context.
+    case lambda(MustacheLambda)
 
     /// Whether a section over this value renders, following Mustache's truthiness rules.
     public var isTruthy: Bool {
@@ -34,20 +36,21 @@ public enum MustacheValue: Sendable, Hashable {
         case .bool(let value): value
         case .null: false
         case .array(let elements): !elements.isEmpty
-        case .string, .int, .double, .dictionary, .object: true
+        case .string, .int, .double, .dictionary, .object, .lambda: true
         }
     }
 
     /// The text an interpolation tag renders for this value, before any HTML escaping.
     ///
-    /// Lists and dictionaries have no textual form and render as the empty string.
+    /// Lists, dictionaries and lambdas have no textual form here and render as the empty string (a
+    /// template renders a lambda by calling it).
     public var interpolatedText: String {
         switch self {
         case .string(let value): value
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .double(let value): Self.format(value)
-        case .array, .dictionary, .object, .null: ""
+        case .array, .dictionary, .object, .null, .lambda: ""
         }
     }
 
@@ -78,6 +81,7 @@ public enum MustacheValue: Sendable, Hashable {
         case (.array(let a), .array(let b)): a == b
         case (.dictionary(let a), .dictionary(let b)): a == b
         case (.object(let a), .object(let b)): a === b
+        case (.lambda(let a), .lambda(let b)): a === b
         case (.null, .null): true
         default: false
         }
@@ -93,6 +97,7 @@ public enum MustacheValue: Sendable, Hashable {
         case .dictionary(let value): hasher.combine(5); hasher.combine(value)
         case .object(let value): hasher.combine(6); hasher.combine(ObjectIdentifier(value))
         case .null: hasher.combine(7)
+        case .lambda(let value): hasher.combine(8); hasher.combine(value)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Synchronization
 import Testing
 
 /// Runs the official Mustache specification against the engine.
@@ -25,7 +26,7 @@ struct MustacheSpecTests {
 
     static let specFiles = [
         "comments.json", "delimiters.json", "interpolation.json", "inverted.json", "partials.json",
-        "sections.json", "~inheritance.json", "~dynamic-names.json",
+        "sections.json", "~inheritance.json", "~dynamic-names.json", "~lambdas.json",
     ]
 
     /// The spec folder: the repo root is three levels up from this file.
@@ -61,9 +62,48 @@ struct MustacheSpecTests {
         do {
             let library = try MustacheLibrary(sources: test.partials ?? [:], options: .specification)
             let template = try MustacheTemplate(test.template, name: test.name)
-            return try library.render(template, with: test.data)
+            return try library.render(template, with: try data(of: test))
         } catch {
             return "error: \(error)"
+        }
+    }
+
+    /// A test's data, with the `lambda` the spec gives as code per language replaced by its Swift version.
+    static func data(of test: SpecTest) throws -> MustacheValue {
+        guard case .dictionary(var entries) = test.data, case .dictionary(let code)? = entries["lambda"],
+            code["__tag__"] == "code"
+        else { return test.data }
+        let swiftLambda = try #require(lambda(named: test.name), "no Swift lambda for '\(test.name)'")
+        entries["lambda"] = .lambda(swiftLambda)
+        return .dictionary(entries)
+    }
+
+    /// The Swift equivalent of the `lambda` of each test of `~lambdas.json`, made anew for every render.
+    static func lambda(named name: String) -> MustacheLambda? {
+        switch name {
+        case "Interpolation": MustacheLambda { _ in "world" }
+        case "Interpolation - Expansion": MustacheLambda { _ in "{{planet}}" }
+        case "Interpolation - Alternate Delimiters": MustacheLambda { _ in "|planet| => {{planet}}" }
+        case "Interpolation - Multiple Calls":
+            { () -> MustacheLambda in
+                let calls = Mutex(0)
+                return MustacheLambda { _ in
+                    String(
+                        calls.withLock { count in
+                            count += 1
+                            return count
+                        })
+                }
+            }()
+        case "Escaping": MustacheLambda { _ in ">" }
+        case "Section": MustacheLambda { text in text == "{{x}}" ? "yes" : "no" }
+        case "Section - Expansion": MustacheLambda { text in (text ?? "") + "{{planet}}" + (text ?? "") }
+        case "Section - Alternate Delimiters":
+            MustacheLambda { text in (text ?? "") + "{{planet}} => |planet|" + (text ?? "") }
+        case "Section - Multiple Calls": MustacheLambda { text in "__" + (text ?? "") + "__" }
+        // The spec's lambda returns false; a lambda is truthy whatever it returns, so the section is skipped.
+        case "Inverted Section": MustacheLambda { _ in "" }
+        default: nil
         }
     }
 }
