@@ -17,11 +17,21 @@ public struct ManagedObjectModel: Sendable {
     public var name: String
     /// Every entity, in any order.
     public var entities: [EntityDescription]
+    /// The version's name in its bundle (`Company 2`), when the model is one of several versions.
+    public var versionName: String?
+    /// The bundle's earlier versions, oldest first: a store written by one of them is migrated when a container
+    /// opens it with this model (see ``PersistentContainer/init(model:store:migratesStoreAutomatically:)``).
+    public var earlierVersions: [ManagedObjectModel]
 
     /// Creates a model.
-    public init(name: String, entities: [EntityDescription]) {
+    public init(
+        name: String, entities: [EntityDescription], versionName: String? = nil,
+        earlierVersions: [ManagedObjectModel] = []
+    ) {
         self.name = name
         self.entities = entities
+        self.versionName = versionName
+        self.earlierVersions = earlierVersions
     }
 
     /// The entity called `name`.
@@ -87,7 +97,7 @@ public struct EntityDescription: Sendable {
             attributes: attributes.map {
                 LayoutAttribute(
                     name: $0.name, type: $0.type, isTransient: $0.isTransient, isDerived: $0.isDerived,
-                    isIndexed: $0.isIndexed)
+                    isIndexed: $0.isIndexed, isOptional: $0.isOptional)
             },
             relationships: relationships.map {
                 LayoutRelationship(

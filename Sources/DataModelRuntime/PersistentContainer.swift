@@ -29,12 +29,20 @@ public final class PersistentContainer {
 
     /// Opens (creating when needed) the store for `model`.
     ///
+    /// A store that one of the model's ``ManagedObjectModel/earlierVersions`` wrote is migrated in place first, in
+    /// one transaction, when Core Data's lightweight migration would infer the change (as Core Data's default
+    /// `shouldMigrateStoreAutomatically` and `shouldInferMappingModelAutomatically` do); pass
+    /// `migratesStoreAutomatically: false` to get ``StoreError/migrationRequired(path:from:to:)`` instead.
+    ///
     /// - Throws: ``StoreError`` when the model cannot be laid out, the store cannot be opened,
-    ///   or the store was written by another model.
-    public init(model: ManagedObjectModel, store: StoreDescription = .inMemory) throws(StoreError) {
+    ///   the store was written by another model, or its version cannot be migrated.
+    public init(
+        model: ManagedObjectModel, store: StoreDescription = .inMemory, migratesStoreAutomatically: Bool = true
+    ) throws(StoreError) {
         self.model = model
         self.store = store
-        let coordinator = try StoreCoordinator(model: model, store: store)
+        let coordinator = try StoreCoordinator(
+            model: model, store: store, migratesAutomatically: migratesStoreAutomatically)
         persistentStoreCoordinator = PersistentStoreCoordinator(coordinator: coordinator)
         viewContext = ManagedObjectContext(coordinator: coordinator)
     }

@@ -14,6 +14,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store file does not match the model: it was written by a different model or version.
     /// `differences` lists what differs, one line each.
     case modelMismatch(path: String, differences: [String])
+    /// An earlier version of the model (`from`) wrote the store, and the container was told not to migrate
+    /// stores automatically.
+    case migrationRequired(path: String, from: String, to: String)
+    /// An earlier version of the model (`from`) wrote the store, and Core Data's lightweight migration would not
+    /// infer the change: one reason per blocking change. Nothing was written.
+    case migrationNotInferable(path: String, from: String, reasons: [String])
     /// SQLite refused to run the file store in write-ahead-log mode (it answered with `mode`), which the
     /// runtime needs so that readers never wait for a writer.
     case journalModeRefused(path: String, mode: String)
@@ -39,6 +45,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "invalid model: \(reason)"
         case .modelMismatch(let path, let differences):
             "the store at \(path) was not created by this model: " + differences.joined(separator: "; ")
+        case .migrationRequired(let path, let from, let to):
+            "the store at \(path) was written by model version \(from) and needs migrating to \(to), which was turned off"
+        case .migrationNotInferable(let path, let from, let reasons):
+            "the store at \(path) was written by model version \(from), and the change cannot be migrated automatically: "
+                + reasons.joined(separator: "; ")
         case .journalModeRefused(let path, let mode):
             "SQLite runs the store at \(path) in journal mode \(mode), not WAL (write-ahead log)"
         case .sqlite(let error):

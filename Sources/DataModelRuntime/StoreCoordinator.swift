@@ -29,7 +29,11 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     private static let registry = StoreRegistry()
 
-    init(model: ManagedObjectModel, store: StoreDescription) throws(StoreError) {
+    /// Whether a store written by an earlier version of the model is migrated when it is opened.
+    let migratesAutomatically: Bool
+
+    init(model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true) throws(StoreError) {
+        self.migratesAutomatically = migratesAutomatically
         self.runtime = try ModelRuntime(model: model, storeNumber: 0)
         let location: Database.Location
         switch store {
@@ -165,71 +169,105 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             let metadata: [String: Any] = [
                 "NSStoreType": "SQLite", "NSStoreUUID": uuid, "NSPersistenceFrameworkVersion": "DataModelRuntime",
                 "DataModelRuntimeModelName": runtime.model.name,
+                Self.versionHashesKey: runtime.model.layoutModel.versionHashes,
             ]
-            let plist =
-                (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
             try database.execute(
                 sql: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
-                arguments: [.text(uuid), .blob(plist)])
+                arguments: [.text(uuid), .blob(Self.propertyList(metadata))])
         }
     }
 
-    /// Compares every table's columns (names and declared types, in order) and the entity rows of
-    /// `Z_PRIMARYKEY` with the layout.
+    /// The metadata key under which the runtime records the entity version hashes of the model that wrote (or
+    /// last migrated) the store (``LayoutModel/versionHashes``). Core Data's own keys are left as they are.
+    static let versionHashesKey = "DataModelRuntimeVersionHashes"
+
+    private static func propertyList(_ metadata: [String: Any]) -> Data {
+        (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
+    }
+
+    /// `Z_METADATA`'s property list, or an empty one.
+    private func readMetadata() throws -> [String: Any] {
+        guard
+            let blob = try database.fetchOne(sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?
+                .first?.blobValue,
+            let plist = try? PropertyListSerialization.propertyList(from: blob, options: [], format: nil)
+                as? [String: Any]
+        else { return [:] }
+        return plist
+    }
+
+    /// What the store holds: columns, entity rows, recorded version hashes.
+    private func readSnapshot() throws -> StoreSnapshot {
+        var tables: [String: [StoreSnapshot.Column]] = [:]
+        let names = try database.fetchAll(
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for name in names.compactMap({ $0.first?.textValue }) {
+            tables[name] = try database.fetchAll(sql: "PRAGMA table_info(" + SQLQuoting.identifier(name) + ")")
+                .compactMap { row in
+                    guard row.count > 2, let column = row[1].textValue else { return nil }
+                    return StoreSnapshot.Column(name: column, declaredType: row[2].textValue ?? "")
+                }
+        }
+        var rows: [StoreSnapshot.EntityRow] = []
+        if tables["Z_PRIMARYKEY"] != nil {
+            rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY""#).map { row in
+                StoreSnapshot.EntityRow(
+                    number: Int(row[0].integerValue ?? 0), name: row.count > 1 ? row[1].textValue ?? "" : "",
+                    superentityNumber: Int(row.count > 2 ? row[2].integerValue ?? 0 : 0))
+            }
+        }
+        let hashes = tables["Z_METADATA"] == nil ? nil : try readMetadata()[Self.versionHashesKey] as? [String: String]
+        return StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes)
+    }
+
+    /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
+    /// store in place (one transaction, so a killed process leaves it whole in either version).
     private func checkSchema() throws {
-        var differences: [String] = []
-        for table in runtime.layout.tables {
-            let rows = try database.fetchAll(sql: "PRAGMA table_info(" + SQLQuoting.identifier(table.name) + ")")
-            if rows.isEmpty {
-                differences.append("table \(table.name) is missing")
-                continue
-            }
-            let found = rows.map {
-                ($0.count > 2 ? $0[1].textValue ?? "" : "", $0.count > 2 ? $0[2].textValue ?? "" : "")
-            }
-            // Columns are read and written by name: every column of the model must exist with the
-            // same type affinity; order, the spelling of the declared type and columns the model
-            // does not know (another Core Data version's) do not matter.
-            var foundAffinity: [String: String] = [:]
-            for (name, type) in found { foundAffinity[name] = Self.affinity(type) }
-            let mismatched = table.columns.filter { foundAffinity[$0.name] != Self.affinity($0.type.rawValue) }
-            if !mismatched.isEmpty {
-                differences.append(
-                    "table \(table.name) has columns (" + found.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                        + "), the model expects ("
-                        + table.columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ") + ")")
-            }
+        let current = runtime.model.layoutModel
+        let snapshot = try readSnapshot()
+        let differences = snapshot.differences(from: runtime.layout)
+        let hashes = current.versionHashes
+        if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) { return }
+        let versions = runtime.model.earlierVersions
+        guard !versions.isEmpty || !differences.isEmpty else {
+            // Recorded by a model this one does not know as a version, but laid out the same: adopt it.
+            try recordVersionHashes(hashes)
+            return
         }
-        if differences.isEmpty {
-            let rows = try database.fetchAll(
-                sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
-            let found = rows.map { row in
-                "\(row[0].integerValue ?? 0)|\(row[1].textValue ?? "")|\(row[2].integerValue ?? 0)"
+        // Another process may be migrating: recognise and migrate under the write lock, from what is there then.
+        try database.transaction {
+            let snapshot = try readSnapshot()
+            let layouts = versions.map(\.layoutModel) + [current]
+            guard let index = try snapshot.recognizedVersion(among: layouts) else {
+                throw StoreError.modelMismatch(path: path, differences: snapshot.differences(from: runtime.layout))
             }
-            let expected = runtime.layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
-            // Rows of entities outside the model (Core Data's persistent history, numbered from
-            // 16001) may follow; the model's own rows must all be there, numbered as laid out.
-            let modelNumbers = Set(runtime.layout.primaryKeyRows.map(\.entityNumber))
-            let foundForModel = zip(rows, found).filter { row, _ in
-                row.first?.integerValue.map { modelNumbers.contains(Int($0)) || $0 < 16_000 } ?? true
-            }.map(\.1)
-            if foundForModel != expected {
-                differences.append(
-                    "Z_PRIMARYKEY has entities [" + found.joined(separator: ", ") + "], the model expects ["
-                        + expected.joined(separator: ", ") + "]")
+            if index == layouts.count - 1 {
+                try recordVersionHashes(hashes)
+                return
             }
+            let source = versions[index]
+            let sourceName = source.versionName ?? "version \(index + 1)"
+            guard migratesAutomatically else {
+                throw StoreError.migrationRequired(
+                    path: path, from: sourceName, to: runtime.model.versionName ?? "current")
+            }
+            let plan = try MigrationPlan(from: layouts[index], to: current)
+            guard plan.isInferable else {
+                throw StoreError.migrationNotInferable(path: path, from: sourceName, reasons: plan.blockers)
+            }
+            for sql in plan.statements { try database.execute(sql: sql) }
+            try recordVersionHashes(hashes)
         }
-        if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
     }
 
-    /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).
-    static func affinity(_ declared: String) -> String {
-        let type = declared.uppercased()
-        if type.contains("INT") { return "INTEGER" }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
-        if type.isEmpty || type.contains("BLOB") { return "BLOB" }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
-        return "NUMERIC"
+    /// Writes `hashes` into `Z_METADATA`'s property list, keeping every other key.
+    private func recordVersionHashes(_ hashes: [String: String]) throws {
+        var metadata = try readMetadata()
+        metadata[Self.versionHashesKey] = hashes
+        try database.execute(
+            sql:
+                #"UPDATE "Z_METADATA" SET "Z_PLIST" = ? WHERE "Z_VERSION" = (SELECT MIN("Z_VERSION") FROM "Z_METADATA")"#,
+            arguments: [.blob(Self.propertyList(metadata))])
     }
 
     // MARK: Primary keys

@@ -1,0 +1,148 @@
+/// What a store on disk holds, as far as telling its model version goes: its tables' columns, its
+/// `Z_PRIMARYKEY` entity rows, and the entity version hashes the runtime writes into its metadata (absent in stores
+/// Core Data wrote). Whoever opens the store reads it (the runtime, `datamodelgen migrate`); comparing it with
+/// layouts is pure.
+public struct StoreSnapshot: Sendable, Hashable {
+    /// One column as `PRAGMA table_info` reports it.
+    public struct Column: Sendable, Hashable {
+        /// The column name.
+        public var name: String
+        /// The declared type, as written in `CREATE TABLE`.
+        public var declaredType: String
+
+        /// Creates a column.
+        public init(name: String, declaredType: String) {
+            self.name = name
+            self.declaredType = declaredType
+        }
+    }
+
+    /// One `Z_PRIMARYKEY` row.
+    public struct EntityRow: Sendable, Hashable {
+        /// `Z_ENT`.
+        public var number: Int
+        /// `Z_NAME`.
+        public var name: String
+        /// `Z_SUPER`.
+        public var superentityNumber: Int
+
+        /// Creates a row.
+        public init(number: Int, name: String, superentityNumber: Int) {
+            self.number = number
+            self.name = name
+            self.superentityNumber = superentityNumber
+        }
+    }
+
+    /// The columns of every table, by table name.
+    public var tables: [String: [Column]]
+    /// `Z_PRIMARYKEY`'s rows, by entity number.
+    public var entityRows: [EntityRow]
+    /// The entity version hashes the runtime recorded when it created or migrated the store, or nil.
+    public var versionHashes: [String: String]?
+
+    /// Creates a snapshot.
+    public init(tables: [String: [Column]], entityRows: [EntityRow], versionHashes: [String: String]?) {
+        self.tables = tables
+        self.entityRows = entityRows
+        self.versionHashes = versionHashes
+    }
+
+    /// How the store differs from `layout`, one line each; empty when a store of the layout's model can use it.
+    ///
+    /// Columns are read and written by name: every column of the layout must exist with the same type affinity;
+    /// column order, the spelling of the declared type, extra columns and indexes (another Core Data version's
+    /// leftovers) do not matter. The layout's entity rows must all be in `Z_PRIMARYKEY`, numbered as laid out;
+    /// rows of entities outside the model (Core Data's persistent history, numbered from 16001) may follow.
+    public func differences(from layout: StoreLayout) -> [String] {
+        var differences: [String] = []
+        for table in layout.tables {
+            guard let found = tables[table.name], !found.isEmpty else {
+                differences.append("table \(table.name) is missing")
+                continue
+            }
+            var affinity: [String: String] = [:]
+            for column in found { affinity[column.name] = Self.affinity(column.declaredType) }
+            if table.columns.contains(where: { affinity[$0.name] != Self.affinity($0.type.rawValue) }) {
+                differences.append(
+                    "table \(table.name) has columns ("
+                        + found.map { "\($0.name) \($0.declaredType)" }
+                        .joined(separator: ", ") + "), the model expects ("
+                        + table.columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ") + ")")
+            }
+        }
+        guard differences.isEmpty else { return differences }
+        let expected = layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
+        let modelNumbers = Set(layout.primaryKeyRows.map(\.entityNumber))
+        let all = entityRows.sorted { $0.number < $1.number }
+        let found = all.filter { modelNumbers.contains($0.number) || $0.number < 16_000 }
+            .map { "\($0.number)|\($0.name)|\($0.superentityNumber)" }
+        if found != expected {
+            differences.append(
+                "Z_PRIMARYKEY has entities ["
+                    + all.map { "\($0.number)|\($0.name)|\($0.superentityNumber)" }
+                    .joined(separator: ", ") + "], the model expects [" + expected.joined(separator: ", ") + "]")
+        }
+        return differences
+    }
+
+    /// Which of `versions` (oldest first) wrote the store: the one whose version hashes the store recorded (when
+    /// the store has its layout too; otherwise none), else the newest whose layout the store has. Nil when none
+    /// matches.
+    public func recognizedVersion(among versions: [LayoutModel]) throws(StoreLayoutError) -> Int? {
+        if let versionHashes, !versionHashes.isEmpty,
+            let index = versions.lastIndex(where: { $0.versionHashes == versionHashes })
+        {
+            return differences(from: try StoreLayout(model: versions[index])).isEmpty ? index : nil
+        }
+        for index in versions.indices.reversed()
+        where differences(from: try StoreLayout(model: versions[index])).isEmpty {
+            return index
+        }
+        return nil
+    }
+
+    /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).
+    public static func affinity(_ declared: String) -> String {
+        let type = declared.uppercased()
+        if type.contains("INT") { return "INTEGER" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
+        if type.isEmpty || type.contains("BLOB") { return "BLOB" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
+    }
+}
+
+extension LayoutModel {
+    /// A version hash per entity: 16 hex digits of a 64-bit FNV-1a hash over what decides how the entity is stored
+    /// (name, parent, abstract, and each own property's name, type or destination, and flags), the same on every
+    /// platform. Stored in a store's metadata, it tells which model version wrote the store.
+    public var versionHashes: [String: String] {
+        var hashes: [String: String] = [:]
+        for entity in entities {
+            var text = "entity \(entity.name) parent \(entity.parentName ?? "") abstract \(entity.isAbstract)\n"
+            for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
+                text += "attribute \(attribute.name) \(attribute.type.rawValue) transient \(attribute.isTransient)"
+                text += " optional \(attribute.isOptional)\n"
+            }
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
+                text += "relationship \(relationship.name) \(relationship.destinationName)"
+                text += " inverse \(relationship.inverseName ?? "") toMany \(relationship.isToMany)"
+                text += " ordered \(relationship.isOrdered) transient \(relationship.isTransient)\n"
+            }
+            for constraint in entity.uniquenessConstraints { text += "unique \(constraint.joined(separator: ","))\n" }
+            for index in entity.fetchIndexes {
+                text += "index \(index.name) "
+                text += index.elements.map { "\($0.property) \($0.isAscending)" }.joined(separator: ",") + "\n"
+            }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+            let digits = String(hash, radix: 16)
+            hashes[entity.name] = String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return hashes
+    }
+}
