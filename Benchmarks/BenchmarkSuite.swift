@@ -66,17 +66,22 @@ struct BenchmarkSuite {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// Runs `baseline` and `ours` interleaved and returns their medians.
-    mutating func compare(baseline: () throws -> Void, ours: () throws -> Void) rethrows -> (
-        ours: Double, baseline: Double
-    ) {
+    /// Runs `baseline` and `ours` interleaved and returns their medians; `prepare` runs, untimed, before each
+    /// run of either side (to lay out a fresh input, say).
+    mutating func compare(
+        prepare: () throws -> Void = {}, baseline: () throws -> Void, ours: () throws -> Void
+    ) rethrows -> (ours: Double, baseline: Double) {
         var oursTimes: [Double] = []
         var baselineTimes: [Double] = []
+        try prepare()
         try baseline()  // warm caches for both sides
+        try prepare()
         try ours()
         var spent = 0.0
         while oursTimes.count < repetitions || (oursTimes.count < maximumRepetitions && spent < repetitionBudget) {
+            try prepare()
             baselineTimes.append(try time(baseline))
+            try prepare()
             oursTimes.append(try time(ours))
             spent += (baselineTimes.last ?? 0) + (oursTimes.last ?? 0)
         }
