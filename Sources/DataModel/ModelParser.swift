@@ -470,12 +470,12 @@ private struct ElementReader {
     }
 
     /// The read element's `deletionRule`: nil when absent or unknown (with an error).
-    private mutating func deletionRule(of element: XMLElementNode) -> DeletionRule? {
+    private mutating func deletionRule(of element: XMLElementNode) -> DeleteRule? {
         let position = slots[XMLName.deletionRule.rawValue]
         guard position >= 0 else { return nil }
         if let known = tree.withValueBytes(position, Keywords.deletionRules.value(for:)) { return known }
         let rule = tree.attributeValue(position)
-        if let parsed = DeletionRule(rawValue: rule) { return parsed }
+        if let parsed = DeleteRule(rawValue: rule) { return parsed }
         diagnostics.append(
             .error("unknown deletion rule '\(rule)'", rule: "invalid-attribute-value", at: element.location))
         return nil
@@ -525,7 +525,7 @@ private enum XMLKeys {
 /// The values of enumerated XML attributes, found from their bytes without making a `String`.
 private enum Keywords {
     static let attributeTypes = KeywordTable(AttributeType.allCases.map { ($0.rawValue, $0) })
-    static let deletionRules = KeywordTable(DeletionRule.allCases.map { ($0.rawValue, $0) })
+    static let deletionRules = KeywordTable(DeleteRule.allCases.map { ($0.rawValue, $0) })
 }
 
 /// A few ASCII keywords and their values, grouped by length; a lookup compares bytes with the keywords of the

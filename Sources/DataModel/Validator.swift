@@ -1,3 +1,4 @@
+import DataModelStoreLayout
 import FoundationEssentials
 
 /// Checks a parsed model the way momc does, producing diagnostics with stable rule ids.
@@ -456,15 +457,18 @@ fileprivate struct ValidationRun {
                 "unknown-composite",
                 attributes[position].location)
         }
+        // A date's `…DateTimeInterval` is checked below; its `…ValueString` is then a display text.
+        let isDate = attributes[position].type == .date
         let defaultValue = checkValue(
-            attributes[position].defaultValueString, at: position, of: attributes, role: "default",
-            rule: "invalid-default-value")
+            isDate && attributes[position].defaultDateTimeInterval != nil
+                ? nil : attributes[position].valueText(.defaultValue),
+            at: position, of: attributes, role: .defaultValue, rule: "invalid-default-value")
         let minimum = checkValue(
-            attributes[position].minValueString, at: position, of: attributes, role: "minimum",
-            rule: "invalid-min-value")
+            isDate && attributes[position].minDateTimeInterval != nil ? nil : attributes[position].valueText(.minimum),
+            at: position, of: attributes, role: .minimum, rule: "invalid-min-value")
         let maximum = checkValue(
-            attributes[position].maxValueString, at: position, of: attributes, role: "maximum",
-            rule: "invalid-max-value")
+            isDate && attributes[position].maxDateTimeInterval != nil ? nil : attributes[position].valueText(.maximum),
+            at: position, of: attributes, role: .maximum, rule: "invalid-max-value")
         let defaultDate = checkInterval(
             attributes[position].defaultDateTimeInterval, at: position, of: attributes, role: "default date",
             rule: "invalid-default-value")
@@ -510,12 +514,13 @@ fileprivate struct ValidationRun {
 
     /// Checks a value string; returns its numeric value for range checks (nil when not numeric or absent).
     private func checkValue(
-        _ text: String?, at position: Int, of attributes: UnsafeBufferPointer<Attribute>, role: String, rule: String
+        _ text: String?, at position: Int, of attributes: UnsafeBufferPointer<Attribute>, role: AttributeValueRole,
+        rule: String
     ) -> Double? {
         guard let text else { return nil }
         let name = attributes[position].name
         switch AttributeValueParser.parse(text, as: attributes[position].type, role: role) {
-        case .valid(let number): return number
+        case .valid(let value): return value?.number
         case .invalid(let reason):
             // momc compiles such models (the value is coerced or dropped), so this is a warning.
             warning(
@@ -529,7 +534,7 @@ fileprivate struct ValidationRun {
         _ text: String?, at position: Int, of attributes: UnsafeBufferPointer<Attribute>, role: String, rule: String
     ) -> Double? {
         guard let text else { return nil }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = AttributeValueParser.seconds(text) else {
             error(
                 "\(role) '\(text)' of attribute '\(attributes[position].name)' is not a number of seconds", rule,
                 attributes[position].location)
@@ -951,72 +956,4 @@ extension Validator {
         "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try", "_", "some", "any",
         "each",
     ]
-}
-
-/// Parses default, minimum and maximum value strings for an attribute type.
-public enum AttributeValueParser {
-    /// The outcome of parsing a value string.
-    public enum Outcome: Equatable, Sendable {
-        /// The string is valid; the number is its numeric value (or length bound), when it has one.
-        case valid(Double?)
-        /// The string is invalid, with the reason as a sentence fragment.
-        case invalid(String)
-    }
-
-    /// Parses `text` as a value of `type`. Minimum and maximum of String and Binary are lengths.
-    public static func parse(_ text: String, as type: AttributeType, role: String) -> Outcome {
-        let isBound = role == "minimum" || role == "maximum"
-        switch type {
-        case .integer16, .integer32, .integer64:
-            let trimmed = trimmedSpaces(text)
-            guard let value = Int64(trimmed) ?? wholeNumber(trimmed) else {
-                return .invalid("is not an integer")
-            }
-            guard let range = type.integerRange, range.contains(value) else {
-                return .invalid("is out of range for \(type.rawValue)")
-            }
-            return .valid(Double(value))
-        case .double, .float, .decimal:
-            guard let value = Double(trimmedSpaces(text)), value.isFinite else {
-                return .invalid("is not a number")
-            }
-            return .valid(value)
-        case .boolean:
-            if isBound { return .valid(nil) }
-            switch text {
-            case "YES", "NO", "yes", "no", "true", "false", "TRUE", "FALSE", "1", "0": return .valid(nil)
-            default: return .invalid("is not a Boolean (YES or NO)")
-            }
-        case .string, .binary, .uri, .transformable:
-            if isBound {
-                guard let length = Int(text), length >= 0 else { return .invalid("is not a length") }
-                return .valid(Double(length))
-            }
-            if type == .uri, URL(string: text) == nil { return .invalid("is not a URL") }
-            return .valid(nil)
-        case .uuid:
-            if isBound { return .valid(nil) }
-            return UUID(uuidString: text) == nil ? .invalid("is not a UUID") : .valid(nil)
-        case .date:
-            if isBound { return .valid(nil) }
-            return Double(text) == nil ? .invalid("is not a number of seconds") : .valid(nil)
-        case .objectID, .composite, .undefined:
-            return .valid(nil)
-        }
-    }
-
-    /// `text` without leading and trailing spaces and tabs.
-    private static func trimmedSpaces(_ text: String) -> Substring {
-        var slice = text[...]
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return slice
-    }
-
-    private static func wholeNumber(_ text: Substring) -> Int64? {
-        guard let value = Double(text), value.isFinite, value.rounded() == value, abs(value) < 9.2e18 else {
-            return nil
-        }
-        return Int64(value)
-    }
 }

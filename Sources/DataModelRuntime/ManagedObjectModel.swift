@@ -105,8 +105,8 @@ public struct EntityDescription: Sendable {
     }
 }
 
-/// An attribute's type, as Core Data names them: the store layout's type, shared so the two never drift.
-public typealias AttributeType = LayoutAttributeType
+/// An attribute's type: the store layout's type, shared with the generator so the two never drift.
+public typealias AttributeType = DataModelStoreLayout.AttributeType
 
 /// An attribute an entity declares.
 public struct AttributeDescription: Sendable, Hashable {
@@ -122,9 +122,10 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isDerived: Bool
     /// `indexed="YES"`.
     public var isIndexed: Bool
-    /// The model's default value text (`defaultValueString`, or `defaultDateTimeInterval` for
-    /// dates), parsed for the attribute's type when an object is inserted.
-    public var defaultValue: String?
+    /// The default value a new object starts with, typed: generated code writes what the
+    /// generator's ``AttributeValueParser`` made of the model's text (`.integer(5)`, `.double(2.5)`,
+    /// `.date(0)` for seconds since 2001), so the runtime parses no model text.
+    public var defaultValue: AttributeValue?
     /// The minimum: the value for numbers, seconds since 2001 for dates, the length for
     /// strings and binary data.
     public var minValue: Double?
@@ -136,7 +137,7 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
-        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: String? = nil, minValue: Double? = nil,
+        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: AttributeValue? = nil, minValue: Double? = nil,
         maxValue: Double? = nil, regularExpression: String? = nil
     ) {
         self.name = name
@@ -152,17 +153,12 @@ public struct AttributeDescription: Sendable, Hashable {
     }
 }
 
-/// What happens to a relationship's destinations when its source object is deleted.
-public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
-    /// The destinations stay; the deleted object is removed from their inverse.
-    case nullify
-    /// The destinations are deleted too.
-    case cascade
-    /// Saving fails while the relationship has destinations.
-    case deny
-    /// Nothing is done: the destinations' inverses keep pointing at the deleted object.
-    case noAction
-}
+/// A default value, typed (see ``AttributeDescription/defaultValue``).
+public typealias AttributeValue = DataModelStoreLayout.AttributeValue
+
+/// What happens to a relationship's destinations when its source object is deleted: the store
+/// layout's rule, shared with the generator.
+public typealias DeleteRule = DataModelStoreLayout.DeleteRule
 
 /// A relationship an entity declares.
 public struct RelationshipDescription: Sendable, Hashable {

@@ -9,7 +9,7 @@ import Testing
     /// treats it as a user's override and renders it through the template engine.
     static func templateCopyDirectory() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        let source = TestPaths.repoRoot.appendingPathComponent("Templates/schema.sql.mustache")
+        let source = TestPaths.repoRoot.appendingPathComponent("Examples/Templates/schema.sql.mustache")
         try FileManager.default.copyItem(
             at: source, to: directory.url.appendingPathComponent("schema.sql.mustache"))
         return directory
