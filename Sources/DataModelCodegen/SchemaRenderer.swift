@@ -49,7 +49,7 @@ public struct SchemaRenderer: Sendable {
         } catch {
             throw SchemaLayoutError(
                 diagnostic: .error(
-                    "cannot lay out the store: \(error.description)", rule: "store-layout", at: model.location))
+                    "cannot lay out the store: \(error.description)", rule: .storeLayout, at: model.location))
         }
     }
 

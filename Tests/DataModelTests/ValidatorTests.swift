@@ -321,18 +321,18 @@ struct ValidatorTests {
     }
 
     @Test func everyValidatorRuleIsCovered() throws {
-        let source = try String(
-            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel/Validator.swift"),
-            encoding: .utf8)
-        // Rule ids are the string literals passed to error(_:_:_:) and warning(_:_:_:): "kebab-case" followed by `,`.
-        let regex = try NSRegularExpression(pattern: #""([a-z]+(?:-[a-z]+)+)",\s|rule: "([a-z]+(?:-[a-z]+)+)""#)
-        let range = NSRange(source.startIndex..., in: source)
-        var rules = Set<String>()
-        for match in regex.matches(in: source, range: range) {
-            for group in 1...2 {
-                if let r = Range(match.range(at: group), in: source) { rules.insert(String(source[r])) }
-            }
+        // Rule ids are `RuleID` cases (`.missingDestination`); the validator's are those its files name.
+        let directory = Fixtures.repositoryRoot.appendingPathComponent("Sources/DataModel")
+        var source = ""
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("Validator") && file.hasSuffix(".swift") {
+            source += try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
         }
+        let rules = Set(
+            RuleID.allCases.filter { rule in
+                let name = "." + String(describing: rule)
+                return source.contains(name + ",") || source.contains(name + ")")
+            }.map(\.rawValue))
         #expect(rules.count >= 20)
         let covered = Set(ruleCases.map(\.rule))
         #expect(rules.subtracting(covered).isEmpty, "rules without a test: \(rules.subtracting(covered).sorted())")
