@@ -127,7 +127,9 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         isIndexed = attribute.pointee.isIndexed
         let valueType = attribute.pointee.type
         func parsed(_ role: AttributeValueRole) -> AttributeValue? {
-            attribute.pointee.valueText(role).flatMap { AttributeValueParser.parse($0, as: valueType, role: role).value }
+            attribute.pointee.valueText(role).flatMap {
+                AttributeValueParser.parse($0, as: valueType, role: role).value
+            }
         }
         defaultValue = parsed(.defaultValue)
         minimum = parsed(.minimum)?.number

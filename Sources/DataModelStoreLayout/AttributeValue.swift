@@ -155,7 +155,8 @@ public enum AttributeValueParser {
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
 

@@ -23,8 +23,13 @@ import Testing
         #expect(run.exitCode == .success, "\(run.err)")
         let model = try String(
             contentsOf: output.url.appendingPathComponent("Members+Model.swift"), encoding: .utf8)
-        #expect(model.contains(#"AttributeDescription(name: "rating", type: .integer32, isOptional: false, defaultValue: .integer(5))"#))
-        #expect(model.contains(#"AttributeDescription(name: "score", type: .double, isOptional: false, defaultValue: .double(2.5))"#))
+        #expect(
+            model.contains(
+                #"AttributeDescription(name: "rating", type: .integer32, isOptional: false, defaultValue: .integer(5))"#
+            ))
+        #expect(
+            model.contains(
+                #"AttributeDescription(name: "score", type: .double, isOptional: false, defaultValue: .double(2.5))"#))
     }
 
     @Test func theParserIsTheValidatorsRule() throws {

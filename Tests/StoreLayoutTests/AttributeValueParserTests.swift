@@ -19,7 +19,8 @@ import Testing
         #expect(P.parse("false", as: .boolean, role: .defaultValue) == .valid(.boolean(false)))
         #expect(P.parse("maybe", as: .boolean, role: .defaultValue) == .invalid("is not a Boolean (YES or NO)"))
         #expect(P.parse(" anything ", as: .string, role: .defaultValue) == .valid(.string(" anything ")))
-        #expect(P.parse("https://example.com/a", as: .uri, role: .defaultValue) == .valid(.string("https://example.com/a")))
+        #expect(
+            P.parse("https://example.com/a", as: .uri, role: .defaultValue) == .valid(.string("https://example.com/a")))
         #expect(P.parse("not a url", as: .uri, role: .defaultValue) == .invalid("is not a URL"))
         #expect(
             P.parse("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", as: .uuid, role: .defaultValue)
