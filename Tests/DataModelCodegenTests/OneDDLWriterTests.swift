@@ -63,3 +63,22 @@ import Testing
         }
     }
 }
+
+/// The parsed model, the store layout, the generator and the runtime name one attribute type and one
+/// delete rule.
+@Suite struct SharedVocabularyTests {
+    /// The assignments compile only because each name is the same enum; the generator spells each
+    /// case (`caseName`) as the runtime declares it.
+    @Test func oneAttributeTypeAndOneDeleteRule() {
+        for type in DataModelStoreLayout.AttributeType.allCases {
+            let parsed: DataModel.AttributeType = type
+            let runtime: DataModelRuntime.AttributeType = parsed
+            #expect(String(describing: runtime) == runtime.caseName)
+        }
+        for rule in DataModelStoreLayout.DeleteRule.allCases {
+            let parsed: DataModel.DeleteRule = rule
+            let runtime: DataModelRuntime.DeleteRule = parsed
+            #expect(String(describing: runtime) == runtime.caseName)
+        }
+    }
+}
