@@ -151,6 +151,22 @@ public struct AttributeDescription: Sendable, Hashable {
         self.maxValue = maxValue
         self.regularExpression = regularExpression
     }
+
+    /// Creates an attribute whose default is given as the model's text (`"5"`), as descriptions written
+    /// before defaults were typed did: the text is read by the generator's one ``AttributeValueParser``
+    /// (a text it rejects gives no default).
+    @available(*, deprecated, message: "pass a typed default, e.g. defaultValue: .integer(5)")
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: String, minValue: Double? = nil,
+        maxValue: Double? = nil, regularExpression: String? = nil
+    ) {
+        self.init(
+            name: name, type: type, isOptional: isOptional, isTransient: isTransient, isDerived: isDerived,
+            isIndexed: isIndexed,
+            defaultValue: AttributeValueParser.parse(defaultValue, as: type, role: .defaultValue).value,
+            minValue: minValue, maxValue: maxValue, regularExpression: regularExpression)
+    }
 }
 
 /// A default value, typed (see ``AttributeDescription/defaultValue``).

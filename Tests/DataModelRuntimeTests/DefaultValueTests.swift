@@ -25,3 +25,13 @@ import Testing
         #expect(defaults["score"] == .some(.double(2.5)))
     }
 }
+
+/// A description written with a text default still compiles (deprecated) and reads it with the one parser.
+@Suite struct TextDefaultCompatibilityTests {
+    @available(*, deprecated)
+    @Test func aTextDefaultIsParsedByTheOneParser() {
+        #expect(AttributeDescription(name: "n", type: .integer32, defaultValue: " 5").defaultValue == .integer(5))
+        #expect(AttributeDescription(name: "d", type: .double, defaultValue: " 2.5 ").defaultValue == .double(2.5))
+        #expect(AttributeDescription(name: "x", type: .integer32, defaultValue: "five").defaultValue == nil)
+    }
+}
