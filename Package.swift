@@ -30,12 +30,12 @@ let package = Package(
         .target(name: "DataModelStoreLayout"),
         // A small Swift wrapper over the SQLite C API.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        // The default templates (`Templates/*.mustache`), compiled into the module by the `EmbedTemplates` plugin:
-        // a binary needs no files beside it.
-        .target(name: "DataModelTemplates", path: "Templates", exclude: ["README.md"], plugins: ["EmbedTemplates"]),
-        // Turns the template files into Swift string literals at build time (for `EmbedTemplates`).
+        // The default templates (`Templates/*.mustache`), compiled into the module as string literals
+        // (`EmbeddedTemplates.swift`, written by `Scripts/embed-templates.sh` and checked by a test): a binary needs
+        // no files beside it, and a package that depends on this one builds no plugin for it.
+        .target(name: "DataModelTemplates"),
+        // Turns the template files into Swift string literals (`Scripts/embed-templates.sh`).
         .executableTarget(name: "template-embedder"),
-        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["template-embedder"]),
         // Naming, template context, renderers.
         .target(
             name: "DataModelCodegen",

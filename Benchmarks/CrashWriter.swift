@@ -3,8 +3,9 @@ import Foundation
 import GeneratedCompanyModel
 
 /// `datamodelgen-benchmarks --crash-writer PATH`: saves batches of 100 employees (each batch
-/// also renames and re-ages the previous batch) into the store at PATH until killed. Used by
-/// `Scripts/kill-test.sh`, which kills it with SIGKILL mid-save and checks the store.
+/// also renames and re-ages the previous batch) into the store at PATH until killed, printing `saved` on a line
+/// of its own after each save returns. Used by `Scripts/kill-test.sh`, which kills it with SIGKILL mid-save and
+/// checks the store: every save reported must be there.
 enum CrashWriter {
     static func run(path: String) throws -> Never {
         let container = try PersistentContainer(
@@ -31,6 +32,7 @@ enum CrashWriter {
                 batch.append(employee)
             }
             try context.save()
+            FileHandle.standardOutput.write(Data("saved\n".utf8))
             previous = batch
         }
     }

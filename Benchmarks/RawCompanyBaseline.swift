@@ -138,6 +138,29 @@ final class RawCompanyBaseline {
         return total
     }
 
+    /// The sum of every employee's `Z_OPT`: it grows by one for each row an update changes.
+    func totalVersion() throws -> Int64 {
+        try scalar(#"SELECT SUM("Z_OPT") FROM "ZEMPLOYEEENTITY""#, argument: nil)
+    }
+
+    /// How many of the first `count` employees by name have `age`.
+    func countFirstByName(_ count: Int, age: Int16) throws -> Int {
+        Int(
+            try scalar(
+                #"SELECT COUNT(*) FROM (SELECT "ZAGE" FROM "ZEMPLOYEEENTITY" ORDER BY "ZNAME" LIMIT ?) WHERE "ZAGE" = "#
+                    + String(age), argument: Int64(count)))
+    }
+
+    private func scalar(_ sql: String, argument: Int64?) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        if let argument { sqlite3_bind_int64(statement, 1, argument) }
+        guard sqlite3_step(statement) == SQLITE_ROW else {
+            throw BenchmarkError("no row: \(sql): \(String(cString: sqlite3_errmsg(database)))")
+        }
+        return sqlite3_column_int64(statement, 0)
+    }
+
     /// Reads the first `count` employees by name, then sets `age` on each and bumps its `Z_OPT`, in one
     /// transaction: the same SQL work as fetching the objects, changing them and saving.
     func update(count: Int, age: Int16) throws {

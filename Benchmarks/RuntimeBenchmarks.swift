@@ -23,22 +23,24 @@ enum RuntimeBenchmarks {
 
         // Insert: a fresh store per repetition on both sides.
         if suite.wants("insert") {
-            var rawCount = 0
-            var oursCount = 0
+            // Each side remembers its last store; the rows are counted after the timing, outside it.
+            var rawPath = ""
+            var oursPath = ""
             let times = try suite.compare(
                 baseline: {
-                    let raw = try RawCompanyBaseline(path: freshPath(), schema: schema)
+                    rawPath = freshPath()
+                    let raw = try RawCompanyBaseline(path: rawPath, schema: schema)
                     try raw.insert(
                         employees: employees, departments: departments,
                         dateJoined: dateJoined.timeIntervalSinceReferenceDate)
-                    rawCount = try raw.fetchAll().count
                 },
                 ours: {
-                    let path = freshPath()
+                    oursPath = freshPath()
                     try insertWithRuntime(
-                        path: path, employees: employees, departments: departments, dateJoined: dateJoined)
-                    oursCount = try RawCompanyBaseline(path: path, schema: []).fetchAll().count
+                        path: oursPath, employees: employees, departments: departments, dateJoined: dateJoined)
                 })
+            let rawCount = try RawCompanyBaseline(path: rawPath, schema: []).fetchAll().count
+            let oursCount = try RawCompanyBaseline(path: oursPath, schema: []).fetchAll().count
             if rawCount != employees || oursCount != employees {
                 suite.fail("insert: expected \(employees) employees, raw \(rawCount), ours \(oursCount)")
             }
@@ -96,15 +98,33 @@ enum RuntimeBenchmarks {
         }
 
         if suite.wants("update") {
+            // Both sides change the same rows (the first `updates` by name) and bump their `Z_OPT`: each run adds
+            // `updates` to the total, and the rows end with the age the last side set.
+            let versionsBefore = try raw.totalVersion()
+            var runs = 0
+            var lastAge: Int16 = 0
             let times = try suite.compare(
-                baseline: { try raw.update(count: updates, age: 40) },
+                baseline: {
+                    runs += 1
+                    lastAge = 40
+                    try raw.update(count: updates, age: 40)
+                },
                 ours: {
+                    runs += 1
+                    lastAge = 41
                     let context = container.newBackgroundContext()
                     let objects = try context.fetch(
                         EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]).limited(to: updates))
                     for employee in objects { employee.age = 41 }
                     try context.save()
                 })
+            let versionsAdded = try raw.totalVersion() - versionsBefore
+            let changed = try raw.countFirstByName(updates, age: lastAge)
+            if versionsAdded != Int64(runs * updates) || changed != updates {
+                suite.fail(
+                    "update: \(runs) runs of \(updates) rows moved Z_OPT by \(versionsAdded), "
+                        + "\(changed) of the rows have age \(lastAge)")
+            }
             suite.record(
                 BenchmarkResult(
                     name: "update \(updates) objects + save", ours: times.ours, baseline: times.baseline,

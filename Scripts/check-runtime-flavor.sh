@@ -9,7 +9,8 @@
 # Each model is generated with --include-manual. Entities with `category` codegen get a stub
 # class (`open class X: ManagedObject {}`), standing in for the class the app would own; custom
 # transformable types the app would define (`cannot find type 'X'`) get a `Codable` stub struct
-# and the model is checked again (counted as "passed with stubs").
+# and the model is checked again (counted as "passed with stubs"). A model that fails to generate fails the
+# check, and so does a run that checked no model.
 set -u
 cd "$(dirname "$0")/.."
 scratch=.build
@@ -62,7 +63,9 @@ typecheck() {
 for model in "${models[@]}"; do
     out="$work/$(echo "$model" | tr '/ ' '__')"
     if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema >"$out.log" 2>&1; then
-        skipped=$((skipped + 1)); [ $verbose = 1 ] && echo "SKIP (generation failed) $model"; continue
+        skipped=$((skipped + 1)); failed+=("$model")
+        echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'
+        continue
     fi
     for properties in "$out"/*+Properties.swift; do
         [ -e "$properties" ] || continue
@@ -81,4 +84,5 @@ for model in "${models[@]}"; do
 done
 echo "runtime flavor type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
     "$skipped not generated (of ${#models[@]} models)"
-[ $fail -eq 0 ] && [ $stale -eq 0 ]
+# Every model must generate and type-check; a run that checked nothing proves nothing.
+[ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ $stale -eq 0 ] && [ $((pass + stubbed)) -gt 0 ]

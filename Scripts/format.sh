@@ -1,7 +1,7 @@
 #!/bin/bash
 # Formats (or, with --lint, checks) every Swift file the project writes by hand with the
 # toolchain's `swift format` and the committed .swift-format. Generated code is left as the
-# generator writes it: Tests/*/Golden, Tests/*/Generated, Tests/GeneratedModels.
+# generator writes it: Tests/*/Golden, Tests/*/Generated, Tests/GeneratedModels, and the embedded templates.
 #
 #   Scripts/format.sh [--lint]
 set -euo pipefail
@@ -10,7 +10,8 @@ files=()
 while IFS= read -r file; do files+=("$file"); done < <(
     find Sources Tests Benchmarks Plugins Examples -name '*.swift' \
         -not -path '*/Golden/*' -not -path '*/Generated/*' -not -path 'Tests/GeneratedModels/*' \
-        -not -path '*/.build/*' -not -path 'Tests/ConcurrencyMisuse/*' | sort)
+        -not -path '*/.build/*' -not -path 'Tests/ConcurrencyMisuse/*' \
+        -not -path 'Sources/DataModelTemplates/EmbeddedTemplates.swift' | sort)
 if [ "${1:-}" = "--lint" ]; then
     swift format lint --strict "${files[@]}"
 else

@@ -47,6 +47,8 @@ clean_time=$(elapsed "$start" "$(now)")
 grep -q "$generation_line Company.xcdatamodeld" "$work/build.log" || fail "clean build did not generate Company"
 grep -q "$generation_line Records.xcdatamodeld" "$work/build.log" || fail "clean build did not generate Records"
 if grep -q "unhandled" "$work/build.log"; then fail "SwiftPM warned about unhandled files"; fi
+# A clean build of a package that depends on this one prints no error or warning (a user reads one as a failure).
+if grep -E "(^|: )(error|warning):" "$work/build.log"; then fail "the clean build printed errors or warnings"; fi
 echo "ok (${clean_time}s)"
 
 step "the build plugin's files equal datamodelgen generate --no-schema"
@@ -78,15 +80,21 @@ swiftc -O -o "$work/plugin-outputs" "$repo/Scripts/plugin-outputs/main.swift" \
     fi
 } | LC_ALL=C sort >"$work/models.txt"
 checked=0
+rejected=0
 while IFS= read -r model; do
     for flavor in runtime coredata; do
         for manual in no-manual include-manual; do
             manual_flag=""
             [ "$manual" = include-manual ] && manual_flag="--include-manual"
-            # A model that generate rejects fails the build with its diagnostics; there is nothing to predict.
+            # A model that generate rejects fails the build with its diagnostics; there is nothing to predict. Every
+            # model in Models/ must generate.
             # shellcheck disable=SC2086
-            actual=$("$tool" generate "$model" --output "$work/nowhere" --flavor "$flavor" --no-schema --dry-run \
-                $manual_flag 2>/dev/null) || continue
+            if ! actual=$("$tool" generate "$model" --output "$work/nowhere" --flavor "$flavor" --no-schema \
+                --dry-run $manual_flag 2>"$work/rejected.log"); then
+                case "$model" in "$repo/Models/"*) cat "$work/rejected.log"; fail "generate rejected $model" ;; esac
+                rejected=$((rejected + 1))
+                continue
+            fi
             actual=$(printf '%s\n' "$actual" | sed -n 's/^create //p' | LC_ALL=C sort)
             predicted=$("$work/plugin-outputs" "$flavor" "$manual" "$model" | cut -f2 | LC_ALL=C sort)
             if [ "$actual" != "$predicted" ]; then
@@ -97,7 +105,8 @@ while IFS= read -r model; do
         done
     done
 done <"$work/models.txt"
-echo "ok ($(wc -l <"$work/models.txt" | tr -d ' ') models, $checked model/option combinations)"
+[ "$checked" -gt 0 ] || fail "no model was checked"
+echo "ok ($(wc -l <"$work/models.txt" | tr -d ' ') models, $checked model/option combinations, $rejected rejected by generate)"
 
 # SwiftPM builds a plugin's tool in a separate pass with its own build database, and the first build after a
 # clean one relinks datamodelgen-tool once more (which, the tool being an input, re-runs the generator); from

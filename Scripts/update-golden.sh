@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the golden files of the generator tests from the models in Models/.
+# Regenerates the golden files of the generator tests from the models in Models/ (and the embedded templates).
 # Run from anywhere: Scripts/update-golden.sh   (then review `git diff Tests/DataModelCodegenTests/Golden`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tool renders with the templates compiled into it: embed the current Templates/*.mustache first.
+Scripts/embed-templates.sh
 swift build --product datamodelgen
 tool=".build/debug/datamodelgen"
 golden="Tests/DataModelCodegenTests/Golden"

@@ -160,10 +160,8 @@ extension ManagedObjectContext {
                         try statement.run()
                     }
                 }
-            } catch let error as SQLiteError {
-                throw StoreError(error)
             } catch {
-                throw .sqlite(code: 1, message: "\(error)", sql: sql)
+                throw StoreError(error)
             }
             let changes = StoreChanges(updated: Set(ids))
             mergeChanges(changes)

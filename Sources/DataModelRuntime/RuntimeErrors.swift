@@ -1,12 +1,26 @@
+import Foundation
+import SQLiteKit
+
 /// Why a store could not be opened, read or written.
+///
+/// An SQLite failure keeps SQLite's own error, with its extended result code, so callers can match it:
+///
+/// ```swift
+/// catch StoreError.sqlite(let error) where error.resultCode == .busy { … }
+/// ```
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The model cannot be laid out as a store (duplicate names, unknown destinations …).
     case invalidModel(String)
     /// The store file does not match the model: it was written by a different model or version.
     /// `differences` lists what differs, one line each.
     case modelMismatch(path: String, differences: [String])
-    /// SQLite failed: its result code, message and the SQL that failed.
-    case sqlite(code: Int32, message: String, sql: String?)
+    /// SQLite refused to run the file store in write-ahead-log mode (it answered with `mode`), which the
+    /// runtime needs so that readers never wait for a writer.
+    case journalModeRefused(path: String, mode: String)
+    /// SQLite failed: its error keeps the extended result code, SQLite's message and the SQL that failed.
+    case sqlite(SQLiteError)
+    /// Code other than SQLite failed while the store was being used (its description); not expected in practice.
+    case unexpected(String)
     /// No row exists for the object ID.
     case objectNotFound(ObjectID)
     /// The object belongs to another context or store.
@@ -25,8 +39,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "invalid model: \(reason)"
         case .modelMismatch(let path, let differences):
             "the store at \(path) was not created by this model: " + differences.joined(separator: "; ")
-        case .sqlite(let code, let message, let sql):
-            "SQLite error \(code): \(message)" + (sql.map { " (in \($0))" } ?? "")
+        case .journalModeRefused(let path, let mode):
+            "SQLite runs the store at \(path) in journal mode \(mode), not WAL (write-ahead log)"
+        case .sqlite(let error):
+            error.description
+        case .unexpected(let description):
+            "unexpected error: \(description)"
         case .objectNotFound(let id):
             "no object in the store for \(id)"
         case .foreignObject(let id):
@@ -97,4 +115,21 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         "validation failed (\(failures.count) error\(failures.count == 1 ? "" : "s")):\n"
             + failures.map { "  " + $0.description }.joined(separator: "\n")
     }
+}
+
+// MARK: - Foundation's error descriptions
+
+/// `localizedDescription` (what apps show and log) is the same text as `description`: entity, property and rule
+/// for validation, objects and properties for conflicts, code, message and SQL for SQLite. Without this,
+/// Foundation on Linux prints "The operation could not be completed".
+extension StoreError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension ValidationError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension MergeConflict: LocalizedError {
+    public var errorDescription: String? { description }
 }

@@ -40,6 +40,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             location = .file(path: url.path)
             path = url.path
         }
+        var journalMode = "memory"
         do {
             database = try Database(location: location)
             database.setBusyTimeout(milliseconds: 5000)
@@ -47,12 +48,16 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
                 // Core Data's defaults for SQLite stores: a write-ahead log (readers never wait for
                 // the writer, commits append) synced at checkpoints. A killed process loses nothing
                 // committed; a power cut may lose the last commits, never consistency.
-                _ = try? database.fetchAll(sql: "PRAGMA journal_mode=WAL")
-                try? database.execute(sql: "PRAGMA synchronous=NORMAL")
+                journalMode = try database.fetchOne(sql: "PRAGMA journal_mode=WAL")?.first?.textValue ?? ""
+                try database.execute(sql: "PRAGMA synchronous=NORMAL")
             }
             try SwiftStringFunctions.register(on: database)
         } catch {
             throw StoreError(error)
+        }
+        // SQLite answers with the mode it runs in: a file system without shared memory keeps the old one.
+        if case .file = location, journalMode.lowercased() != "wal" {
+            throw .journalModeRefused(path: path, mode: journalMode)
         }
         let count = runtime.entities.count + 1
         lastPrimaryKey = [Int64](repeating: 0, count: count)
@@ -146,10 +151,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             return uuid ?? path
         } catch let error as StoreError {
             throw error
-        } catch let error as SQLiteError {
-            throw StoreError(error)
         } catch {
-            throw .sqlite(code: 1, message: "\(error)", sql: nil)
+            throw StoreError(error)
         }
     }
 
@@ -317,6 +320,16 @@ private final class StoreRegistry: @unchecked Sendable {  // safe: `numbers` is 
 extension StoreError {
     /// Wraps an SQLite error.
     init(_ error: SQLiteError) {
-        self = .sqlite(code: error.extendedResultCode, message: error.message, sql: error.sql)
+        self = .sqlite(error)
+    }
+
+    /// The store error for an error thrown through an untyped closure (a transaction's body): SQLite's and the
+    /// store's own as they are, anything else as ``StoreError/unexpected(_:)`` — never with a made-up SQLite code.
+    init(_ error: any Error) {
+        switch error {
+        case let error as StoreError: self = error
+        case let error as SQLiteError: self = .sqlite(error)
+        default: self = .unexpected(String(describing: error))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A primary SQLite result code, such as `SQLITE_CONSTRAINT`.
 ///
@@ -135,4 +136,9 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         }
         return SQLiteError(extendedResultCode: extended, message: message, sql: sql)
     }
+}
+
+/// `localizedDescription` is ``SQLiteError/description``: code, message and SQL.
+extension SQLiteError: LocalizedError {
+    public var errorDescription: String? { description }
 }

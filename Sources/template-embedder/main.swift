@@ -3,8 +3,9 @@ import Foundation
 // template-embedder OUTPUT TEMPLATE...
 //
 // Writes a Swift file that holds the text of each template file (`<name>.mustache`) as a string literal, so
-// that the default templates are built into every binary that links `DataModelTemplates`. Run at build time
-// by the `EmbedTemplates` plugin; the output is not committed.
+// that the default templates are built into every binary that links `DataModelTemplates`. Run by
+// `Scripts/embed-templates.sh`, which writes `Sources/DataModelTemplates/EmbeddedTemplates.swift`; the file is committed, and a test
+// fails with that command when it no longer matches the templates.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
@@ -48,7 +49,7 @@ for path in arguments.dropFirst() {
 templates.sort { $0.name < $1.name }
 
 var source = """
-    // Generated at build time by template-embedder from the default templates (Templates/*.mustache).
+    // Generated from Templates/*.mustache by Scripts/embed-templates.sh. Do not edit.
 
     extension DefaultTemplates {
         /// The text of each default template, by name, built into the binary.

@@ -17,8 +17,12 @@ import Testing
             let first = ToolRun.run(["generate", model.path, "--output", output, "--flavor", "coredata"])
             #expect(first.exitCode == .success, "\(model.path): \(first.err)")
             let snapshot = try Self.snapshot(output)
-            let second = ToolRun.run(["generate", model.path, "--output", output, "--flavor", "coredata"])
-            #expect(second.exitCode == .success)
+            // `--no-cache`: the second run must generate again and find every byte unchanged, not be answered by
+            // the no-change cache.
+            let second = ToolRun.run([
+                "generate", model.path, "--output", output, "--flavor", "coredata", "--no-cache",
+            ])
+            #expect(second.exitCode == .success, "\(model.path): \(second.err)")
             let again = try Self.snapshot(output)
             #expect(snapshot.contents == again.contents, "\(model.path): second run changed bytes")
             #expect(snapshot.modificationDates == again.modificationDates, "\(model.path): second run rewrote files")
@@ -73,21 +77,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: mine.path))
     }
 
-    @Test func everyGeneratedFileParsesAsSwift() throws {
-        guard let swiftc = Self.swiftc else {
-            print("swiftc not found; skipping the parse check")
-            return
-        }
+    @Test(.enabled(if: swiftc != nil, "swiftc was not found"))
+    func everyGeneratedFileParsesAsSwift() throws {
+        let swiftc = try #require(Self.swiftc)
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         var files: [String] = []
         for (index, model) in Self.allModels.enumerated() {
             let output = directory.url.appendingPathComponent("\(index)").path
-            _ = ToolRun.run([
+            let run = ToolRun.run([
                 "generate", model.path, "--output", output, "--flavor", "coredata", "--include-manual", "--no-schema",
             ])
+            #expect(run.exitCode == .success, "\(model.path): \(run.err)")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-            files += names.filter { $0.hasSuffix(".swift") }.map { output + "/" + $0 }
+            let swiftFiles = names.filter { $0.hasSuffix(".swift") }
+            #expect(!swiftFiles.isEmpty, "\(model.path): generate wrote no Swift file")
+            files += swiftFiles.map { output + "/" + $0 }
         }
         // One swiftc -parse per batch of files keeps this fast; a batch never holds two files with one name.
         var batches: [[String]] = []

@@ -165,11 +165,9 @@ import Testing
     }
 
     /// The no-change cache records the size and modification time the writer saw: they must be the files'.
-    @Test func theCacheRecordOfANewDirectoryMatchesItsFiles() throws {
-        guard let executable = Paths.executable else {
-            print("cache record: skipped, datamodelgen was not found next to the test bundle")
-            return
-        }
+    @Test(.enabled(if: Paths.executable != nil, "datamodelgen was not built next to the test bundle"))
+    func theCacheRecordOfANewDirectoryMatchesItsFiles() throws {
+        let executable = try #require(Paths.executable)
         let root = scratch()
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

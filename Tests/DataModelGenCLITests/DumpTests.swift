@@ -81,11 +81,9 @@ struct DumpTests {
     }
 
     /// Runs the built executable from two working directories, with relative and absolute paths.
-    @Test func dumpIsIdenticalAcrossWorkingDirectories() throws {
-        guard let executable = Paths.executable else {
-            print("dump: skipped subprocess runs, datamodelgen was not found next to the test bundle")
-            return
-        }
+    @Test(.enabled(if: Paths.executable != nil, "datamodelgen was not built next to the test bundle"))
+    func dumpIsIdenticalAcrossWorkingDirectories() throws {
+        let executable = try #require(Paths.executable)
         let elsewhere = FileManager.default.temporaryDirectory.path
         for format in ["json", "text"] {
             let runs = [
@@ -109,14 +107,14 @@ struct DumpTests {
         }
     }
 
-    @Test func dumpOfACorpusModelIsStable() throws {
-        let corpus = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models/3lvis__Sync")
-            .standardizedFileURL.path
-        let bundle = corpus + "/Tests/PropertyMapper/Models/Model.xcdatamodeld"
-        guard FileManager.default.fileExists(atPath: bundle) else {
-            print("dump: skipped corpus model, \(bundle) does not exist")
-            return
-        }
+    static let corpusSync = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models/3lvis__Sync")
+        .standardizedFileURL.path
+    static let corpusBundle = corpusSync + "/Tests/PropertyMapper/Models/Model.xcdatamodeld"
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpusBundle), "the corpus model is absent"))
+    func dumpOfACorpusModelIsStable() throws {
+        let corpus = Self.corpusSync
+        let bundle = Self.corpusBundle
         let first = runTool(["dump", bundle])
         #expect(first.code == .success)
         #expect(first.out == runTool(["dump", bundle + "/"]).out)

@@ -54,11 +54,9 @@ struct FuzzRegressionTests {
     }
 
     /// One-character relative paths (a file `x`, a version directory `a`) crashed every command.
-    @Test func oneCharacterRelativePaths() throws {
-        guard let executable = Paths.executable else {
-            print("fuzz regressions: skipped, datamodelgen was not found next to the test bundle")
-            return
-        }
+    @Test(.enabled(if: Paths.executable != nil, "datamodelgen was not built next to the test bundle"))
+    func oneCharacterRelativePaths() throws {
+        let executable = try #require(Paths.executable)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FuzzPaths-\(UUID().uuidString)")
             .path
         defer { try? FileManager.default.removeItem(atPath: directory) }

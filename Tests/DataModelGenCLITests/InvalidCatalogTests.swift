@@ -113,11 +113,9 @@ struct InvalidCatalogTests {
     }
 
     /// The subprocess never crashes (no signal) and exits with the same code as in-process.
-    @Test func executableNeverCrashes() throws {
-        guard let executable = Paths.executable else {
-            print("catalog: skipped subprocess runs, datamodelgen was not found next to the test bundle")
-            return
-        }
+    @Test(.enabled(if: Paths.executable != nil, "datamodelgen was not built next to the test bundle"))
+    func executableNeverCrashes() throws {
+        let executable = try #require(Paths.executable)
         for row in manifest {
             let run = try runExecutable(executable, ["validate", row.path] + row.arguments, in: Paths.invalid)
             #expect(run.exitedNormally, "\(row.fixture) crashed")

@@ -20,6 +20,12 @@ enum StoreInspection {
         container.coordinator.runtime.layout.ddlStatements().sorted()
     }
 
+    /// The value of `PRAGMA name` on the container's own connection, as text.
+    static func pragma(_ name: String, of container: PersistentContainer) throws -> String? {
+        guard let value = try container.coordinator.database.fetchOne(sql: "PRAGMA \(name)")?.first else { return nil }
+        return value.textValue ?? value.integerValue.map(String.init)
+    }
+
     /// `Z_PRIMARYKEY` rows as `Z_ENT|Z_NAME|Z_SUPER|Z_MAX`.
     static func primaryKeyRows(of container: PersistentContainer) throws -> [String] {
         try container.coordinator.database

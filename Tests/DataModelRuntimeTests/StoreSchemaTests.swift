@@ -14,6 +14,39 @@ struct StoreSchemaTests {
             try StoreInspection.schema(of: store.container) == StoreInspection.layoutStatements(of: store.container))
     }
 
+    /// Core Data's settings for file stores, which the benchmarks' fairness rests on too: write-ahead log,
+    /// `synchronous=NORMAL` (1) on the connection the runtime uses.
+    @Test("a file store runs in WAL with synchronous=NORMAL")
+    func fileStoresRunInWAL() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        #expect(try StoreInspection.pragma("journal_mode", of: store.container) == "wal")
+        #expect(try StoreInspection.pragma("synchronous", of: store.container) == "1")
+        // The mode is the file's: a second container, and a plain connection, find it set.
+        let reopened = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: store.url))
+        #expect(try StoreInspection.pragma("journal_mode", of: reopened) == "wal")
+        let plain = try Database(path: store.url.path)
+        #expect(try plain.fetchOne(sql: "PRAGMA journal_mode") == [.text("wal")])
+    }
+
+    /// SQLite's failures reach the caller as SQLite reported them: the extended result code is kept and matchable.
+    @Test("a file that is not a database fails with SQLite's own error, SQLITE_NOTADB")
+    func notADatabase() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-db-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(repeating: 0x41, count: 4096).write(to: url)
+        let error = #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: url))
+        }
+        guard case .sqlite(let sqlite)? = error else {
+            Issue.record("expected StoreError.sqlite, got \(String(describing: error))")
+            return
+        }
+        #expect(sqlite.resultCode == .notADatabase)
+        #expect(sqlite.extendedResultCode == 26)
+        #expect(error?.description.contains("file is not a database") == true)
+    }
+
     @Test("Z_PRIMARYKEY numbers entities and keeps Z_MAX across reopening")
     func primaryKeys() throws {
         let store = try TestStore(.sqlite, model: CompanyModel.model)

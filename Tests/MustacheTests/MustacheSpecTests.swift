@@ -5,7 +5,7 @@ import Testing
 /// Runs the official Mustache specification against the engine.
 ///
 /// The spec files live outside the repository, in `../shared/mustache-spec` next to the repo
-/// root; when that folder is absent the test prints why and passes without checking anything.
+/// root; when that folder is absent the tests are reported as skipped.
 @Suite("Mustache specification")
 struct MustacheSpecTests {
     /// One test case of a spec file.
@@ -38,13 +38,13 @@ struct MustacheSpecTests {
             .standardizedFileURL
     }
 
-    @Test("spec file passes completely", arguments: specFiles)
+    @Test(
+        "spec file passes completely",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: specDirectory.path), "../shared/mustache-spec is absent"),
+        arguments: specFiles)
     func specFile(_ fileName: String) throws {
         let url = Self.specDirectory.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("mustache spec \(fileName): skipped, \(url.path) not found")
-            return
-        }
         let file = try JSONDecoder().decode(SpecFile.self, from: Data(contentsOf: url))
         var passed = 0
         for test in file.tests {

@@ -82,8 +82,13 @@ struct DatabaseTests {
 
     @Test func emptyScriptDoesNothing() throws {
         let db = try Database()
+        try db.execute(sql: "CREATE TABLE T (A INTEGER)")
+        let before = db.totalChanges
         try db.execute(sql: "")
         try db.execute(sql: "  -- nothing here\n ; ")
+        #expect(db.totalChanges == before)
+        #expect(try db.fetchAll(sql: "SELECT name FROM sqlite_master") == [[.text("T")]])
+        #expect(db.isInTransaction == false)
     }
 
     @Test func syntaxErrorCarriesSQLAndCode() throws {
@@ -159,6 +164,25 @@ struct DatabaseTests {
     @Test func busyTimeoutIsSettable() throws {
         let db = try Database()
         db.setBusyTimeout(milliseconds: 10)
-        try db.execute(sql: "SELECT 1")
+        #expect(try db.fetchOne(sql: "PRAGMA busy_timeout") == [.integer(10)])
+        db.setBusyTimeout(milliseconds: 2500)
+        #expect(try db.fetchOne(sql: "PRAGMA busy_timeout") == [.integer(2500)])
+    }
+
+    /// A writer waits up to its busy timeout for another connection's write lock, then fails with `SQLITE_BUSY`.
+    @Test func busyTimeoutMakesAWriterWaitThenFail() throws {
+        let file = TemporaryDatabaseFile()
+        defer { file.cleanUp() }
+        let holder = try Database(path: file.path)
+        let waiter = try Database(path: file.path)
+        try holder.execute(sql: "CREATE TABLE T (A INTEGER)")
+        try holder.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+        defer { try? holder.execute(sql: "ROLLBACK") }
+        waiter.setBusyTimeout(milliseconds: 200)
+        let start = ContinuousClock.now
+        let error = #expect(throws: SQLiteError.self) { try waiter.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
+        let waited = ContinuousClock.now - start
+        #expect(error?.resultCode == .busy)
+        #expect(waited >= .milliseconds(150), "the waiter gave up after \(waited), before its timeout")
     }
 }

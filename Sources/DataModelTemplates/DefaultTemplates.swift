@@ -1,8 +1,8 @@
 /// The default Mustache templates shipped with DataModelGen, built into the binary.
 ///
-/// Each template is a `<name>.mustache` file in `Templates/`; the `EmbedTemplates` build plugin compiles their
-/// text into this module (``embeddedSources``), so the tool finds them from any working directory and an
-/// installed binary needs nothing beside it.
+/// Each template is a `<name>.mustache` file in `Templates/`; `Scripts/embed-templates.sh` writes their text into
+/// this module as string literals (``embeddedSources``, in `EmbeddedTemplates.swift`), so the tool finds them from
+/// any working directory and an installed binary needs nothing beside it.
 public enum DefaultTemplates {
     /// The names of every default template, without the `.mustache` extension.
     public static let names = [
