@@ -23,7 +23,7 @@ let package = Package(
         ),
 
         // Generator core: IR, loader, parser, validator, diagnostics.
-        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout"]),
         // Template engine (Mustache), independent of the rest.
         .target(name: "Mustache"),
         // Core Data's SQLite store layout, shared by the generator and the runtime.
@@ -90,7 +90,7 @@ let package = Package(
             name: "DataModelCodegenTests",
             dependencies: [
                 "DataModel", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
-                "DataModelStoreLayout", "SQLiteKit",
+                "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel",
             ],
             exclude: ["Golden"]),
         // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the

@@ -78,7 +78,8 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     public var severity: Severity
     /// A human-readable message.
     public var message: String
-    /// A stable identifier of the rule that produced this diagnostic, such as `missing-destination`.
+    /// A stable identifier of the rule that produced this diagnostic, such as `missing-destination`: a
+    /// ``RuleID``'s raw value.
     public var ruleID: String
     /// Where the problem is.
     public var location: SourceLocation
@@ -92,13 +93,28 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Creates an error.
+    public static func error(_ message: String, rule: RuleID, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.error, message, rule: rule.rawValue, at: location)
+    }
+
+    /// Creates a warning.
+    public static func warning(_ message: String, rule: RuleID, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.warning, message, rule: rule.rawValue, at: location)
+    }
+
+    /// Creates an error with a rule id given as text (code in this package passes a ``RuleID``).
     public static func error(_ message: String, rule: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.error, message, rule: rule, at: location)
     }
 
-    /// Creates a warning.
+    /// Creates a warning with a rule id of a caller's own.
     public static func warning(_ message: String, rule: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.warning, message, rule: rule, at: location)
+    }
+
+    /// Whether the diagnostic was reported for `rule`.
+    public func isReported(for rule: RuleID) -> Bool {
+        ruleID == rule.rawValue
     }
 
     /// The diagnostic as compilers print it: `path:line:column: error: message [rule-id]`, always on one

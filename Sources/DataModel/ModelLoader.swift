@@ -41,7 +41,7 @@ public enum ModelLoader {
                 [
                     .error(
                         "a model version ('\(versionName)') can only be chosen in a .xcdatamodeld bundle",
-                        rule: "unknown-model-version", at: SourceLocation(file: path))
+                        rule: .unknownModelVersion, at: SourceLocation(file: path))
                 ])
         }
         if !isDirectory {
@@ -98,7 +98,7 @@ public enum ModelLoader {
                 .invalidModel,
                 [
                     .error(
-                        "model bundle contains no .xcdatamodel version", rule: "no-model-version",
+                        "model bundle contains no .xcdatamodel version", rule: .noModelVersion,
                         at: SourceLocation(file: path))
                 ])
         }
@@ -111,7 +111,7 @@ public enum ModelLoader {
                     [
                         .error(
                             "model version '\(wanted)' not found; the bundle has: \(versions.joined(separator: ", "))",
-                            rule: "unknown-model-version", at: SourceLocation(file: path))
+                            rule: .unknownModelVersion, at: SourceLocation(file: path))
                     ])
             }
             chosen = wanted
@@ -132,7 +132,7 @@ public enum ModelLoader {
                 let choice = versions.count == 1 ? "its only version" : "the newest version"
                 warnings.append(
                     .warning(
-                        "\(reason); using \(choice), '\(chosen)'", rule: "current-version",
+                        "\(reason); using \(choice), '\(chosen)'", rule: .currentVersion,
                         at: SourceLocation(file: hasCurrentFile ? currentFile : path)))
             }
         }
@@ -160,7 +160,7 @@ public enum ModelLoader {
             }
             warnings.append(
                 .warning(
-                    "\(currentVersionFileName) \(reason); ignoring it", rule: "current-version",
+                    "\(currentVersionFileName) \(reason); ignoring it", rule: .currentVersion,
                     at: SourceLocation(file: path)))
             return nil
         }
@@ -173,7 +173,7 @@ public enum ModelLoader {
         else {
             warnings.append(
                 .warning(
-                    "\(currentVersionFileName) is not a property list; ignoring it", rule: "current-version",
+                    "\(currentVersionFileName) is not a property list; ignoring it", rule: .currentVersion,
                     at: SourceLocation(file: path, line: 1, column: 1)))
             return nil
         }
@@ -197,7 +197,7 @@ public enum ModelLoader {
                 [
                     .error(
                         "'\(lastComponent(path))' has no 'contents' file: it is not an Xcode data model version",
-                        rule: "missing-contents", at: SourceLocation(file: path))
+                        rule: .missingContents, at: SourceLocation(file: path))
                 ])
         }
         return try loadContents(
@@ -230,7 +230,7 @@ public enum ModelLoader {
                 [
                     .error(
                         "file is \(size) bytes, larger than the limit of \(limits.maximumBytes) bytes",
-                        rule: "file-too-large", at: SourceLocation(file: path))
+                        rule: .fileTooLarge, at: SourceLocation(file: path))
                 ])
         case .failure(.notRegularFile(let kind)):
             throw ioError("cannot read the file: it is \(kind), not a regular file", path: path)
@@ -245,12 +245,12 @@ public enum ModelLoader {
             [
                 .error(
                     "this model is in the pre-2011 binary format (elements/layout files, no contents); open it in a current Xcode and save it to convert it",
-                    rule: "legacy-binary-format", at: SourceLocation(file: path))
+                    rule: .legacyBinaryFormat, at: SourceLocation(file: path))
             ])
     }
 
     private static func ioError(_ message: String, path: String) -> ModelLoadingError {
-        ModelLoadingError(.io, [.error(message, rule: "io-error", at: SourceLocation(file: path))])
+        ModelLoadingError(.io, [.error(message, rule: .ioError, at: SourceLocation(file: path))])
     }
 
     // MARK: Names

@@ -29,7 +29,7 @@ public enum ModelParser {
         guard let root = tree.root() else {
             throw ModelLoadingError(
                 .invalidModel,
-                [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
+                [.error("document has no root element", rule: .xmlMalformed, at: SourceLocation(file: file))])
         }
         guard root.name == "model" else {
             throw ModelLoadingError(
@@ -37,7 +37,7 @@ public enum ModelParser {
                 [
                     .error(
                         "root element is <\(root.name)>, expected <model>: this is not a Core Data model",
-                        rule: "wrong-root", at: root.location)
+                        rule: .wrongRoot, at: root.location)
                 ])
         }
         var reader = ElementReader(tree: tree)
@@ -117,7 +117,7 @@ private struct ElementReader {
         diagnostics.append(
             .warning(
                 "unknown codeGenerationType '\(value)'; treating the entity as Manual/None",
-                rule: "invalid-attribute-value", at: element.location))
+                rule: .invalidAttributeValue, at: element.location))
         return .manual
     }
 
@@ -354,7 +354,7 @@ private struct ElementReader {
     private mutating func required(_ value: String?, _ name: String, of element: XMLElementNode) -> String {
         if let value, !value.isEmpty { return value }
         let problem = value == nil ? "has no '\(name)' attribute" : "has an empty '\(name)' attribute"
-        diagnostics.append(.error("<\(element.name)> \(problem)", rule: "missing-name", at: element.location))
+        diagnostics.append(.error("<\(element.name)> \(problem)", rule: .missingName, at: element.location))
         return value ?? ""
     }
 
@@ -372,7 +372,7 @@ private struct ElementReader {
         default:
             diagnostics.append(
                 .warning(
-                    "'\(name)' is '\(value)', expected YES or NO; ignoring it", rule: "invalid-attribute-value",
+                    "'\(name)' is '\(value)', expected YES or NO; ignoring it", rule: .invalidAttributeValue,
                     at: element.location))
             return nil
         }
@@ -392,7 +392,7 @@ private struct ElementReader {
         if let number = Int(value) { return number }
         diagnostics.append(
             .error(
-                "'\(name)' is '\(value)', expected an integer", rule: "invalid-attribute-value", at: element.location))
+                "'\(name)' is '\(value)', expected an integer", rule: .invalidAttributeValue, at: element.location))
         return nil
     }
 
@@ -425,7 +425,7 @@ private struct ElementReader {
             diagnostics.append(
                 .warning(
                     "unknown attribute '\(tree.attributeName(position))' on <\(element.name)>; ignoring it",
-                    rule: "unknown-attribute", at: element.location))
+                    rule: .unknownAttribute, at: element.location))
         }
     }
 
@@ -465,19 +465,19 @@ private struct ElementReader {
         let typeName = tree.attributeValue(position)
         if let known = AttributeType(rawValue: typeName) { return known }
         diagnostics.append(
-            .error("unknown attribute type '\(typeName)'", rule: "unknown-attribute-type", at: element.location))
+            .error("unknown attribute type '\(typeName)'", rule: .unknownAttributeType, at: element.location))
         return .undefined
     }
 
     /// The read element's `deletionRule`: nil when absent or unknown (with an error).
-    private mutating func deletionRule(of element: XMLElementNode) -> DeletionRule? {
+    private mutating func deletionRule(of element: XMLElementNode) -> DeleteRule? {
         let position = slots[XMLName.deletionRule.rawValue]
         guard position >= 0 else { return nil }
         if let known = tree.withValueBytes(position, Keywords.deletionRules.value(for:)) { return known }
         let rule = tree.attributeValue(position)
-        if let parsed = DeletionRule(rawValue: rule) { return parsed }
+        if let parsed = DeleteRule(rawValue: rule) { return parsed }
         diagnostics.append(
-            .error("unknown deletion rule '\(rule)'", rule: "invalid-attribute-value", at: element.location))
+            .error("unknown deletion rule '\(rule)'", rule: .invalidAttributeValue, at: element.location))
         return nil
     }
 
@@ -486,14 +486,14 @@ private struct ElementReader {
             diagnostics.append(
                 .warning(
                     "unknown attribute '\(attribute.name)' on <\(element.name)>; ignoring it",
-                    rule: "unknown-attribute", at: element.location))
+                    rule: .unknownAttribute, at: element.location))
         }
     }
 
     private mutating func unknownElement(_ element: XMLElementNode, in parent: String) {
         diagnostics.append(
             .warning(
-                "unknown element <\(element.name)> in <\(parent)>; ignoring it", rule: "unknown-element",
+                "unknown element <\(element.name)> in <\(parent)>; ignoring it", rule: .unknownElement,
                 at: element.location))
     }
 }
@@ -525,7 +525,7 @@ private enum XMLKeys {
 /// The values of enumerated XML attributes, found from their bytes without making a `String`.
 private enum Keywords {
     static let attributeTypes = KeywordTable(AttributeType.allCases.map { ($0.rawValue, $0) })
-    static let deletionRules = KeywordTable(DeletionRule.allCases.map { ($0.rawValue, $0) })
+    static let deletionRules = KeywordTable(DeleteRule.allCases.map { ($0.rawValue, $0) })
 }
 
 /// A few ASCII keywords and their values, grouped by length; a lookup compares bytes with the keywords of the

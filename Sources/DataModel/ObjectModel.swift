@@ -1,3 +1,4 @@
+import DataModelStoreLayout
 import FoundationEssentials
 
 /// A parsed Xcode data model version: the IR every later stage reads.
@@ -220,42 +221,6 @@ public struct Entity: Hashable, Sendable, Codable {
     }
 }
 
-/// The type of an attribute (`attributeType`).
-public enum AttributeType: String, Hashable, Sendable, Codable, CaseIterable {
-    case integer16 = "Integer 16"
-    case integer32 = "Integer 32"
-    case integer64 = "Integer 64"
-    case decimal = "Decimal"
-    case double = "Double"
-    case float = "Float"
-    case string = "String"
-    case boolean = "Boolean"
-    case date = "Date"
-    case binary = "Binary"
-    case uuid = "UUID"
-    case uri = "URI"
-    case transformable = "Transformable"
-    case objectID = "Object ID"
-    case composite = "Composite"
-    case undefined = "Undefined"
-
-    /// Whether the type is an integer type.
-    public var isInteger: Bool { self == .integer16 || self == .integer32 || self == .integer64 }
-
-    /// Whether the type is numeric (integers, Decimal, Double, Float).
-    public var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
-
-    /// The type's range for integer types.
-    public var integerRange: ClosedRange<Int64>? {
-        switch self {
-        case .integer16: Int64(Int16.min)...Int64(Int16.max)
-        case .integer32: Int64(Int32.min)...Int64(Int32.max)
-        case .integer64: Int64.min...Int64.max
-        default: nil
-        }
-    }
-}
-
 /// An attribute of an entity.
 public struct Attribute: Hashable, Sendable, Codable {
     /// The attribute's name.
@@ -369,14 +334,17 @@ public struct Attribute: Hashable, Sendable, Codable {
 
     /// Whether the attribute has a column in the store: not transient.
     public var isStored: Bool { !isTransient }
-}
 
-/// What happens to the destination when the source object is deleted.
-public enum DeletionRule: String, Hashable, Sendable, Codable, CaseIterable {
-    case nullify = "Nullify"
-    case cascade = "Cascade"
-    case deny = "Deny"
-    case noAction = "No Action"
+    /// The model's text for the default value or a bound, which ``AttributeValueParser`` parses:
+    /// for a date the `…DateTimeInterval` when there is one (Xcode then writes a display text such
+    /// as `1/1/2000` in the `…ValueString`), else the `…ValueString`.
+    public func valueText(_ role: AttributeValueRole) -> String? {
+        switch role {
+        case .defaultValue: type == .date ? defaultDateTimeInterval ?? defaultValueString : defaultValueString
+        case .minimum: type == .date ? minDateTimeInterval ?? minValueString : minValueString
+        case .maximum: type == .date ? maxDateTimeInterval ?? maxValueString : maxValueString
+        }
+    }
 }
 
 /// A relationship of an entity.
@@ -394,7 +362,7 @@ public struct Relationship: Hashable, Sendable, Codable {
     /// Whether a to-many keeps order.
     public var isOrdered: Bool = false
     /// The delete rule.
-    public var deletionRule: DeletionRule = .nullify
+    public var deletionRule: DeleteRule = .nullify
     /// `minCount`.
     public var minCount: Int?
     /// `maxCount`.
@@ -427,7 +395,7 @@ public struct Relationship: Hashable, Sendable, Codable {
     @inline(__always)
     init(
         name: String, destinationEntity: String, inverseName: String?, inverseEntity: String?, isToMany: Bool,
-        isOrdered: Bool, deletionRule: DeletionRule, minCount: Int?, maxCount: Int?, isOptional: Bool,
+        isOrdered: Bool, deletionRule: DeleteRule, minCount: Int?, maxCount: Int?, isOptional: Bool,
         isTransient: Bool, isIndexed: Bool, syncable: Bool?, renamingIdentifier: String?,
         versionHashModifier: String?, userInfo: UserInfo, location: SourceLocation
     ) {

@@ -156,13 +156,13 @@ final class XMLTree {
         XMLTree, ModelLoadingError
     > {
         func failure(_ diagnostic: Diagnostic) -> Result<XMLTree, ModelLoadingError> {
-            .failure(ModelLoadingError(diagnostic.ruleID == "io-error" ? .io : .invalidModel, [diagnostic]))
+            .failure(ModelLoadingError(diagnostic.isReported(for: .ioError) ? .io : .invalidModel, [diagnostic]))
         }
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<XMLTree, ModelLoadingError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
                 let context = xmlCreateMemoryParserCtxt(base, Int32(clamping: raw.count))
             else {
-                return failure(.error("cannot create an XML parser", rule: "io-error", at: SourceLocation(file: file)))
+                return failure(.error("cannot create an XML parser", rule: .ioError, at: SourceLocation(file: file)))
             }
             defer { xmlFreeParserCtxt(context) }
             let options =
@@ -253,7 +253,7 @@ private struct XMLTreeBuilder {
         let (line, column) = position(ofTagAt: offset, fallbackLine: fallbackLine)
         if stack.count >= maximumDepth, failure == nil {
             failure = .error(
-                "elements nest deeper than \(maximumDepth) levels", rule: "xml-too-deep",
+                "elements nest deeper than \(maximumDepth) levels", rule: .xmlTooDeep,
                 at: SourceLocation(file: file, line: Int(line), column: Int(column)))
         }
         nodes.append(
@@ -438,7 +438,7 @@ private let saxInternalSubset: internalSubsetSAXFunc = { context, _, _, _ in
         let line = Int(parser.pointee.input?.pointee.line ?? 0)
         builder.pointee.failure = .error(
             "document declares a DOCTYPE; model files never contain one, and DTDs and entity declarations are refused",
-            rule: "xml-doctype", at: SourceLocation(file: builder.pointee.file, line: line, column: 1))
+            rule: .xmlDoctype, at: SourceLocation(file: builder.pointee.file, line: line, column: 1))
     }
     xmlStopParser(parser)
 }
@@ -523,11 +523,11 @@ enum XMLTreeParser {
                     [
                         .error(
                             "file is \(data.count) bytes, larger than the limit of \(limits.maximumBytes) bytes",
-                            rule: "file-too-large", at: start)
+                            rule: .fileTooLarge, at: start)
                     ]))
         }
         if data.isEmpty {
-            return .failure(ModelLoadingError(.invalidModel, [.error("file is empty", rule: "xml-empty", at: start)]))
+            return .failure(ModelLoadingError(.invalidModel, [.error("file is empty", rule: .xmlEmpty, at: start)]))
         }
         let data = utf8(data)
         let doctype = data.withUnsafeBytes { raw in PrologScanner.doctypeOffset(raw.bindMemory(to: UInt8.self)) }
@@ -540,7 +540,7 @@ enum XMLTreeParser {
                         [
                             .error(
                                 "document declares a DOCTYPE; model files never contain one, and DTDs and entity declarations are refused",
-                                rule: "xml-doctype", at: location)
+                                rule: .xmlDoctype, at: location)
                         ]))
             }
         }
@@ -557,7 +557,7 @@ enum XMLTreeParser {
                 return .failure(
                     ModelLoadingError(
                         .invalidModel,
-                        [.error("document has no root element", rule: "xml-malformed", at: SourceLocation(file: file))])
+                        [.error("document has no root element", rule: .xmlMalformed, at: SourceLocation(file: file))])
                 )
             }
             return .success(tree)
@@ -566,7 +566,7 @@ enum XMLTreeParser {
 
     static func lastError(_ context: xmlParserCtxtPtr, file: String) -> Diagnostic {
         guard let error = xmlCtxtGetLastError(context) else {
-            return .error("malformed XML", rule: "xml-malformed", at: SourceLocation(file: file))
+            return .error("malformed XML", rule: .xmlMalformed, at: SourceLocation(file: file))
         }
         return diagnostic(for: error, file: file)
     }
@@ -577,15 +577,15 @@ enum XMLTreeParser {
         let trimmed = Validator.trimmingWhitespace(message.split(whereSeparator: \.isNewline).joined(separator: " "))
         let location = SourceLocation(
             file: file, line: Int(max(error.pointee.line, 0)), column: Int(max(error.pointee.int2, 0)))
-        let rule: String
+        let rule: RuleID
         switch Int(error.pointee.code) {
         case Int(XML_ERR_INVALID_CHAR.rawValue), Int(XML_ERR_INVALID_ENCODING.rawValue),
             Int(XML_ERR_UNSUPPORTED_ENCODING.rawValue):
-            rule = "xml-encoding"
+            rule = .xmlEncoding
         case Int(XML_ERR_INTERNAL_ERROR.rawValue) where trimmed.contains("depth"):
-            rule = "xml-too-deep"
+            rule = .xmlTooDeep
         default:
-            rule = trimmed.contains("Excessive depth") ? "xml-too-deep" : "xml-malformed"
+            rule = trimmed.contains("Excessive depth") ? .xmlTooDeep : .xmlMalformed
         }
         return .error("malformed XML: \(trimmed)", rule: rule, at: location)
     }

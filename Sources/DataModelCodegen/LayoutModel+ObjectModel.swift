@@ -13,9 +13,12 @@ extension LayoutModel {
                     name: entity.name, parentName: entity.parentEntity, isAbstract: entity.isAbstract,
                     attributes: entity.attributes.map { attribute in
                         LayoutAttribute(
-                            name: attribute.name, type: LayoutAttributeType(attribute.type),
+                            name: attribute.name, type: attribute.type,
                             isTransient: attribute.isTransient, isDerived: attribute.isDerived,
                             isIndexed: attribute.isIndexed, isOptional: attribute.isOptional,
+                            defaultValue: attribute.valueText(.defaultValue).flatMap {
+                                AttributeValueParser.parse($0, as: attribute.type, role: .defaultValue).value
+                            },
                             renamingIdentifier: attribute.renamingIdentifier)
                     },
                     relationships: entity.relationships.map { relationship in
@@ -35,29 +38,5 @@ extension LayoutModel {
                     },
                     renamingIdentifier: entity.renamingIdentifier)
             })
-    }
-}
-
-extension LayoutAttributeType {
-    /// The layout type of a model attribute type.
-    public init(_ type: AttributeType) {
-        switch type {
-        case .integer16: self = .integer16
-        case .integer32: self = .integer32
-        case .integer64: self = .integer64
-        case .decimal: self = .decimal
-        case .double: self = .double
-        case .float: self = .float
-        case .string: self = .string
-        case .boolean: self = .boolean
-        case .date: self = .date
-        case .binary: self = .binary
-        case .uuid: self = .uuid
-        case .uri: self = .uri
-        case .transformable: self = .transformable
-        case .objectID: self = .objectID
-        case .composite: self = .composite
-        case .undefined: self = .undefined
-        }
     }
 }

@@ -107,17 +107,17 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     public let isDerived: Bool
     /// Whether the attribute is indexed.
     public let isIndexed: Bool
-    /// The default value's text (`defaultDateTimeInterval` for dates), the bounds' texts and the pattern.
-    let defaultText: String?
-    let minimumText: String?
-    let maximumText: String?
+    /// The default value and the bounds, parsed by the one ``AttributeValueParser`` (the
+    /// `…DateTimeInterval` texts for dates); `nil` when absent or invalid (the validator warns).
+    let defaultValue: AttributeValue?
+    let minimum: Double?
+    let maximum: Double?
     let regularExpression: String?
 
     /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
     /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
     init(_ attribute: UnsafePointer<Attribute>, usesCodable: Bool) {
         // Fields are read in place: copying an `Attribute` retains each of its many fields.
-        let isDate = attribute.pointee.type == .date
         nameLiteral = RuntimeContextBuilder.literal(attribute.pointee.name)
         type = attribute.pointee.type
         self.usesCodable = usesCodable
@@ -125,27 +125,30 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         isTransient = attribute.pointee.isTransient
         isDerived = attribute.pointee.isDerived
         isIndexed = attribute.pointee.isIndexed
-        let defaultValue = attribute.pointee.defaultValueString
-        defaultText = isDate ? attribute.pointee.defaultDateTimeInterval ?? defaultValue : defaultValue
-        let minimum = attribute.pointee.minValueString
-        minimumText = isDate ? attribute.pointee.minDateTimeInterval ?? minimum : minimum
-        let maximum = attribute.pointee.maxValueString
-        maximumText = isDate ? attribute.pointee.maxDateTimeInterval ?? maximum : maximum
+        let valueType = attribute.pointee.type
+        func parsed(_ role: AttributeValueRole) -> AttributeValue? {
+            attribute.pointee.valueText(role).flatMap {
+                AttributeValueParser.parse($0, as: valueType, role: role).value
+            }
+        }
+        defaultValue = parsed(.defaultValue)
+        minimum = parsed(.minimum)?.number
+        maximum = parsed(.maximum)?.number
         regularExpression = attribute.pointee.regularExpressionString
     }
 
     /// The `AttributeType` case (`integer16`, `string` …).
-    public var runtimeAttributeType: String { RuntimeContextBuilder.runtimeType(type) }
+    public var runtimeAttributeType: String { type.caseName }
     /// `value`, or `transformableValue` for `Codable` values: the getter the property calls.
     public var runtimeGetter: String { usesCodable ? "transformableValue" : "value" }
     /// `setValue` or `setTransformableValue`.
     public var runtimeSetter: String { usesCodable ? "setTransformableValue" : "setValue" }
-    /// The default value text as a Swift string literal, or `nil`.
-    public var defaultValueLiteral: String { defaultText.map(RuntimeContextBuilder.literal) ?? "nil" }
+    /// The default value as a typed `AttributeValue` literal (`.integer(5)`, `.string("x")`), or `nil`.
+    public var defaultValueLiteral: String { defaultValue.map(RuntimeContextBuilder.valueLiteral) ?? "nil" }
     /// The minimum (value, length, or seconds since 2001) as a Swift literal, or `nil`.
-    public var minValueLiteral: String { RuntimeContextBuilder.number(minimumText) }
+    public var minValueLiteral: String { minimum.map { String($0) } ?? "nil" }
     /// The maximum, or `nil`.
-    public var maxValueLiteral: String { RuntimeContextBuilder.number(maximumText) }
+    public var maxValueLiteral: String { maximum.map { String($0) } ?? "nil" }
     /// The regular expression as a Swift string literal, or `nil`.
     public var regularExpressionLiteral: String { regularExpression.map(RuntimeContextBuilder.literal) ?? "nil" }
 
@@ -164,15 +167,15 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         if isTransient { arguments.append(", isTransient: true" as StaticString) }
         if isDerived { arguments.append(", isDerived: true" as StaticString) }
         if isIndexed { arguments.append(", isIndexed: true" as StaticString) }
-        if let defaultText {
+        if let defaultValue {
             arguments.append(", defaultValue: " as StaticString)
-            arguments.appendLiteral(defaultText)
+            arguments.append(RuntimeContextBuilder.valueLiteral(defaultValue))
         }
-        if minimumText != nil {
+        if minimum != nil {
             arguments.append(", minValue: " as StaticString)
             arguments.append(minValueLiteral)
         }
-        if maximumText != nil {
+        if maximum != nil {
             arguments.append(", maxValue: " as StaticString)
             arguments.append(maxValueLiteral)
         }
@@ -190,7 +193,7 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         case .runtimeGetter: output.append(runtimeGetter)
         case .runtimeSetter: output.append(runtimeSetter)
         case .defaultValueLiteral:
-            if let defaultText { output.appendLiteral(defaultText) } else { output.append("nil" as StaticString) }
+            output.append(defaultValueLiteral)
         case .minValueLiteral: output.append(minValueLiteral)
         case .maxValueLiteral: output.append(maxValueLiteral)
         case .regularExpressionLiteral:
@@ -218,7 +221,7 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     let isOptional: Bool
     /// Whether it is transient.
     public let isTransient: Bool
-    let deletionRule: DeletionRule
+    let deletionRule: DeleteRule
     /// `minCount`, 0 when absent.
     public let minCount: Int
     /// `maxCount`, 0 when absent (unbounded).
@@ -246,14 +249,7 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     /// `setToOne`, `setToManySet` or `setToManyArray`.
     public var runtimeSetter: String { !isToMany ? "setToOne" : isOrdered ? "setToManyArray" : "setToManySet" }
     /// The `DeleteRule` case (`nullify`, `cascade`, `deny`, `noAction`).
-    public var deleteRule: String {
-        switch deletionRule {
-        case .nullify: "nullify"
-        case .cascade: "cascade"
-        case .deny: "deny"
-        case .noAction: "noAction"
-        }
-    }
+    public var deleteRule: String { deletionRule.caseName }
 
     /// The arguments of `RelationshipDescription(…)`, leaving out those equal to the initializer's defaults.
     public var descriptionArguments: String {
@@ -383,28 +379,6 @@ struct RuntimeContextBuilder {
         return chain
     }
 
-    /// The runtime's `AttributeType` case for a model type.
-    static func runtimeType(_ type: AttributeType) -> String {
-        switch type {
-        case .integer16: "integer16"
-        case .integer32: "integer32"
-        case .integer64: "integer64"
-        case .decimal: "decimal"
-        case .double: "double"
-        case .float: "float"
-        case .string: "string"
-        case .boolean: "boolean"
-        case .date: "date"
-        case .binary: "binary"
-        case .uuid: "uuid"
-        case .uri: "uri"
-        case .transformable: "transformable"
-        case .objectID: "objectID"
-        case .composite: "composite"
-        case .undefined: "undefined"
-        }
-    }
-
     /// The class of `entity` in the runtime flavor: its class name, or the entity name when the
     /// model names `NSManagedObject` (what older Xcode wrote for "no custom class").
     static func runtimeClassName(of entity: Entity) -> String {
@@ -467,10 +441,17 @@ struct RuntimeContextBuilder {
         return result + "\""
     }
 
-    /// A number from the model as a Swift `Double` literal, or `nil` when absent or not a number.
-    static func number(_ text: String?) -> String {
-        guard let text, let value = Double(text), value.isFinite else { return "nil" }
-        return String(value)
+    /// `value` as a Swift expression of the runtime's `AttributeValue` (`.integer(5)`, `.double(2.5)`).
+    static func valueLiteral(_ value: AttributeValue) -> String {
+        switch value {
+        case .integer(let number): ".integer(" + String(number) + ")"
+        case .double(let number): ".double(" + String(number) + ")"
+        case .decimal(let text): ".decimal(" + literal(text) + ")"
+        case .boolean(let flag): flag ? ".boolean(true)" : ".boolean(false)"
+        case .string(let text): ".string(" + literal(text) + ")"
+        case .date(let seconds): ".date(" + String(seconds) + ")"
+        case .uuid(let text): ".uuid(" + literal(text) + ")"
+        }
     }
 }
 

@@ -2,33 +2,44 @@ import DataModel
 import DataModelStoreLayout
 import Mustache
 
-/// Renders a model's SQLite schema, in Core Data's store layout, through the `schema.sql` template.
+/// Renders a model's SQLite schema, in Core Data's store layout: the store layout's
+/// ``DDLWriter`` script, or a user's own `schema.sql` template.
 ///
-/// When the library's `schema.sql` is the default template (``usesDefaultTemplate``) and renders
-/// without HTML escaping, the text is written directly, byte for byte what the template renders,
-/// without the template engine's per-column work.
+/// The schema file is the ``DDLWriter``'s pretty script, the same writer whose compact statements
+/// the runtime executes. A user's `schema.sql.mustache` (`--templates`) renders through the
+/// template engine with the schema keys instead.
 public struct SchemaRenderer: Sendable {
-    /// The compiled templates (must include `schema.sql`).
+    /// The compiled templates: a user's `schema.sql`, if any.
     public var library: MustacheLibrary
     /// Whether statements say `IF NOT EXISTS`.
     public var ifNotExists: Bool
-    /// Whether the library's `schema.sql` is the default template (not a user's override), so the
-    /// renderer may write its text directly.
+    /// Whether the schema is the default one, written by the ``DDLWriter``; `false` when the
+    /// library's `schema.sql` is a user's template.
     public var usesDefaultTemplate: Bool
 
     /// Creates a renderer.
     ///
-    /// - Parameter usesDefaultTemplate: Pass `true` only when `library`'s `schema.sql` was compiled
-    ///   from the default template, `Templates/schema.sql.mustache`.
+    /// - Parameter usesDefaultTemplate: Pass `false` when `library`'s `schema.sql` is a user's
+    ///   template, to render it instead of the writer's script.
     public init(library: MustacheLibrary, ifNotExists: Bool = false, usesDefaultTemplate: Bool = false) {
         self.library = library
         self.ifNotExists = ifNotExists
         self.usesDefaultTemplate = usesDefaultTemplate
     }
 
-    /// Whether rendering writes the default template's text directly.
+    /// Whether the writer writes the schema: the default, or a library without a `schema.sql` template.
     private var writesDirectly: Bool {
-        usesDefaultTemplate && !library.options.escapesHTML
+        usesDefaultTemplate || !library.templateNames.contains(CodeGenerator.TemplateName.schema)
+    }
+
+    /// The default schema file: the ``DDLWriter``'s pretty script under a header naming the model.
+    public static func script(for model: ObjectModel, layout: StoreLayout, ifNotExists: Bool = false) -> String {
+        DDLWriter(style: .pretty, ifNotExists: ifNotExists).script(
+            for: layout,
+            header: [
+                "\(model.name).sql — generated from \(model.name).xcdatamodeld (version \(model.versionName)) by datamodelgen. Do not edit.",
+                "SQLite schema in Core Data's store layout: the runtime reads and writes exactly these tables.",
+            ])
     }
 
     /// The layout of `model`; throws a located diagnostic when the model cannot be laid out.
@@ -38,16 +49,13 @@ public struct SchemaRenderer: Sendable {
         } catch {
             throw SchemaLayoutError(
                 diagnostic: .error(
-                    "cannot lay out the store: \(error.description)", rule: "store-layout", at: model.location))
+                    "cannot lay out the store: \(error.description)", rule: .storeLayout, at: model.location))
         }
     }
 
     /// The schema file's text for `model` laid out as `layout`.
     public func render(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> String {
-        if writesDirectly {
-            return String(
-                decoding: SchemaSQLWriter.write(model, layout: layout, ifNotExists: ifNotExists), as: UTF8.self)
-        }
+        if writesDirectly { return Self.script(for: model, layout: layout, ifNotExists: ifNotExists) }
         return try library.render(
             CodeGenerator.TemplateName.schema,
             with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
@@ -55,7 +63,7 @@ public struct SchemaRenderer: Sendable {
 
     /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
     public func renderUTF8(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> [UInt8] {
-        if writesDirectly { return SchemaSQLWriter.write(model, layout: layout, ifNotExists: ifNotExists) }
+        if writesDirectly { return Array(Self.script(for: model, layout: layout, ifNotExists: ifNotExists).utf8) }
         return try library.renderUTF8(
             CodeGenerator.TemplateName.schema,
             withContexts: [SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists).mustacheValue])
@@ -70,47 +78,6 @@ struct SchemaContext: MustacheRepresentable {
 
     var mustacheValue: MustacheValue {
         .object(SchemaObject(model: model, layout: layout, ifNotExists: ifNotExists))
-    }
-
-    /// What a table stores, for the comment above it.
-    static func comment(for table: TableLayout, layout: StoreLayout) -> String {
-        switch table.kind {
-        case .entity(let root):
-            return entitiesComment(root: root, layout: layout)
-        case .join:
-            guard let join = layout.joinTable(named: table.name) else { return "Many-to-many join table" }
-            return comment(for: join, layout: layout)
-        case .primaryKey:
-            return "Entity numbers and the last primary key handed out per entity"
-        case .metadata:
-            return "Store metadata"
-        case .modelCache:
-            return "Cached compiled model"
-        }
-    }
-}
-
-extension SchemaContext {
-    /// `Entities: Person (3), Employee (4)`: the entities stored in the table of hierarchy root `root`,
-    /// the root first, then its descendants by number.
-    static func entitiesComment(root: Int, layout: StoreLayout) -> String {
-        var comment = "Entities: "
-        guard let rootEntity = layout.entity(number: root) else { return comment }
-        for number in rootEntity.hierarchyNumbers {
-            guard let entity = layout.entity(number: number) else { continue }
-            if number != root { comment += ", " }
-            comment += entity.name
-            comment += " ("
-            comment += String(number)
-            comment += ")"
-        }
-        return comment
-    }
-
-    /// What a join table stores: `Many-to-many: Owner.relationship ↔ inverse`.
-    static func comment(for join: JoinTableLayout, layout: StoreLayout) -> String {
-        let owner = layout.entity(number: join.ownerEntityNumber)?.name ?? "?"
-        return "Many-to-many: \(owner).\(join.ownerRelationshipName) ↔ \(join.inverseRelationshipName)"
     }
 }
 
@@ -135,7 +102,7 @@ final class SchemaObject: KeyedMustacheObject {
             .object(
                 SchemaTableObject(
                     table: table,
-                    comment: SchemaContext.comment(for: table, layout: layout)))
+                    comment: layout.description(of: table)))
         }
         indexes = layout.indexes.map { .object(SchemaIndexObject($0)) }
         primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }
@@ -173,17 +140,7 @@ final class SchemaTableObject: KeyedMustacheObject {
 
     /// The column definitions, then a table constraint for a primary key of several columns.
     var columns: [MustacheValue] {
-        let singleKey = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
-        var definitions = table.columns.map { column -> String in
-            // One allocation: `"NAME" TYPE[ PRIMARY KEY]`.
-            StringConcat.concat(
-                SQLQuoting.identifier(column.name), " ", column.type.rawValue,
-                singleKey == column.name ? " PRIMARY KEY" : "")
-        }
-        if table.primaryKey.count > 1 {
-            definitions.append(
-                "PRIMARY KEY (" + table.primaryKey.map(SQLQuoting.identifier).joined(separator: ", ") + ")")
-        }
+        let definitions = DDLWriter().columnDefinitions(of: table)
         let last = definitions.count - 1
         return definitions.enumerated().map { index, definition in
             .object(SchemaColumnObject(definition: definition, isLast: index == last))
@@ -249,11 +206,7 @@ final class SchemaIndexObject: KeyedMustacheObject {
         case .name: return .string(SQLQuoting.identifier(index.name))
         case .table: return .string(SQLQuoting.identifier(index.tableName))
         case .unique: return .string(index.isUnique ? "UNIQUE " : "")
-        case .columns:
-            let columns = index.columns.map { column in
-                SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
-            }
-            return .string(columns.joined(separator: ", "))
+        case .columns: return .string(DDLWriter().indexColumns(of: index))
         }
     }
 }

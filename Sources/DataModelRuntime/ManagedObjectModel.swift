@@ -97,7 +97,7 @@ public struct EntityDescription: Sendable {
             attributes: attributes.map {
                 LayoutAttribute(
                     name: $0.name, type: $0.type, isTransient: $0.isTransient, isDerived: $0.isDerived,
-                    isIndexed: $0.isIndexed, isOptional: $0.isOptional)
+                    isIndexed: $0.isIndexed, isOptional: $0.isOptional, defaultValue: $0.defaultValue)
             },
             relationships: relationships.map {
                 LayoutRelationship(
@@ -115,8 +115,8 @@ public struct EntityDescription: Sendable {
     }
 }
 
-/// An attribute's type, as Core Data names them: the store layout's type, shared so the two never drift.
-public typealias AttributeType = LayoutAttributeType
+/// An attribute's type: the store layout's type, shared with the generator so the two never drift.
+public typealias AttributeType = DataModelStoreLayout.AttributeType
 
 /// An attribute an entity declares.
 public struct AttributeDescription: Sendable, Hashable {
@@ -132,9 +132,10 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isDerived: Bool
     /// `indexed="YES"`.
     public var isIndexed: Bool
-    /// The model's default value text (`defaultValueString`, or `defaultDateTimeInterval` for
-    /// dates), parsed for the attribute's type when an object is inserted.
-    public var defaultValue: String?
+    /// The default value a new object starts with, typed: generated code writes what the
+    /// generator's ``AttributeValueParser`` made of the model's text (`.integer(5)`, `.double(2.5)`,
+    /// `.date(0)` for seconds since 2001), so the runtime parses no model text.
+    public var defaultValue: AttributeValue?
     /// The minimum: the value for numbers, seconds since 2001 for dates, the length for
     /// strings and binary data.
     public var minValue: Double?
@@ -146,7 +147,7 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
-        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: String? = nil, minValue: Double? = nil,
+        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: AttributeValue? = nil, minValue: Double? = nil,
         maxValue: Double? = nil, regularExpression: String? = nil
     ) {
         self.name = name
@@ -160,19 +161,30 @@ public struct AttributeDescription: Sendable, Hashable {
         self.maxValue = maxValue
         self.regularExpression = regularExpression
     }
+
+    /// Creates an attribute whose default is given as the model's text (`"5"`), as descriptions written
+    /// before defaults were typed did: the text is read by the generator's one ``AttributeValueParser``
+    /// (a text it rejects gives no default).
+    @available(*, deprecated, message: "pass a typed default, e.g. defaultValue: .integer(5)")
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: String, minValue: Double? = nil,
+        maxValue: Double? = nil, regularExpression: String? = nil
+    ) {
+        self.init(
+            name: name, type: type, isOptional: isOptional, isTransient: isTransient, isDerived: isDerived,
+            isIndexed: isIndexed,
+            defaultValue: AttributeValueParser.parse(defaultValue, as: type, role: .defaultValue).value,
+            minValue: minValue, maxValue: maxValue, regularExpression: regularExpression)
+    }
 }
 
-/// What happens to a relationship's destinations when its source object is deleted.
-public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
-    /// The destinations stay; the deleted object is removed from their inverse.
-    case nullify
-    /// The destinations are deleted too.
-    case cascade
-    /// Saving fails while the relationship has destinations.
-    case deny
-    /// Nothing is done: the destinations' inverses keep pointing at the deleted object.
-    case noAction
-}
+/// A default value, typed (see ``AttributeDescription/defaultValue``).
+public typealias AttributeValue = DataModelStoreLayout.AttributeValue
+
+/// What happens to a relationship's destinations when its source object is deleted: the store
+/// layout's rule, shared with the generator.
+public typealias DeleteRule = DataModelStoreLayout.DeleteRule
 
 /// A relationship an entity declares.
 public struct RelationshipDescription: Sendable, Hashable {

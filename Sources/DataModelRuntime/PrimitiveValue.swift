@@ -259,30 +259,21 @@ extension URL: StorableValue {
 }
 
 extension AttributeType {
-    /// The stored form of a model default value text, or `.null` when there is none or it does
-    /// not parse (the generator's validator reports bad defaults).
-    func primitiveDefault(_ text: String?) -> PrimitiveValue {
-        guard let text else { return .null }
-        switch self {
-        case .integer16, .integer32, .integer64:
-            if let value = Int64(text) { return .integer(value) }
-            return Double(text).flatMap { PrimitiveValue.real($0).integer }.map { .integer($0) } ?? .null
-        case .boolean:
-            switch text.lowercased() {
-            case "yes", "true", "1": return .integer(1)
-            case "no", "false", "0": return .integer(0)
-            default: return .null
-            }
-        case .double, .float, .date:
-            return Double(text).map { .real($0) } ?? .null
-        case .decimal:
+    /// The stored form of a typed default value, or `.null` when there is none.
+    func primitiveDefault(_ value: AttributeValue?) -> PrimitiveValue {
+        switch value {
+        case nil: return .null
+        case .integer(let number):
+            return self == .double || self == .float || self == .date ? .real(Double(number)) : .integer(number)
+        case .double(let number), .date(let number):
+            return isInteger ? PrimitiveValue.real(number).integer.map { .integer($0) } ?? .null : .real(number)
+        case .boolean(let flag): return .integer(flag ? 1 : 0)
+        case .string(let text): return .text(text)
+        case .decimal(let text):
+            // Checked and trimmed by the generator's parser: the exact conversion, not a parse of model text.
             return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))?.primitiveValue ?? .null
-        case .string, .uri:
-            return .text(text)
-        case .uuid:
+        case .uuid(let text):
             return UUID(uuidString: text)?.primitiveValue ?? .null
-        case .binary, .transformable, .composite, .objectID, .undefined:
-            return .null
         }
     }
 }

@@ -137,7 +137,7 @@ public struct AttributeLayout: Sendable, Hashable {
     /// The attribute name in its model spelling.
     public let name: String
     /// The attribute type.
-    public let type: LayoutAttributeType
+    public let type: AttributeType
     /// The column in the entity's table.
     public let column: String
     /// The column's declared type.

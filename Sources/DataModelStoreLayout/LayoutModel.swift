@@ -64,48 +64,12 @@ public struct LayoutEntity: Sendable, Hashable {
     }
 }
 
-/// An attribute's type, as Core Data names them.
-public enum LayoutAttributeType: String, Sendable, Hashable, CaseIterable {
-    /// `Integer 16`.
-    case integer16
-    /// `Integer 32`.
-    case integer32
-    /// `Integer 64`.
-    case integer64
-    /// `Decimal`.
-    case decimal
-    /// `Double`.
-    case double
-    /// `Float`.
-    case float
-    /// `String`.
-    case string
-    /// `Boolean`.
-    case boolean
-    /// `Date`: seconds since 2001-01-01 00:00:00 UTC.
-    case date
-    /// `Binary`.
-    case binary
-    /// `UUID`: 16 bytes.
-    case uuid
-    /// `URI`: its absolute string.
-    case uri
-    /// `Transformable`: the transformer's bytes.
-    case transformable
-    /// `Object ID`: only meaningful in fetch results; never stored.
-    case objectID
-    /// `Composite`: stored as one blob by this layout.
-    case composite
-    /// `Undefined`: transient only; never stored.
-    case undefined
-}
-
 /// An attribute the entity declares.
 public struct LayoutAttribute: Sendable, Hashable {
     /// The attribute name in its model spelling.
     public var name: String
     /// The attribute type.
-    public var type: LayoutAttributeType
+    public var type: AttributeType
     /// A transient attribute has no column.
     public var isTransient: Bool
     /// A derived attribute has a column like any other (Core Data stores derived values); the
@@ -115,14 +79,19 @@ public struct LayoutAttribute: Sendable, Hashable {
     public var isIndexed: Bool
     /// Whether the attribute may be nil.
     public var isOptional: Bool
+    /// The default value: a new object's, and what migration writes into existing rows when the attribute is
+    /// added (or made non-optional).
+    public var defaultValue: AttributeValue?
     /// The renaming identifier (`elementID`): the attribute's name in an earlier model version, for migration.
     public var renamingIdentifier: String?
 
     /// Creates an attribute.
     public init(
-        name: String, type: LayoutAttributeType, isTransient: Bool = false, isDerived: Bool = false,
-        isIndexed: Bool = false, isOptional: Bool = true, renamingIdentifier: String? = nil
+        name: String, type: AttributeType, isTransient: Bool = false, isDerived: Bool = false,
+        isIndexed: Bool = false, isOptional: Bool = true, defaultValue: AttributeValue? = nil,
+        renamingIdentifier: String? = nil
     ) {
+        self.defaultValue = defaultValue
         self.isOptional = isOptional
         self.renamingIdentifier = renamingIdentifier
         self.name = name

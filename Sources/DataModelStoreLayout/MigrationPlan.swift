@@ -57,6 +57,8 @@ struct MigrationPlanner {
     var blockers: [String] = []
     var steps: [String] = []
     var statements: [String] = []
+    /// Writes the new tables and indexes exactly as a new store gets them.
+    let ddl = DDLWriter()
 
     /// New entity number → old entity layout it maps from.
     private var entityMap: [Int: EntityLayout] = [:]
@@ -151,8 +153,8 @@ struct MigrationPlanner {
 
     /// Attribute type changes whose values convert without loss in SQLite's storage classes: integers widen,
     /// `Float` becomes `Double`. Every other change needs a mapping model, as in Core Data.
-    static func convertsValue(from old: LayoutAttributeType, to new: LayoutAttributeType) -> Bool {
-        let rank: [LayoutAttributeType: Int] = [.integer16: 1, .integer32: 2, .integer64: 3]
+    static func convertsValue(from old: AttributeType, to new: AttributeType) -> Bool {
+        let rank: [AttributeType: Int] = [.integer16: 1, .integer32: 2, .integer64: 3]
         if let from = rank[old], let to = rank[new] { return from <= to }
         return old == new || (old == .float && new == .double) || (old == .boolean && new == .integer64)
     }
@@ -190,9 +192,21 @@ struct MigrationPlanner {
         }
     }
 
-    /// Whether a non-optional attribute has a default that fills existing rows. The layout model does not carry
-    /// default values yet, so none has one: such changes are refused rather than filled with nulls.
-    static func hasDefault(_ attribute: LayoutAttribute) -> Bool { false }
+    /// Whether an attribute has a default value, which fills it in existing rows.
+    static func hasDefault(_ attribute: LayoutAttribute) -> Bool { attribute.defaultValue != nil }
+
+    /// `value` as an SQL literal, stored as the runtime stores it: numbers and dates (seconds since 2001) as
+    /// numbers, Booleans as 0 or 1, text and decimal digits quoted, a UUID as its 16 bytes.
+    func literal(_ value: AttributeValue) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .double(let number), .date(let number): number.isFinite ? "\(number)" : "NULL"
+        case .boolean(let flag): flag ? "1" : "0"
+        case .string(let text), .decimal(let text): ddl.dialect.literal(text)
+        case .uuid(let text):
+            "X'" + String(text.unicodeScalars.filter { $0.properties.isASCIIHexDigit }.map(Character.init)) + "'"
+        }
+    }
 
     // MARK: Plan
 
@@ -225,7 +239,7 @@ struct MigrationPlanner {
         var added: [String] = []
         for table in new.tables {
             guard let previous = old.table(named: table.name) else {
-                sql.append(StoreLayout.createTableStatement(table))
+                sql.append(ddl.createTable(table))
                 added.append("create table \(table.name)")
                 continue
             }
@@ -233,8 +247,8 @@ struct MigrationPlanner {
             guard previous.columns.allSatisfy({ table.column(named: $0.name)?.type == $0.type }) else { return nil }
             for column in table.columns where previous.column(named: column.name) == nil {
                 sql.append(
-                    "ALTER TABLE " + SQLQuoting.identifier(table.name) + " ADD COLUMN "
-                        + SQLQuoting.identifier(column.name) + " " + column.type.rawValue)
+                    "ALTER TABLE " + ddl.dialect.identifier(table.name) + " ADD COLUMN "
+                        + ddl.dialect.identifier(column.name) + " " + ddl.dialect.typeName(column.type))
                 added.append("add column \(table.name).\(column.name)")
             }
         }
@@ -254,14 +268,37 @@ struct MigrationPlanner {
                 if previous.storage != relationship.storage { return nil }
             }
         }
+        for entity in new.entities {
+            for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newModel),
+                    let value = declared.defaultValue
+                else { continue }
+                let source = entityMap[entity.number]
+                let previous = source.flatMap { sourceAttribute(attribute.name, entity: entity, source: $0) }
+                // Added attributes get their default in existing rows; one made non-optional, where it is empty.
+                guard previous == nil || !declared.isOptional else { continue }
+                var update =
+                    "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
+                    + ddl.dialect.identifier(attribute.column) + " = " + literal(value) + " WHERE "
+                    + ddl.dialect.identifier(attribute.column) + " IS NULL"
+                if old.entity(number: entity.rootEntityNumber) != nil || entity.hierarchyNumbers.count > 1
+                    || !entity.isRoot
+                {
+                    update +=
+                        #" AND "Z_ENT" BETWEEN \#(entity.hierarchyNumbers.lowerBound) AND \#(entity.hierarchyNumbers.upperBound)"#
+                }
+                sql.append(update)
+                added.append("fill \(entity.name).\(attribute.name) with its default")
+            }
+        }
         let oldIndexes = Set(old.indexes.map(\.name))
         let newIndexes = Set(new.indexes.map(\.name))
         for index in old.indexes where !newIndexes.contains(index.name) {
-            sql.append("DROP INDEX IF EXISTS " + SQLQuoting.identifier(index.name))
+            sql.append("DROP INDEX IF EXISTS " + ddl.dialect.identifier(index.name))
             added.append("drop index \(index.name)")
         }
         for index in new.indexes where !oldIndexes.contains(index.name) {
-            sql.append(StoreLayout.createIndexStatement(index))
+            sql.append(ddl.createIndex(index))
             added.append("create index \(index.name)")
         }
         sql += primaryKeyStatements()
@@ -279,7 +316,7 @@ struct MigrationPlanner {
             }
             sql.append(
                 #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
-                    + "\(row.entityNumber), \(SQLQuoting.literal(row.name)), \(row.superentityNumber), "
+                    + "\(row.entityNumber), \(ddl.dialect.literal(row.name)), \(row.superentityNumber), "
                     + "COALESCE(\(previous ?? "0"), 0))")
         }
         sql.append(#"DROP TABLE "_DMG_OLD_PRIMARYKEY""#)
@@ -297,11 +334,11 @@ struct MigrationPlanner {
         let oldTables = old.entityTables + old.joinTables.map(\.table)
         for table in oldTables {
             sql.append(
-                "ALTER TABLE " + SQLQuoting.identifier(table.name) + " RENAME TO "
-                    + SQLQuoting.identifier(Self.oldName(table.name)))
+                "ALTER TABLE " + ddl.dialect.identifier(table.name) + " RENAME TO "
+                    + ddl.dialect.identifier(Self.oldName(table.name)))
         }
         for table in new.entityTables + new.joinTables.map(\.table) {
-            sql.append(StoreLayout.createTableStatement(table))
+            sql.append(ddl.createTable(table))
         }
         steps.append("move the old tables aside and create the new model's tables")
         for entity in new.entities {
@@ -318,8 +355,8 @@ struct MigrationPlanner {
             sql += danglingReferenceCleanup()
             steps.append("clear references to rows of removed entities")
         }
-        for table in oldTables { sql.append("DROP TABLE " + SQLQuoting.identifier(Self.oldName(table.name))) }
-        for index in new.indexes { sql.append(StoreLayout.createIndexStatement(index)) }
+        for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
+        for index in new.indexes { sql.append(ddl.createIndex(index)) }
         steps.append("drop the old tables and create the indexes")
         sql += primaryKeyStatements()
         steps.append("update Z_PRIMARYKEY entity rows")
@@ -339,10 +376,10 @@ struct MigrationPlanner {
                 else { continue }
                 let cleared = [columns.column, columns.entityColumn, columns.orderColumn].compactMap { $0 }
                 sql.append(
-                    "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
-                        + cleared.map { SQLQuoting.identifier($0) + " = NULL" }.joined(separator: ", ") + " WHERE "
-                        + SQLQuoting.identifier(columns.column) + #" NOT IN (SELECT "Z_PK" FROM "#
-                        + SQLQuoting.identifier(destination.tableName) + ")")
+                    "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
+                        + cleared.map { ddl.dialect.identifier($0) + " = NULL" }.joined(separator: ", ") + " WHERE "
+                        + ddl.dialect.identifier(columns.column) + #" NOT IN (SELECT "Z_PK" FROM "#
+                        + ddl.dialect.identifier(destination.tableName) + ")")
             }
         }
         for join in new.joinTables {
@@ -350,10 +387,10 @@ struct MigrationPlanner {
                 let destination = new.entity(number: join.destinationEntityNumber)
             else { continue }
             sql.append(
-                "DELETE FROM " + SQLQuoting.identifier(join.name) + " WHERE "
-                    + SQLQuoting.identifier(join.sourceColumn) + #" NOT IN (SELECT "Z_PK" FROM "#
-                    + SQLQuoting.identifier(owner.tableName) + ") OR " + SQLQuoting.identifier(join.destinationColumn)
-                    + #" NOT IN (SELECT "Z_PK" FROM "# + SQLQuoting.identifier(destination.tableName) + ")")
+                "DELETE FROM " + ddl.dialect.identifier(join.name) + " WHERE "
+                    + ddl.dialect.identifier(join.sourceColumn) + #" NOT IN (SELECT "Z_PK" FROM "#
+                    + ddl.dialect.identifier(owner.tableName) + ") OR " + ddl.dialect.identifier(join.destinationColumn)
+                    + #" NOT IN (SELECT "Z_PK" FROM "# + ddl.dialect.identifier(destination.tableName) + ")")
         }
         return sql
     }
@@ -370,12 +407,12 @@ struct MigrationPlanner {
         var columns: [String] = []
         var values: [String] = []
         for column in entity.columns {
-            columns.append(SQLQuoting.identifier(column.name))
+            columns.append(ddl.dialect.identifier(column.name))
             values.append(value(for: column, entity: entity, source: source, table: table))
         }
         var text =
-            "INSERT INTO " + SQLQuoting.identifier(entity.tableName) + " (" + columns.joined(separator: ", ")
-            + ") SELECT " + values.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " AS o"
+            "INSERT INTO " + ddl.dialect.identifier(entity.tableName) + " (" + columns.joined(separator: ", ")
+            + ") SELECT " + values.joined(separator: ", ") + " FROM " + ddl.dialect.identifier(table) + " AS o"
         if old.entity(number: source.rootEntityNumber)?.hierarchyNumbers.count ?? 1 > 1 || !source.isRoot {
             text += #" WHERE o."Z_ENT" = \#(source.number)"#
         }
@@ -383,15 +420,20 @@ struct MigrationPlanner {
     }
 
     private func value(for column: ColumnLayout, entity: EntityLayout, source: EntityLayout, table: String) -> String {
-        let q = { (name: String) in "o." + SQLQuoting.identifier(name) }
+        let q = { (name: String) in "o." + ddl.dialect.identifier(name) }
         switch column.role {
         case .primaryKey: return q("Z_PK")
         case .entity: return String(entity.number)
         case .optimisticLock: return q("Z_OPT")
         case .attribute:
-            guard let name = column.propertyName,
-                let previous = sourceAttribute(name, entity: entity, source: source)
-            else { return "NULL" }
+            // A column of a sibling entity's attribute stays empty in this entity's rows.
+            guard let name = column.propertyName, entity.attribute(named: name)?.column == column.name else {
+                return "NULL"
+            }
+            let declared = attribute(name, of: entity.name, in: newModel)
+            let fill = declared?.defaultValue.map(literal)
+            guard let previous = sourceAttribute(name, entity: entity, source: source) else { return fill ?? "NULL" }
+            if let fill, declared?.isOptional == false { return "COALESCE(" + q(previous.column) + ", " + fill + ")" }
             return q(previous.column)
         case .foreignKey, .foreignEntity, .foreignOrder:
             guard let name = column.propertyName, let current = entity.relationship(named: name),
@@ -420,13 +462,13 @@ struct MigrationPlanner {
         case .inverseForeignKey(let table, let columns):
             // A to-many became a to-one: one of its objects (the one with the lowest key).
             key =
-                #"(SELECT MIN(d."Z_PK") FROM "# + SQLQuoting.identifier(Self.oldName(table)) + " AS d WHERE d."
-                + SQLQuoting.identifier(columns.column) + #" = o."Z_PK")"#
+                #"(SELECT MIN(d."Z_PK") FROM "# + ddl.dialect.identifier(Self.oldName(table)) + " AS d WHERE d."
+                + ddl.dialect.identifier(columns.column) + #" = o."Z_PK")"#
         case .joinTable(let join):
             key =
-                "(SELECT MIN(j." + SQLQuoting.identifier(join.destinationColumn) + ") FROM "
-                + SQLQuoting.identifier(Self.oldName(join.table)) + " AS j WHERE j."
-                + SQLQuoting.identifier(join.sourceColumn) + #" = o."Z_PK")"#
+                "(SELECT MIN(j." + ddl.dialect.identifier(join.destinationColumn) + ") FROM "
+                + ddl.dialect.identifier(Self.oldName(join.table)) + " AS j WHERE j."
+                + ddl.dialect.identifier(join.sourceColumn) + #" = o."Z_PK")"#
         }
         if column.name == current.column { return key }
         if column.name == current.entityColumn {
@@ -474,8 +516,8 @@ struct MigrationPlanner {
                     ?? "ROW_NUMBER() OVER (PARTITION BY \(select.destination) ORDER BY \(select.source))")
         }
         return [
-            "INSERT INTO " + SQLQuoting.identifier(join.name) + " ("
-                + columns.map(SQLQuoting.identifier).joined(separator: ", ") + ") SELECT "
+            "INSERT INTO " + ddl.dialect.identifier(join.name) + " ("
+                + columns.map(ddl.dialect.identifier).joined(separator: ", ") + ") SELECT "
                 + values.joined(separator: ", ") + " FROM " + select.from
         ]
     }
@@ -484,21 +526,21 @@ struct MigrationPlanner {
     private func rows(of relationship: RelationshipLayout, in entity: EntityLayout) -> (
         from: String, source: String, destination: String, order: String?, inverseOrder: String?
     )? {
-        let q = { (name: String) in "o." + SQLQuoting.identifier(name) }
+        let q = { (name: String) in "o." + ddl.dialect.identifier(name) }
         switch relationship.storage {
         case .joinTable(let join):
             return (
-                SQLQuoting.identifier(Self.oldName(join.table)) + " AS o", q(join.sourceColumn),
+                ddl.dialect.identifier(Self.oldName(join.table)) + " AS o", q(join.sourceColumn),
                 q(join.destinationColumn), join.orderColumn.map(q), join.inverseOrderColumn.map(q)
             )
         case .foreignKey(let columns):
             return (
-                SQLQuoting.identifier(Self.oldName(entity.tableName)) + " AS o WHERE " + q(columns.column)
+                ddl.dialect.identifier(Self.oldName(entity.tableName)) + " AS o WHERE " + q(columns.column)
                     + " IS NOT NULL", q("Z_PK"), q(columns.column), nil, columns.orderColumn.map(q)
             )
         case .inverseForeignKey(let table, let columns):
             return (
-                SQLQuoting.identifier(Self.oldName(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
+                ddl.dialect.identifier(Self.oldName(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
                 q(columns.column), q("Z_PK"), columns.orderColumn.map(q), nil
             )
         }

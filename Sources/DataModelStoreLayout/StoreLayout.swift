@@ -100,61 +100,17 @@ public struct StoreLayout: Sendable, Hashable {
 // MARK: - DDL
 
 extension StoreLayout {
-    /// The statements that create an empty store: every `CREATE TABLE` (entity tables, join
-    /// tables, `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`), then every `CREATE INDEX`.
-    ///
-    /// Every identifier is double-quoted, so entity and property names that are SQL keywords
-    /// (`Order`, `group`, `select`) are safe. Core Data adds no `NOT NULL`, `FOREIGN KEY` or
-    /// `CHECK` constraints; neither does this.
-    ///
-    /// ```
-    /// CREATE TABLE "ZCAR" ("Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER, "ZMODEL" VARCHAR)
-    /// CREATE INDEX "ZCAR_Z_ENT_INDEX" ON "ZCAR" ("Z_ENT")
-    /// ```
+    /// The statements that create an empty store, as the runtime executes them: ``DDLWriter``'s
+    /// compact ``DDLWriter/statements(for:)``.
     ///
     /// - Parameter ifNotExists: write `IF NOT EXISTS`, so running them again is harmless.
     public func ddlStatements(ifNotExists: Bool = false) -> [String] {
-        tables.map { Self.createTableStatement($0, ifNotExists: ifNotExists) }
-            + indexes.map { Self.createIndexStatement($0, ifNotExists: ifNotExists) }
+        DDLWriter(ifNotExists: ifNotExists).statements(for: self)
     }
 
     /// `INSERT OR IGNORE INTO "Z_PRIMARYKEY" …` for each of ``primaryKeyRows``: run after
     /// ``ddlStatements(ifNotExists:)`` when creating a store.
     public func primaryKeyRowStatements() -> [String] {
-        primaryKeyRows.map { row in
-            let values = [
-                String(row.entityNumber), SQLQuoting.literal(row.name), String(row.superentityNumber),
-                String(row.maximumPrimaryKey),
-            ]
-            return #"INSERT OR IGNORE INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
-                + values.joined(separator: ", ") + ")"
-        }
-    }
-
-    /// The `CREATE TABLE` statement for `table`.
-    ///
-    /// A one-column primary key is written inline (`"Z_PK" INTEGER PRIMARY KEY`, so it is the
-    /// rowid); a two-column one as a table constraint.
-    public static func createTableStatement(_ table: TableLayout, ifNotExists: Bool = false) -> String {
-        var parts = table.columns.map { column in
-            var part = SQLQuoting.identifier(column.name) + " " + column.type.rawValue
-            if table.primaryKey == [column.name] { part += " PRIMARY KEY" }
-            return part
-        }
-        if table.primaryKey.count > 1 {
-            parts.append("PRIMARY KEY (" + table.primaryKey.map(SQLQuoting.identifier).joined(separator: ", ") + ")")
-        }
-        return "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + SQLQuoting.identifier(table.name) + " ("
-            + parts.joined(separator: ", ") + ")"
-    }
-
-    /// The `CREATE [UNIQUE] INDEX` statement for `index`.
-    public static func createIndexStatement(_ index: IndexLayout, ifNotExists: Bool = false) -> String {
-        let columns = index.columns.map { column in
-            SQLQuoting.identifier(column.name) + (column.order.map { " " + $0.rawValue } ?? "")
-        }
-        return "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
-            + SQLQuoting.identifier(index.name) + " ON " + SQLQuoting.identifier(index.tableName) + " ("
-            + columns.joined(separator: ", ") + ")"
+        DDLWriter().primaryKeyRowStatements(for: self)
     }
 }

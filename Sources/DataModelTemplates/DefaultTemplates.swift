@@ -7,7 +7,6 @@ public enum DefaultTemplates {
     /// The names of every default template, without the `.mustache` extension.
     public static let names = [
         "coredata-class", "coredata-properties", "runtime-class", "runtime-properties", "runtime-model",
-        "schema.sql",
     ]
 
     /// The file extension of template files.

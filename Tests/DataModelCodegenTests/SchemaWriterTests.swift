@@ -2,14 +2,15 @@ import DataModelGenCLI
 import Foundation
 import Testing
 
-/// The schema written directly for the default `schema.sql` template is byte for byte what the
-/// template engine renders from that template, for every model, with and without `IF NOT EXISTS`.
+/// The schema the `DDLWriter` writes is byte for byte what the template engine renders from
+/// `Examples/Templates/schema.sql.mustache` with the documented schema keys, for every model, with and
+/// without `IF NOT EXISTS`: the keys a user's schema template has can reproduce the default.
 @Suite struct SchemaWriterTests {
-    /// A `--templates` directory holding a copy of the default `schema.sql` template: the CLI then
+    /// A `--templates` directory holding a copy of the example `schema.sql` template: the CLI then
     /// treats it as a user's override and renders it through the template engine.
     static func templateCopyDirectory() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        let source = TestPaths.repoRoot.appendingPathComponent("Templates/schema.sql.mustache")
+        let source = TestPaths.repoRoot.appendingPathComponent("Examples/Templates/schema.sql.mustache")
         try FileManager.default.copyItem(
             at: source, to: directory.url.appendingPathComponent("schema.sql.mustache"))
         return directory

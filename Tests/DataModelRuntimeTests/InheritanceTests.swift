@@ -49,7 +49,7 @@ enum VehiclesModel {
             EntityDescription(
                 name: "Car", parentName: "Vehicle", objectType: Car.self,
                 attributes: [
-                    AttributeDescription(name: "seats", type: .integer16, isOptional: false, defaultValue: "4")
+                    AttributeDescription(name: "seats", type: .integer16, isOptional: false, defaultValue: .integer(4))
                 ],
                 propertyNameForKeyPath: { keyPath in
                     switch keyPath {

@@ -13,7 +13,7 @@ struct SaveAtomicityTests {
                 attributes: [
                     AttributeDescription(name: "name", type: .string, isOptional: false, minValue: 2, maxValue: 10),
                     AttributeDescription(
-                        name: "balance", type: .integer64, isOptional: false, defaultValue: "0", minValue: 0),
+                        name: "balance", type: .integer64, isOptional: false, defaultValue: .integer(0), minValue: 0),
                     AttributeDescription(name: "opened", type: .date),
                 ],
                 uniquenessConstraints: [["name"]])

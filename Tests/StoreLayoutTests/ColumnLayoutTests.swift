@@ -4,7 +4,7 @@ import Testing
 @Suite("Columns")
 struct ColumnLayoutTests {
     @Test func everyAttributeTypeHasItsColumnTypeAndGroup() throws {
-        let types: [(String, LayoutAttributeType)] = [
+        let types: [(String, AttributeType)] = [
             ("aInt16", .integer16), ("bInt32", .integer32), ("cInt64", .integer64), ("dDecimal", .decimal),
             ("eDouble", .double), ("fFloat", .float), ("gString", .string), ("hBoolean", .boolean),
             ("iDate", .date), ("jBinary", .binary), ("kUUID", .uuid), ("lURI", .uri),
@@ -25,8 +25,8 @@ struct ColumnLayoutTests {
                 "ZJBINARY BLOB", "ZKUUID BLOB", "ZOCOMPOSITE BLOB",
             ])
         #expect(table.primaryKey == ["Z_PK"])
-        #expect(LayoutAttributeType.objectID.sqlColumnType == nil)
-        #expect(LayoutAttributeType.undefined.sqlColumnType == nil)
+        #expect(AttributeType.objectID.sqlColumnType == nil)
+        #expect(AttributeType.undefined.sqlColumnType == nil)
         let thing = try #require(layout.entity(named: "Thing"))
         #expect(thing.attribute(named: "nObjectID") == nil)
         #expect(thing.attribute(named: "iDate")?.sqlType == .timestamp)

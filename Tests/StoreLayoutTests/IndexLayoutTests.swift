@@ -45,7 +45,7 @@ struct IndexLayoutTests {
             #"CREATE INDEX "Z_Note_byFolderAndTitle" ON "ZNOTE" ("ZFOLDER" COLLATE BINARY ASC, "ZTITLE" COLLATE BINARY DESC)"#,
             #"CREATE INDEX "Z_Cafe_byRoast" ON "ZPLACE" ("ZROAST" COLLATE BINARY ASC)"#,
         ]
-        let statements = layout.indexes.map { StoreLayout.createIndexStatement($0) }
+        let statements = layout.indexes.map { DDLWriter().createIndex($0) }
         #expect(Set(statements) == expected)
         #expect(statements.count == expected.count)
         #expect(layout.joinTableListing == ["Z_3TAGS (Z_3PLACES, Z_5TAGS)"])
@@ -67,7 +67,7 @@ struct IndexLayoutTests {
 
     @Test func indexedAttributesAndUniquenessConstraints() throws {
         let layout = try StoreLayout(model: companyModel)
-        let statements = layout.indexes.map { StoreLayout.createIndexStatement($0) }
+        let statements = layout.indexes.map { DDLWriter().createIndex($0) }
         #expect(
             statements == [
                 #"CREATE INDEX "ZBUSINESS_ZNAME_INDEX" ON "ZBUSINESS" ("ZNAME")"#,
@@ -88,7 +88,7 @@ struct IndexLayoutTests {
             ]))
         let index = try #require(layout.indexes.first { $0.kind == .uniquenessConstraint })
         #expect(
-            StoreLayout.createIndexStatement(index)
+            DDLWriter().createIndex(index)
                 == #"CREATE UNIQUE INDEX "Z_Note_UNIQUE_title_folder" ON "ZNOTE" ("ZTITLE" COLLATE BINARY ASC, "ZFOLDER" COLLATE BINARY ASC)"#
         )
         #expect(layout.indexes.filter { $0.kind == .uniquenessConstraint }.count == 1)
@@ -104,7 +104,7 @@ struct IndexLayoutTests {
                     fetchIndexes: [LayoutFetchIndex(name: "byTitle", elements: [.init(property: "title")])]),
             ]))
         #expect(
-            layout.indexes.map { StoreLayout.createIndexStatement($0, ifNotExists: true) } == [
+            layout.indexes.map { DDLWriter(ifNotExists: true).createIndex($0) } == [
                 #"CREATE INDEX IF NOT EXISTS "ZDOCUMENT_ZTITLE_INDEX" ON "ZDOCUMENT" ("ZTITLE")"#,
                 #"CREATE INDEX IF NOT EXISTS "ZDOCUMENT_Z_ENT_INDEX" ON "ZDOCUMENT" ("Z_ENT")"#,
                 #"CREATE INDEX IF NOT EXISTS "Z_Report_byTitle" ON "ZDOCUMENT" ("ZTITLE" COLLATE BINARY ASC)"#,

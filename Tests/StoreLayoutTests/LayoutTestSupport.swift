@@ -12,7 +12,7 @@ func entity(
 }
 
 func attribute(
-    _ name: String, _ type: LayoutAttributeType = .string, transient: Bool = false, derived: Bool = false,
+    _ name: String, _ type: AttributeType = .string, transient: Bool = false, derived: Bool = false,
     indexed: Bool = false
 ) -> LayoutAttribute {
     LayoutAttribute(name: name, type: type, isTransient: transient, isDerived: derived, isIndexed: indexed)

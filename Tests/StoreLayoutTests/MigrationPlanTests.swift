@@ -152,8 +152,29 @@ struct MigrationPlanTests {
         #expect(plan.statements.isEmpty)
         #expect(
             plan.blockers == [
-                "Person.age: attribute type changed from integer16 to string, which needs a mapping model",
+                "Person.age: attribute type changed from Integer 16 to String, which needs a mapping model",
                 "Pet.tag: non-optional attribute added without a default value",
+            ])
+    }
+
+    /// A new attribute with a default, and an optional one made non-optional with a default, get the default in
+    /// existing rows (where they are empty), on the additive path and in a rebuild alike.
+    @Test(arguments: [false, true])
+    func defaultsFillExistingRows(rebuild: Bool) throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        try db.execute(sql: #"UPDATE "ZPERSON" SET "ZAGE" = NULL WHERE "Z_PK" = 2"#)
+        var new = Self.people
+        new.entities[0].attributes[1] = LayoutAttribute(
+            name: "age", type: .integer16, isOptional: false, defaultValue: .integer(18))
+        new.entities[0].attributes.append(
+            LayoutAttribute(name: "score", type: .double, isOptional: false, defaultValue: .double(2.5)))
+        if rebuild { new.entities[1].attributes.removeAll() }
+        let plan = try Self.migrate(db, from: Self.people, to: new)
+        #expect(plan.statements.contains { $0.contains("RENAME TO") } == rebuild)
+        #expect(
+            try Self.rows(db, #"SELECT Z_PK, ZAGE, CAST(ZSCORE AS TEXT) FROM ZPERSON ORDER BY Z_PK"#) == [
+                "1|40|2.5", "2|18|2.5",
             ])
     }
 

@@ -17,7 +17,7 @@ struct PublishedStoreTests {
     @Test(arguments: AddressBookModel.publishedTables)
     func addressBookTable(published: String) throws {
         let layout = try StoreLayout(model: AddressBookModel.model)
-        let ours = layout.tables.map { unquoted(StoreLayout.createTableStatement($0)) }
+        let ours = layout.tables.map { unquoted(DDLWriter().createTable($0)) }
         #expect(ours.contains(published), "\(ours.filter { $0.hasPrefix(published.prefix(40)) })")
     }
 

@@ -94,7 +94,7 @@ enum GadgetsModel {
     {
         AttributeDescription(
             name: name, type: type, isOptional: optional, isTransient: false, isDerived: false, isIndexed: false,
-            defaultValue: optional ? nil : (type == .string ? "" : "0"), minValue: nil, maxValue: nil,
+            defaultValue: optional ? nil : (type == .string ? .string("") : .integer(0)), minValue: nil, maxValue: nil,
             regularExpression: nil)
     }
 

@@ -76,7 +76,7 @@ public enum CompanyModel {
             isAbstract: false,
             objectType: EmployeeEntity.self,
             attributes: [
-                AttributeDescription(name: "age", type: .integer16, defaultValue: "0"),
+                AttributeDescription(name: "age", type: .integer16, defaultValue: .integer(0)),
                 AttributeDescription(name: "dateJoined", type: .date),
                 AttributeDescription(name: "name", type: .string),
             ],

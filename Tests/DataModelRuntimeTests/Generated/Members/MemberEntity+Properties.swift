@@ -17,4 +17,14 @@ extension MemberEntity {
         get { value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
+
+    public var rating: Int32 {
+        get { value(for: "rating") }
+        set { setValue(newValue, for: "rating") }
+    }
+
+    public var score: Double {
+        get { value(for: "score") }
+        set { setValue(newValue, for: "score") }
+    }
 }

@@ -20,8 +20,10 @@ public enum MembersModel {
             isAbstract: false,
             objectType: MemberEntity.self,
             attributes: [
-                AttributeDescription(name: "age", type: .integer16, isOptional: false, defaultValue: "0"),
+                AttributeDescription(name: "age", type: .integer16, isOptional: false, defaultValue: .integer(0)),
                 AttributeDescription(name: "name", type: .string, isOptional: false),
+                AttributeDescription(name: "rating", type: .integer32, isOptional: false, defaultValue: .integer(5)),
+                AttributeDescription(name: "score", type: .double, isOptional: false, defaultValue: .double(2.5)),
             ],
             relationships: [
             ],
@@ -32,6 +34,8 @@ public enum MembersModel {
                 switch keyPath {
                 case \MemberEntity.age: "age"
                 case \MemberEntity.name: "name"
+                case \MemberEntity.rating: "rating"
+                case \MemberEntity.score: "score"
                 default: nil
                 }
             })

@@ -22,9 +22,9 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: LocationEntity.self,
             attributes: [
-                AttributeDescription(name: "altitude", type: .double, defaultValue: "0.0"),
-                AttributeDescription(name: "latitude", type: .double, defaultValue: "0.0"),
-                AttributeDescription(name: "longitude", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "altitude", type: .double, defaultValue: .double(0.0)),
+                AttributeDescription(name: "latitude", type: .double, defaultValue: .double(0.0)),
+                AttributeDescription(name: "longitude", type: .double, defaultValue: .double(0.0)),
             ],
             relationships: [
                 RelationshipDescription(name: "record", destinationEntityName: "RecordEntity", inverseName: "locations", maxCount: 1),
@@ -51,10 +51,10 @@ public enum RecordsModel {
             isAbstract: false,
             objectType: RecordEntity.self,
             attributes: [
-                AttributeDescription(name: "distance", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "distance", type: .double, defaultValue: .double(0.0)),
                 AttributeDescription(name: "endTime", type: .date),
                 AttributeDescription(name: "startTime", type: .date),
-                AttributeDescription(name: "step", type: .integer16, defaultValue: "0"),
+                AttributeDescription(name: "step", type: .integer16, defaultValue: .integer(0)),
             ],
             relationships: [
                 RelationshipDescription(name: "locations", destinationEntityName: "LocationEntity", inverseName: "record", isToMany: true, isOrdered: true, deleteRule: .cascade),

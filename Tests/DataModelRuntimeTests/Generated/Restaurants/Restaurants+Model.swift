@@ -23,7 +23,7 @@ public enum RestaurantsModel {
             attributes: [
                 AttributeDescription(name: "categoryName", type: .string),
                 AttributeDescription(name: "categoryText", type: .string),
-                AttributeDescription(name: "order", type: .integer32, defaultValue: "0"),
+                AttributeDescription(name: "order", type: .integer32, defaultValue: .integer(0)),
             ],
             relationships: [
                 RelationshipDescription(name: "restaurant", destinationEntityName: "RestaurantData", inverseName: "category", maxCount: 1),

@@ -17,6 +17,8 @@ extension MemberEntity {
 
     @NSManaged public var age: Int16
     @NSManaged public var name: String?
+    @NSManaged public var rating: Int32
+    @NSManaged public var score: Double
 
 }
 

@@ -30,7 +30,7 @@ public enum ReservedNamesModel {
             isAbstract: true,
             objectType: Asset.self,
             attributes: [
-                AttributeDescription(name: "createdAt", type: .date, isOptional: false, defaultValue: "725760000"),
+                AttributeDescription(name: "createdAt", type: .date, isOptional: false, defaultValue: .date(725760000.0)),
                 AttributeDescription(name: "title", type: .string),
             ],
             relationships: [
@@ -57,12 +57,12 @@ public enum ReservedNamesModel {
             isAbstract: false,
             objectType: Class.self,
             attributes: [
-                AttributeDescription(name: "default", type: .string, isOptional: false, defaultValue: "none"),
+                AttributeDescription(name: "default", type: .string, isOptional: false, defaultValue: .string("none")),
                 AttributeDescription(name: "extension", type: .string),
-                AttributeDescription(name: "func", type: .integer32, defaultValue: "0"),
-                AttributeDescription(name: "import", type: .boolean, isOptional: false, defaultValue: "NO"),
+                AttributeDescription(name: "func", type: .integer32, defaultValue: .integer(0)),
+                AttributeDescription(name: "import", type: .boolean, isOptional: false, defaultValue: .boolean(false)),
                 AttributeDescription(name: "protocol", type: .string),
-                AttributeDescription(name: "return", type: .double, defaultValue: "0.0"),
+                AttributeDescription(name: "return", type: .double, defaultValue: .double(0.0)),
             ],
             relationships: [
                 RelationshipDescription(name: "assets", destinationEntityName: "Asset", inverseName: "owner", isToMany: true, deleteRule: .cascade),
@@ -96,7 +96,7 @@ public enum ReservedNamesModel {
             attributes: [
                 AttributeDescription(name: "archive", type: .binary),
                 AttributeDescription(name: "bytes", type: .binary),
-                AttributeDescription(name: "checksum", type: .integer64, isOptional: false, isIndexed: true, defaultValue: "0", minValue: 0.0),
+                AttributeDescription(name: "checksum", type: .integer64, isOptional: false, isIndexed: true, defaultValue: .integer(0), minValue: 0.0),
                 AttributeDescription(name: "remoteID", type: .string),
                 AttributeDescription(name: "transformed", type: .transformable),
                 AttributeDescription(name: "values", type: .transformable),
@@ -131,7 +131,7 @@ public enum ReservedNamesModel {
             attributes: [
                 AttributeDescription(name: "note", type: .string),
                 AttributeDescription(name: "secret", type: .string),
-                AttributeDescription(name: "timestamp", type: .date, isOptional: false, defaultValue: "-978307200"),
+                AttributeDescription(name: "timestamp", type: .date, isOptional: false, defaultValue: .date(-978307200.0)),
                 AttributeDescription(name: "value", type: .date, minValue: -31622400.0, maxValue: 3124137600.0),
             ],
             relationships: [
@@ -161,7 +161,7 @@ public enum ReservedNamesModel {
             objectType: Document.self,
             attributes: [
                 AttributeDescription(name: "mimeType", type: .string, minValue: 3.0, maxValue: 255.0, regularExpression: "^[a-z]+/[a-z0-9.+-]+$"),
-                AttributeDescription(name: "pageCount", type: .integer16, isOptional: false, defaultValue: "1", minValue: 1.0),
+                AttributeDescription(name: "pageCount", type: .integer16, isOptional: false, defaultValue: .integer(1), minValue: 1.0),
             ],
             relationships: [
                 RelationshipDescription(name: "attachments", destinationEntityName: "Photo", inverseName: "document", isToMany: true, isOrdered: true, deleteRule: .cascade),
@@ -191,7 +191,7 @@ public enum ReservedNamesModel {
             objectType: Order.self,
             attributes: [
                 AttributeDescription(name: "group", type: .string),
-                AttributeDescription(name: "order", type: .integer32, isOptional: false, defaultValue: "0"),
+                AttributeDescription(name: "order", type: .integer32, isOptional: false, defaultValue: .integer(0)),
                 AttributeDescription(name: "select", type: .boolean),
                 AttributeDescription(name: "table", type: .string),
                 AttributeDescription(name: "where", type: .string),
@@ -224,9 +224,9 @@ public enum ReservedNamesModel {
             isAbstract: false,
             objectType: Photo.self,
             attributes: [
-                AttributeDescription(name: "height", type: .float, isOptional: false, defaultValue: "0.0"),
+                AttributeDescription(name: "height", type: .float, isOptional: false, defaultValue: .double(0.0)),
                 AttributeDescription(name: "location", type: .composite),
-                AttributeDescription(name: "width", type: .float, isOptional: false, defaultValue: "0.0"),
+                AttributeDescription(name: "width", type: .float, isOptional: false, defaultValue: .double(0.0)),
             ],
             relationships: [
                 RelationshipDescription(name: "document", destinationEntityName: "Document", inverseName: "attachments", maxCount: 1),
@@ -258,10 +258,10 @@ public enum ReservedNamesModel {
             attributes: [
                 AttributeDescription(name: "childCount", type: .integer64, isDerived: true),
                 AttributeDescription(name: "context", type: .string),
-                AttributeDescription(name: "deleted", type: .boolean, isOptional: false, defaultValue: "NO"),
+                AttributeDescription(name: "deleted", type: .boolean, isOptional: false, defaultValue: .boolean(false)),
                 AttributeDescription(name: "entityName", type: .string),
                 AttributeDescription(name: "identifier", type: .uuid),
-                AttributeDescription(name: "isPinned", type: .boolean, isOptional: false, isTransient: true, defaultValue: "NO"),
+                AttributeDescription(name: "isPinned", type: .boolean, isOptional: false, isTransient: true, defaultValue: .boolean(false)),
             ],
             relationships: [
                 RelationshipDescription(name: "children", destinationEntityName: "Self", inverseName: "parent", isToMany: true, deleteRule: .cascade),
@@ -299,7 +299,7 @@ public enum ReservedNamesModel {
             isAbstract: false,
             objectType: Set.self,
             attributes: [
-                AttributeDescription(name: "count", type: .integer64, isOptional: false, defaultValue: "0"),
+                AttributeDescription(name: "count", type: .integer64, isOptional: false, defaultValue: .integer(0)),
                 AttributeDescription(name: "name", type: .string, isOptional: false, isIndexed: true),
             ],
             relationships: [
@@ -329,20 +329,20 @@ public enum ReservedNamesModel {
             objectType: `Type`.self,
             attributes: [
                 AttributeDescription(name: "binary", type: .binary),
-                AttributeDescription(name: "boolean", type: .boolean, isOptional: false, defaultValue: "YES"),
+                AttributeDescription(name: "boolean", type: .boolean, isOptional: false, defaultValue: .boolean(true)),
                 AttributeDescription(name: "booleanObject", type: .boolean),
                 AttributeDescription(name: "date", type: .date),
-                AttributeDescription(name: "decimal", type: .decimal, defaultValue: "3.14"),
+                AttributeDescription(name: "decimal", type: .decimal, defaultValue: .decimal("3.14")),
                 AttributeDescription(name: "double", type: .double, minValue: -1000.5, maxValue: 1000.5),
-                AttributeDescription(name: "float", type: .float, isOptional: false, defaultValue: "1.5"),
-                AttributeDescription(name: "int16", type: .integer16, isOptional: false, defaultValue: "-7"),
-                AttributeDescription(name: "int32", type: .integer32, defaultValue: "0"),
-                AttributeDescription(name: "int64", type: .integer64, isOptional: false, defaultValue: "9223372036854775807"),
+                AttributeDescription(name: "float", type: .float, isOptional: false, defaultValue: .double(1.5)),
+                AttributeDescription(name: "int16", type: .integer16, isOptional: false, defaultValue: .integer(-7)),
+                AttributeDescription(name: "int32", type: .integer32, defaultValue: .integer(0)),
+                AttributeDescription(name: "int64", type: .integer64, isOptional: false, defaultValue: .integer(9223372036854775807)),
                 AttributeDescription(name: "objectRef", type: .objectID, isTransient: true),
-                AttributeDescription(name: "string", type: .string, isOptional: false, defaultValue: ""),
+                AttributeDescription(name: "string", type: .string, isOptional: false, defaultValue: .string("")),
                 AttributeDescription(name: "undefined", type: .undefined, isTransient: true),
                 AttributeDescription(name: "uri", type: .uri),
-                AttributeDescription(name: "uuid", type: .uuid, isOptional: false, defaultValue: "7CE9EE7F-CD67-4D3C-855A-3613A7815E23"),
+                AttributeDescription(name: "uuid", type: .uuid, isOptional: false, defaultValue: .uuid("7CE9EE7F-CD67-4D3C-855A-3613A7815E23")),
             ],
             relationships: [
                 RelationshipDescription(name: "classes", destinationEntityName: "Class", inverseName: "type", isToMany: true, deleteRule: .deny),

@@ -1,4 +1,4 @@
-extension LayoutAttributeType {
+extension AttributeType {
     /// The column type Core Data declares for the attribute, or `nil` when the type is never
     /// stored (`objectID`, `undefined`).
     ///
