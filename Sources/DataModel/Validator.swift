@@ -23,8 +23,11 @@ public struct Validator: Sendable {
         "release", "autorelease", "copy", "mutableCopy", "init", "dealloc", "classForCoder",
     ]
 
-    /// Creates a validator.
-    public init() {}
+    /// Runs the entity checks of a large model in parallel and is handed the run's graph when it is done.
+    public var scheduler: any WorkScheduler
+
+    /// Creates a validator; `scheduler` runs its parallel work (by default, everything on the calling thread).
+    public init(scheduler: any WorkScheduler = .sequential) { self.scheduler = scheduler }
 
     /// Whether `name` is one of ``reservedPropertyNames``.
     ///
@@ -64,10 +67,10 @@ public struct Validator: Sendable {
     /// Validates `model`, checking its entities on `entityThreads` threads; the result does not depend on it.
     func validate(_ model: ObjectModel, entityThreads: Int) -> [Diagnostic] {
         var run = ValidationRun(model: model)
-        defer { ExitTeardown.keep(run) }
+        defer { scheduler.discard(run) }
         run.checkEntities()
         run.checkInheritance()
-        run.checkEveryEntity(threads: entityThreads)
+        run.checkEveryEntity(threads: entityThreads, on: scheduler)
         run.checkFetchRequests()
         run.checkConfigurations()
         return run.found.diagnostics.sortedByLocation()
@@ -314,7 +317,7 @@ fileprivate struct ValidationRun {
     /// The entities of a large model are checked on several threads, in contiguous runs of entities, each
     /// with its own list of findings; the lists are joined in entity order, so the findings are those of
     /// checking one entity after the other.
-    func checkEveryEntity(threads: Int) {
+    func checkEveryEntity(threads: Int, on scheduler: any WorkScheduler) {
         let count = model.entities.count
         let parts = max(1, min(threads, count))
         guard parts > 1 else {
@@ -327,7 +330,7 @@ fileprivate struct ValidationRun {
                 run.found = DiagnosticList()
                 return run
             })
-        Threads.perform(iterations: parts) { part in
+        scheduler.forEach(count: parts, threads: parts) { part in
             let run = split.runs[part]
             for index in (count * part / parts)..<(count * (part + 1) / parts) { run.checkEntity(at: index) }
         }
