@@ -16,20 +16,35 @@ struct ArgumentParser {
         var allowedValues: [String]?
         /// One line of help.
         var help: String
+        /// The value as a usage line shows it, when not the accepted values or the placeholder.
+        var usageValue: String?
 
         /// A boolean flag.
         static func flag(_ name: String, _ help: String) -> Option {
             Option(name: name, valueName: nil, isPath: false, allowedValues: nil, help: help)
         }
 
-        /// An option taking a value.
-        static func value(_ name: String, _ valueName: String, _ help: String, allowed: [String]? = nil) -> Option {
-            Option(name: name, valueName: valueName, isPath: false, allowedValues: allowed, help: help)
+        /// An option taking a value; a usage line shows `usage`, else the accepted values, else `valueName`.
+        static func value(
+            _ name: String, _ valueName: String, _ help: String, allowed: [String]? = nil, usage: String? = nil
+        ) -> Option {
+            Option(
+                name: name, valueName: valueName, isPath: false, allowedValues: allowed, help: help, usageValue: usage)
         }
 
         /// An option taking a path (`FILE` or `DIR`), which must not be empty.
         static func path(_ name: String, _ valueName: String, _ help: String) -> Option {
             Option(name: name, valueName: valueName, isPath: true, allowedValues: nil, help: help)
+        }
+
+        /// The option as help's list shows it: `--output DIR`.
+        var synopsis: String { "--" + name + (valueName.map { " " + $0 } ?? "") }
+
+        /// The option as a usage line shows it: `--output DIR`, `[--access public|internal]` when optional.
+        func usage(required: Bool = false) -> String {
+            var text = "--" + name
+            if let valueName { text += " " + (usageValue ?? allowedValues?.joined(separator: "|") ?? valueName) }
+            return required ? text : "[" + text + "]"
         }
     }
 

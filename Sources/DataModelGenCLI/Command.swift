@@ -19,14 +19,20 @@ enum Command: String, CaseIterable, Sendable {
         }
     }
 
+    /// The usage line: the command's arguments and its main options (help lists them all).
     var usageLine: String {
+        typealias Option = ArgumentParser.Option
+        let shown: [String]
         switch self {
         case .generate:
-            "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata|coredata,runtime] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
-        case .schema: "USAGE: datamodelgen schema <model> [--output FILE] [--if-not-exists] [--model-version NAME]"
-        case .validate: "USAGE: datamodelgen validate <model>... [options]"
-        case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
+            let optional: [Option] = [.flavor, .access, .templates, .includeManual, .check, .dryRun]
+            shown = [Option.outputDirectory.usage(required: true)] + optional.map { $0.usage() }
+        case .schema: shown = ([.outputFile, .ifNotExists, .modelVersion] as [Option]).map { $0.usage() }
+        case .validate: shown = ["[options]"]
+        case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
         }
+        return (["USAGE: datamodelgen", rawValue, self == .validate ? "<model>..." : "<model>"] + shown)
+            .joined(separator: " ")
     }
 
     /// The options of every command, last in each list.
@@ -50,8 +56,7 @@ enum Command: String, CaseIterable, Sendable {
         text += "ARGUMENTS:\n  <model>    A .xcdatamodeld bundle, a .xcdatamodel directory, or a contents file.\n\n"
         text += "OPTIONS:\n"
         for option in options {
-            let head = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-            text += "  " + MessageText.padded(head, to: 26) + option.help + "\n"
+            text += "  " + MessageText.padded(option.synopsis, to: 26) + option.help + "\n"
         }
         text += "  " + MessageText.padded("--help", to: 26) + "Show this help.\n"
         return text

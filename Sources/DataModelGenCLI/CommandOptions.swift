@@ -8,8 +8,8 @@ extension ArgumentParser.Option {
     static let outputDirectory = path("output", "DIR", "Directory for the generated files (created when missing).")
     static let flavor = value(
         "flavor", "FLAVOR",
-        "runtime (default: classes for DataModelRuntime), coredata (Xcode's codegen), or several: coredata,runtime or all (each into <output>/<flavor>)."
-    )
+        "runtime (default: classes for DataModelRuntime), coredata (Xcode's codegen), or several: coredata,runtime or all (each into <output>/<flavor>).",
+        usage: "runtime|coredata|coredata,runtime")
     static let access = value(
         "access", "LEVEL", "Access level of declarations: public (default) or internal.",
         allowed: AccessLevel.allCases.map(\.rawValue))

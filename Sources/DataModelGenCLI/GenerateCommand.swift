@@ -132,7 +132,7 @@ struct GenerateRequest {
             config = try GenerationConfig.discover(nextTo: modelPath)
         }
         guard let output = arguments.value(.outputDirectory) ?? config?.output else {
-            throw UsageError("missing '--output DIR'")
+            throw UsageError("missing '\(ArgumentParser.Option.outputDirectory.usage(required: true))'")
         }
         self.output = output
         let givenFlavors = arguments.value(.flavor)

@@ -35,7 +35,7 @@ enum SchemaCommand {
         let directory = PathName.deletingLastComponent(output)
         let fileName = PathName.lastComponent(output)
         guard !fileName.isEmpty, fileName != ".", fileName != "..", fileName != "/", !output.hasSuffix("/") else {
-            throw UsageError("'--output \(output)' must name a file, not a directory")
+            throw UsageError("'--\(ArgumentParser.Option.outputFile.name) \(output)' must name a file, not a directory")
         }
         let file = OutputFile(path: fileName, contents: text)
         var plan = OutputWriter.plan([file], in: directory.isEmpty ? "." : directory, modelFileName: "")
