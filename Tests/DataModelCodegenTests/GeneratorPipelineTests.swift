@@ -52,3 +52,42 @@ import Testing
         }
     }
 }
+
+/// `generate`'s output stage reports failures in a fixed order: rendering errors (exit code 1) before failures
+/// to write (exit code 3), in either mode.
+@Suite struct OutputPipelineTests {
+    static let company = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+
+    @Test(arguments: [[], ["--dry-run"]])
+    func renderingErrorsComeBeforeWriteErrors(mode: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        // The output directory cannot be made: its parent is a regular file.
+        let blocker = directory.url.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let output = blocker.appendingPathComponent("out").path
+        let templates = directory.url.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "{{>*className}}\n".write(
+            to: templates.appendingPathComponent("coredata-class.mustache"), atomically: true, encoding: .utf8)
+
+        let broken = ToolRun.run(
+            [
+                "generate", Self.company, "--output", output, "--flavor", "coredata,runtime", "--no-cache",
+                "--templates", templates.path,
+            ] + mode)
+        #expect(broken.exitCode == .modelError, "\(broken.err)")
+        #expect(broken.err.contains("unknown partial 'BusinessEntity'"), "\(broken.err)")
+
+        let unwritable = ToolRun.run(
+            ["generate", Self.company, "--output", output, "--flavor", "coredata,runtime", "--no-cache"] + mode)
+        if mode.isEmpty {
+            #expect(unwritable.exitCode == .ioError, "\(unwritable.err)")
+            #expect(unwritable.err.contains("[io-error]"), "\(unwritable.err)")
+        } else {
+            // A dry run writes nothing: the files it would create are listed.
+            #expect(unwritable.exitCode == .success, "\(unwritable.err)")
+            #expect(unwritable.out.contains("create coredata/"), "\(unwritable.out)")
+        }
+    }
+}
