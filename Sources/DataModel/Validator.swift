@@ -60,7 +60,7 @@ public struct Validator: Sendable {
 
     /// Validates `model` and returns what it found, sorted by location.
     public func validate(_ model: ObjectModel) -> [Diagnostic] {
-        let threads = model.entities.count < 512 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        let threads = model.entities.count < 512 ? 1 : min(4, scheduler.availableThreads)
         return validate(model, entityThreads: threads)
     }
 

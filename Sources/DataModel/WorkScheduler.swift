@@ -7,6 +7,9 @@
 /// executable passes one on threads of its own that keeps graphs alive until it exits
 /// (`ProcessSupport.ThreadedWork`).
 public protocol WorkScheduler: Sendable {
+    /// How many threads it is worth splitting work into (1 when everything runs on the calling thread).
+    var availableThreads: Int { get }
+
     /// Calls `body` with every index in `0..<count`, on up to `threads` threads (the calling thread among
     /// them). Returns once every call has returned, so what the calls wrote is visible to the caller.
     func forEach(count: Int, threads: Int, _ body: @Sendable (Int) -> Void)
@@ -20,6 +23,9 @@ public protocol WorkScheduler: Sendable {
 public struct SequentialWork: WorkScheduler {
     /// Creates the scheduler.
     public init() {}
+
+    /// One: everything runs on the calling thread.
+    public var availableThreads: Int { 1 }
 
     /// Calls `body` with every index in `0..<count`, in order, on the calling thread.
     public func forEach(count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {

@@ -94,7 +94,7 @@ struct OutputPipeline {
         // Several flavors already render side by side; splitting a small model's files further costs more in
         // thread starts than it saves.
         let threads =
-            targets.count > 1 && model.entities.count < 256 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+            targets.count > 1 && model.entities.count < 256 ? 1 : pipeline.scheduler.availableThreads
         let outcomes = ParallelWork.map(targets) { target -> FlavorOutcome in
             var flavorOptions = options
             flavorOptions.flavor = target.flavor
