@@ -63,7 +63,9 @@ struct FlavorOutput: Sendable {
 /// Why `generate` produced no output: the model could not be rendered (exit code 1), or a file could not be
 /// written (exit code 3).
 enum OutputFailure: Error {
+    /// A template failed to render, or the model has no store layout.
     case generation(GenerationFailure)
+    /// A file or directory could not be written.
     case io(IOFailure)
 }
 
@@ -131,10 +133,13 @@ struct OutputPipeline {
 
 /// What one flavor's thread hands back.
 private enum FlavorOutcome: Sendable {
+    /// Its files, written or planned.
     case produced(FlavorOutput)
+    /// One of its files failed to render.
     case renderingFailed(GenerationFailure)
     /// The schema failed to render; its error is the schema work's.
     case schemaFailed
+    /// Its files rendered but could not be written.
     case writingFailed(IOFailure)
 }
 
