@@ -24,6 +24,9 @@ let package = Package(
 
         // Generator core: IR, loader, parser, validator, diagnostics.
         .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout"]),
+        // Process concerns only the command-line tool uses: POSIX threads, skipping teardown at exit, and the
+        // scheduler that hands both to the core's stages (which never start threads themselves).
+        .target(name: "ProcessSupport", dependencies: ["DataModel"]),
         // Template engine (Mustache), independent of the rest.
         .target(name: "Mustache"),
         // Core Data's SQLite store layout, shared by the generator and the runtime.
@@ -46,7 +49,9 @@ let package = Package(
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
-            dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout"]),
+            dependencies: [
+                "DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout", "ProcessSupport",
+            ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
@@ -81,7 +86,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
 
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel", "ProcessSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
@@ -90,7 +95,7 @@ let package = Package(
             name: "DataModelCodegenTests",
             dependencies: [
                 "DataModel", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
-                "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel",
+                "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel", "ProcessSupport",
             ],
             exclude: ["Golden"]),
         // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the

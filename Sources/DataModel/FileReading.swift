@@ -16,6 +16,9 @@ import FoundationEssentials
 
 /// Reads input files defensively: only regular files (a FIFO, a device such as `/dev/zero`, a
 /// directory or a socket would block, never end or fail obscurely), and never more than a limit.
+///
+/// The one process concern left in the core: loading (`ModelLoader`) is the pipeline's first stage and reads
+/// the bundle with it; the command-line tool reads its config, templates and cache the same way.
 public enum FileReading {
     /// Why a file could not be read.
     public enum Failure: Error, Sendable, Equatable {

@@ -131,7 +131,7 @@ extension ValidationRun {
     /// The entities of a large model are checked on several threads, in contiguous runs of entities, each
     /// with its own list of findings; the lists are joined in entity order, so the findings are those of
     /// checking one entity after the other.
-    func checkEveryEntity(threads: Int) {
+    func checkEveryEntity(threads: Int, on scheduler: any WorkScheduler) {
         let count = model.entities.count
         let parts = max(1, min(threads, count))
         guard parts > 1 else {
@@ -144,7 +144,7 @@ extension ValidationRun {
                 run.found = DiagnosticList()
                 return run
             })
-        Threads.perform(iterations: parts) { part in
+        scheduler.forEach(count: parts, threads: parts) { part in
             let run = split.runs[part]
             for index in (count * part / parts)..<(count * (part + 1) / parts) { run.checkEntity(at: index) }
         }

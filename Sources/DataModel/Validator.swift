@@ -24,8 +24,11 @@ public struct Validator: Sendable {
         "release", "autorelease", "copy", "mutableCopy", "init", "dealloc", "classForCoder",
     ]
 
-    /// Creates a validator.
-    public init() {}
+    /// Runs the entity checks of a large model in parallel and is handed the run's graph when it is done.
+    public var scheduler: any WorkScheduler
+
+    /// Creates a validator; `scheduler` runs its parallel work (by default, everything on the calling thread).
+    public init(scheduler: any WorkScheduler = .sequential) { self.scheduler = scheduler }
 
     /// Whether `name` is one of ``reservedPropertyNames``.
     ///
@@ -58,17 +61,17 @@ public struct Validator: Sendable {
 
     /// Validates `model` and returns what it found, sorted by location.
     public func validate(_ model: ObjectModel) -> [Diagnostic] {
-        let threads = model.entities.count < 512 ? 1 : min(4, ProcessInfo.processInfo.activeProcessorCount)
+        let threads = model.entities.count < 512 ? 1 : min(4, scheduler.availableThreads)
         return validate(model, entityThreads: threads)
     }
 
     /// Validates `model`, checking its entities on `entityThreads` threads; the result does not depend on it.
     func validate(_ model: ObjectModel, entityThreads: Int) -> [Diagnostic] {
         var run = ValidationRun(model: model)
-        defer { ExitTeardown.keep(run) }
+        defer { scheduler.discard(run) }
         run.checkEntities()
         run.checkInheritance()
-        run.checkEveryEntity(threads: entityThreads)
+        run.checkEveryEntity(threads: entityThreads, on: scheduler)
         run.checkFetchRequests()
         run.checkConfigurations()
         return run.found.diagnostics.sortedByLocation()

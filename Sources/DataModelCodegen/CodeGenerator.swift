@@ -19,17 +19,21 @@ public struct CodeGenerator: Sendable {
     public var library: MustacheLibrary
     /// The options of the run.
     public var options: GenerationOptions
+    /// Runs the renders in parallel and is handed the template values when they are done.
+    public var scheduler: any WorkScheduler
 
-    /// Creates a generator. The library's render options should be ``MustacheRenderOptions/codeGeneration``.
-    public init(library: MustacheLibrary, options: GenerationOptions) {
+    /// Creates a generator. The library's render options should be ``MustacheRenderOptions/codeGeneration``;
+    /// `scheduler` runs the renders (by default, one after the other on the calling thread).
+    public init(library: MustacheLibrary, options: GenerationOptions, scheduler: any WorkScheduler = .sequential) {
         self.library = library
         self.options = options
+        self.scheduler = scheduler
     }
 
     /// The files for `model`, sorted by path.
     ///
-    /// The template contexts are built first; then the files render on up to `parallelism` threads at once
-    /// (the calling thread among them). The result does not depend on the number of threads, and when
+    /// The template contexts are built first; then the files render on up to `parallelism` threads of the
+    /// scheduler at once (the calling thread among them). The result does not depend on the number of threads, and when
     /// several files fail to render, the error thrown is the one of the first file in path order.
     public func generate(_ model: ObjectModel, parallelism: Int = 1) throws(MustacheError) -> [OutputFile] {
         try generate(model, parallelism: parallelism) { _, file in file }
@@ -45,8 +49,18 @@ public struct CodeGenerator: Sendable {
     public func generate<Value: Sendable>(
         _ model: ObjectModel, parallelism: Int, deliver: @Sendable (Int, OutputFile) -> Value
     ) throws(MustacheError) -> [Value] {
-        let context = TemplateContextBuilder(options: options).context(
-            for: model, sourceFileName: model.name + ".xcdatamodeld")
+        try render(context(for: model), parallelism: parallelism, deliver: deliver)
+    }
+
+    /// The template context of `model` for this generator's options (the stage before rendering).
+    public func context(for model: ObjectModel) -> ModelContext {
+        GeneratorPipeline(scheduler: scheduler).context(for: model, options: options)
+    }
+
+    /// Renders the files of `context` and hands each to `deliver`, as ``generate(_:parallelism:deliver:)`` does.
+    public func render<Value: Sendable>(
+        _ context: ModelContext, parallelism: Int, deliver: @Sendable (Int, OutputFile) -> Value
+    ) throws(MustacheError) -> [Value] {
         let (classTemplate, propertiesTemplate) =
             options.flavor == .coredata
             ? (TemplateName.coreDataClass, TemplateName.coreDataProperties)
@@ -57,7 +71,7 @@ public struct CodeGenerator: Sendable {
         let modelObject = ModelObject(context)
         let modelValue = MustacheValue.object(modelObject)
         let entityValues = modelObject.entities
-        defer { ExitTeardown.keep(modelObject) }
+        defer { scheduler.discard(modelObject) }
         for (index, entity) in context.entities.enumerated() where index < entityValues.count {
             let contexts = [modelValue, entityValues[index]]
             if entity.generatesClass, seen.insert(entity.classFileName).inserted {
@@ -71,12 +85,13 @@ public struct CodeGenerator: Sendable {
         if options.flavor == .runtime {
             jobs.append(
                 RenderJob(
-                    path: model.name + "+Model.swift", template: TemplateName.runtimeModel, contexts: [modelValue]))
+                    path: context.modelName + "+Model.swift", template: TemplateName.runtimeModel,
+                    contexts: [modelValue]))
         }
         jobs.sort { $0.path < $1.path }
         let library = library
         let indexed = jobs.enumerated().map { IndexedJob(index: $0.offset, job: $0.element) }
-        let results = ParallelRendering.map(indexed, parallelism: parallelism) { item in
+        let results = ParallelRendering.map(indexed, parallelism: parallelism, on: scheduler) { item in
             Result { () throws(MustacheError) -> Value in
                 let file = OutputFile(
                     path: item.job.path,

@@ -2,14 +2,15 @@ import DataModel
 
 /// Maps independent pieces of work over a few threads, keeping the results in order.
 enum ParallelRendering {
-    /// `transform` applied to every element, in order, run on up to `parallelism` threads (the calling
-    /// thread among them), each taking the next element when it is done with one.
+    /// `transform` applied to every element, in order, run on up to `parallelism` threads of `scheduler` (the
+    /// calling thread among them), each taking the next element when it is done with one.
     static func map<Element: Sendable, Value: Sendable>(
-        _ elements: [Element], parallelism: Int, _ transform: @Sendable (Element) -> Value
+        _ elements: [Element], parallelism: Int, on scheduler: any WorkScheduler,
+        _ transform: @Sendable (Element) -> Value
     ) -> [Value] {
         guard min(parallelism, elements.count) > 1 else { return elements.map(transform) }
         let slots = ResultSlots<Value>(count: elements.count)
-        Threads.forEach(count: elements.count, threads: parallelism) { index in
+        scheduler.forEach(count: elements.count, threads: parallelism) { index in
             slots.store(transform(elements[index]), at: index)
         }
         return slots.values()
@@ -19,7 +20,7 @@ enum ParallelRendering {
 /// One slot per result, each written once by the thread that computed it.
 private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     // @unchecked: every index is written by exactly one thread, and `values()` reads them after
-    // `Threads.forEach` has returned, which orders those writes before the reads.
+    // the scheduler's `forEach` has returned, which orders those writes before the reads.
     private let storage: UnsafeMutableBufferPointer<Value?>
 
     init(count: Int) {

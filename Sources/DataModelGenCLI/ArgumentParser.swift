@@ -3,39 +3,75 @@
 /// Supports `--name value`, `--name=value`, boolean flags, repeated options, positionals and `--`.
 /// Unknown options produce an error with a "did you mean" suggestion.
 struct ArgumentParser {
-    /// One option a command accepts.
+    /// One option a command accepts, declared once (see `CommandOptions.swift`): parsing, help and reading
+    /// the parsed value all go through the declaration, never through its name.
     struct Option: Sendable {
         /// The long name without dashes (`output`).
         var name: String
         /// The value's placeholder in help (`DIR`), or nil for a flag.
         var valueName: String?
+        /// Whether the value names a file or directory (then it must not be empty).
+        var isPath: Bool
         /// The accepted values, when the set is closed.
         var allowedValues: [String]?
         /// One line of help.
         var help: String
+        /// The value as a usage line shows it, when not the accepted values or the placeholder.
+        var usageValue: String?
 
         /// A boolean flag.
         static func flag(_ name: String, _ help: String) -> Option {
-            Option(name: name, valueName: nil, allowedValues: nil, help: help)
+            Option(name: name, valueName: nil, isPath: false, allowedValues: nil, help: help)
         }
 
-        /// An option taking a value.
-        static func value(_ name: String, _ valueName: String, _ help: String, allowed: [String]? = nil) -> Option {
-            Option(name: name, valueName: valueName, allowedValues: allowed, help: help)
+        /// An option taking a value; a usage line shows `usage`, else the accepted values, else `valueName`.
+        static func value(
+            _ name: String, _ valueName: String, _ help: String, allowed: [String]? = nil, usage: String? = nil
+        ) -> Option {
+            Option(
+                name: name, valueName: valueName, isPath: false, allowedValues: allowed, help: help, usageValue: usage)
+        }
+
+        /// An option taking a path (`FILE` or `DIR`), which must not be empty.
+        static func path(_ name: String, _ valueName: String, _ help: String) -> Option {
+            Option(name: name, valueName: valueName, isPath: true, allowedValues: nil, help: help)
+        }
+
+        /// The option as help's list shows it: `--output DIR`.
+        var synopsis: String { "--" + name + (valueName.map { " " + $0 } ?? "") }
+
+        /// The option as a usage line shows it: `--output DIR`, `[--access public|internal]` when optional.
+        func usage(required: Bool = false) -> String {
+            var text = "--" + name
+            if let valueName { text += " " + (usageValue ?? allowedValues?.joined(separator: "|") ?? valueName) }
+            return required ? text : "[" + text + "]"
         }
     }
 
     /// What was parsed.
     struct Parsed: Sendable {
         var positionals: [String] = []
-        var values: [String: [String]] = [:]
-        var flags: Set<String> = []
+        /// Every value given, by option name, in order.
+        private(set) var valuesByName: [String: [String]] = [:]
+        /// The names of the flags given.
+        private(set) var flags: Set<String> = []
 
-        /// The last value given for an option.
-        func value(_ name: String) -> String? { values[name]?.last }
+        /// The last value given for `option`.
+        func value(_ option: Option) -> String? { valuesByName[option.name]?.last }
 
-        /// Whether a flag was given.
-        func flag(_ name: String) -> Bool { flags.contains(name) }
+        /// Every value given for `option` (a repeatable option), in order, or nil when it was not given.
+        func values(_ option: Option) -> [String]? { valuesByName[option.name] }
+
+        /// Whether the flag `option` was given.
+        func flag(_ option: Option) -> Bool { flags.contains(option.name) }
+
+        fileprivate mutating func add(_ value: String, for option: Option) {
+            valuesByName[option.name, default: []].append(value)
+        }
+
+        fileprivate mutating func set(_ option: Option) {
+            flags.insert(option.name)
+        }
     }
 
     let options: [Option]
@@ -69,7 +105,7 @@ struct ArgumentParser {
             }
             guard option.valueName != nil else {
                 if inlineValue != nil { throw UsageError("option '--\(name)' takes no value") }
-                parsed.flags.insert(name)
+                parsed.set(option)
                 continue
             }
             let value: String
@@ -81,14 +117,14 @@ struct ArgumentParser {
                 index += 1
             }
             // A path option given an empty value names nothing (and crashed path handling).
-            if value.isEmpty, option.valueName == "DIR" || option.valueName == "FILE" {
+            if value.isEmpty, option.isPath {
                 throw UsageError("option '--\(name)' needs a non-empty path")
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
                 throw UsageError(
                     "invalid value '\(value)' for '--\(name)'; expected one of: \(allowed.joined(separator: ", "))")
             }
-            parsed.values[name, default: []].append(value)
+            parsed.add(value, for: option)
         }
         return parsed
     }

@@ -1,19 +1,20 @@
 import DataModel
 import FoundationEssentials
+import ProcessSupport
 
 /// Work started on a thread of its own; ``wait()`` blocks until it is done and returns its result.
 ///
-/// `generate` renders the schema (store layout and SQL) this way while the Swift files render on the
-/// calling thread: the two share nothing but immutable inputs.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+/// `generate` compiles the templates this way while the model loads, and renders the schema (store layout
+/// and SQL) while the Swift files render: they share nothing but immutable inputs.
+final class BackgroundWork<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // @unchecked: `outcome` is only read and written with `condition` locked.
     private let condition = PThreadLock()
-    private var outcome: Result<Value, any Error>?
+    private var outcome: Result<Value, Failure>?
 
     /// Starts `work` on a new thread.
-    init(_ work: @escaping @Sendable () throws -> Value) {
+    init(_ work: @escaping @Sendable () throws(Failure) -> Value) {
         let finish: @Sendable () -> Void = { [self] in
-            let result = Result { try work() }
+            let result = Result { () throws(Failure) -> Value in try work() }
             condition.lock()
             outcome = result
             condition.broadcast()
@@ -24,14 +25,19 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
         finish()
     }
 
-    /// The work's value, or the error it threw, once it has finished. Any number of threads may wait.
-    func wait() throws -> Value {
+    /// The work's result once it has finished. Any number of threads may wait.
+    func result() -> Result<Value, Failure> {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let outcome { return try outcome.get() }
+            if let outcome { return outcome }
             condition.wait()
         }
+    }
+
+    /// The work's value, or the error it threw, once it has finished. Any number of threads may wait.
+    func wait() throws(Failure) -> Value {
+        try result().get()
     }
 }
 
@@ -43,12 +49,7 @@ enum ParallelWork {
         _ elements: [Element], _ transform: @escaping @Sendable (Element) -> Value
     ) -> [Value] {
         guard let first = elements.first else { return [] }
-        let others = elements.dropFirst().map { element in BackgroundWork { transform(element) } }
-        var values = [transform(first)]
-        for work in others {
-            // safe: the work never throws, `transform` is not a throwing function.
-            if let value = try? work.wait() { values.append(value) }
-        }
-        return values
+        let others = elements.dropFirst().map { element in BackgroundWork<Value, Never> { transform(element) } }
+        return [transform(first)] + others.map { $0.wait() }
     }
 }

@@ -1,4 +1,5 @@
 import DataModel
+import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc

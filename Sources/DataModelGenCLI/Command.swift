@@ -1,5 +1,7 @@
 import DataModel
+import DataModelCodegen
 import FoundationEssentials
+import ProcessSupport
 
 /// The subcommands of `datamodelgen`.
 enum Command: String, CaseIterable, Sendable {
@@ -17,64 +19,35 @@ enum Command: String, CaseIterable, Sendable {
         }
     }
 
+    /// The usage line: the command's arguments and its main options (help lists them all).
     var usageLine: String {
+        typealias Option = ArgumentParser.Option
+        let shown: [String]
         switch self {
         case .generate:
-            "USAGE: datamodelgen generate <model> --output DIR [--flavor runtime|coredata|coredata,runtime] [--access public|internal] [--templates DIR] [--include-manual] [--check] [--dry-run]"
-        case .schema: "USAGE: datamodelgen schema <model> [--output FILE] [--if-not-exists] [--model-version NAME]"
-        case .validate: "USAGE: datamodelgen validate <model>... [options]"
-        case .dump: "USAGE: datamodelgen dump <model> [--format json|text] [--model-version NAME]"
+            let optional: [Option] = [.flavor, .access, .templates, .includeManual, .check, .dryRun]
+            shown = [Option.outputDirectory.usage(required: true)] + optional.map { $0.usage() }
+        case .schema: shown = ([.outputFile, .ifNotExists, .modelVersion] as [Option]).map { $0.usage() }
+        case .validate: shown = ["[options]"]
+        case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
         }
+        return (["USAGE: datamodelgen", rawValue, self == .validate ? "<model>..." : "<model>"] + shown)
+            .joined(separator: " ")
     }
 
-    static let diagnosticOptions: [ArgumentParser.Option] = [
-        .value(
-            "diagnostics-format", "FORMAT", "How to print diagnostics on standard error: text (default) or json.",
-            allowed: ["text", "json"]),
-        .flag("warnings-as-errors", "Treat warnings as errors."),
-    ]
-
-    static let modelVersionOption = ArgumentParser.Option.value(
-        "model-version", "NAME", "Use this version of a .xcdatamodeld bundle instead of the current one.")
+    /// The options of every command, last in each list.
+    static let commonOptions: [ArgumentParser.Option] = [.modelVersion, .diagnosticsFormat, .warningsAsErrors]
 
     var options: [ArgumentParser.Option] {
         switch self {
         case .generate:
             [
-                .value("output", "DIR", "Directory for the generated files (created when missing)."),
-                .value(
-                    "flavor", "FLAVOR",
-                    "runtime (default: classes for DataModelRuntime), coredata (Xcode's codegen), or several: coredata,runtime or all (each into <output>/<flavor>)."
-                ),
-                .value(
-                    "access", "LEVEL", "Access level of declarations: public (default) or internal.",
-                    allowed: ["public", "internal"]),
-                .value("templates", "DIR", "Directory of .mustache files overriding default templates by file name."),
-                .flag("include-manual", "Also generate entities whose codegen is Manual/None."),
-                .flag("no-schema", "Do not write <ModelName>.sql next to the Swift files."),
-                .flag("check", "Write nothing; print a diff and exit 1 when the output is stale."),
-                .flag("dry-run", "Write nothing; list the files that would be written, kept or removed."),
-                .flag("no-cache", "Always regenerate, even when inputs and outputs are unchanged since the last run."),
-                .value("config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any)."),
-                .value(
-                    "expect-output", "FILE",
-                    "Fail unless exactly these files are generated (repeatable; the build plugin declares its outputs so)."
-                ),
-                Self.modelVersionOption,
-            ] + Self.diagnosticOptions
-        case .schema:
-            [
-                .value("output", "FILE", "Write the DDL to FILE (only when it changes) instead of standard output."),
-                .flag("if-not-exists", "Write CREATE TABLE/INDEX IF NOT EXISTS."),
-                .value("templates", "DIR", "Directory of .mustache files overriding default templates by file name."),
-                Self.modelVersionOption,
-            ] + Self.diagnosticOptions
-        case .validate: [Self.modelVersionOption] + Self.diagnosticOptions
-        case .dump:
-            [
-                .value("format", "FORMAT", "Output format: json (default) or text.", allowed: ["json", "text"]),
-                Self.modelVersionOption,
-            ] + Self.diagnosticOptions
+                .outputDirectory, .flavor, .access, .templates, .includeManual, .noSchema, .check, .dryRun, .noCache,
+                .config, .expectOutput,
+            ] + Self.commonOptions
+        case .schema: [.outputFile, .ifNotExists, .templates] + Self.commonOptions
+        case .validate: Self.commonOptions
+        case .dump: [.format] + Self.commonOptions
         }
     }
 
@@ -83,8 +56,7 @@ enum Command: String, CaseIterable, Sendable {
         text += "ARGUMENTS:\n  <model>    A .xcdatamodeld bundle, a .xcdatamodel directory, or a contents file.\n\n"
         text += "OPTIONS:\n"
         for option in options {
-            let head = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-            text += "  " + MessageText.padded(head, to: 26) + option.help + "\n"
+            text += "  " + MessageText.padded(option.synopsis, to: 26) + option.help + "\n"
         }
         text += "  " + MessageText.padded("--help", to: 26) + "Show this help.\n"
         return text
@@ -92,8 +64,8 @@ enum Command: String, CaseIterable, Sendable {
 
     func run(_ arguments: ArgumentParser.Parsed, console: Console) throws -> ExitCode {
         let printer = DiagnosticPrinter(
-            format: DiagnosticsFormat(rawValue: arguments.value("diagnostics-format") ?? "text") ?? .text,
-            warningsAsErrors: arguments.flag("warnings-as-errors"), console: console)
+            format: arguments.value(.diagnosticsFormat).flatMap(DiagnosticsFormat.init) ?? .text,
+            warningsAsErrors: arguments.flag(.warningsAsErrors), console: console)
         switch self {
         case .generate: return try GenerateCommand.run(arguments, printer: printer, console: console)
         case .schema: return try SchemaCommand.run(arguments, printer: printer, console: console)
@@ -101,6 +73,12 @@ enum Command: String, CaseIterable, Sendable {
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
         }
     }
+}
+
+extension GeneratorPipeline {
+    /// The pipeline of the command-line tool: its stages run their parallel work on threads of their own and
+    /// keep their large graphs until the process exits (when ``BatchProcess/prepare()`` was called).
+    static let commandLine = GeneratorPipeline(scheduler: ThreadedWork())
 }
 
 /// Loads and validates a model, printing diagnostics; shared by every command.
@@ -122,11 +100,14 @@ enum ModelInput {
     static func loadAndValidateQuietly(path: String, versionName: String?, printer: DiagnosticPrinter) -> (
         Outcome, [Diagnostic]
     ) {
+        let pipeline = GeneratorPipeline.commandLine
         do {
-            var loaded = try ModelLoader.load(path: path, versionName: versionName)
-            loaded.diagnostics += Validator().validate(loaded.model)
-            let diagnostics = printer.promote(loaded.diagnostics)
-            return (Outcome(loaded: loaded, exitCode: diagnostics.containsErrors ? .modelError : .success), diagnostics)
+            let validated = pipeline.validate(try pipeline.load(path: path, versionName: versionName))
+            let diagnostics = printer.promote(validated.diagnostics)
+            return (
+                Outcome(loaded: validated.loaded, exitCode: diagnostics.containsErrors ? .modelError : .success),
+                diagnostics
+            )
         } catch {
             return (Outcome(loaded: nil, exitCode: error.kind == .io ? .ioError : .modelError), error.diagnostics)
         }
@@ -143,7 +124,7 @@ enum ValidateCommand {
         var diagnostics: [Diagnostic] = []
         for path in arguments.positionals {
             let (outcome, found) = ModelInput.loadAndValidateQuietly(
-                path: path, versionName: arguments.value("model-version"), printer: printer)
+                path: path, versionName: arguments.value(.modelVersion), printer: printer)
             diagnostics += found
             if outcome.exitCode.rawValue > worst.rawValue { worst = outcome.exitCode }
         }
@@ -162,13 +143,13 @@ enum DumpCommand {
             throw UsageError(arguments.positionals.isEmpty ? "missing <model> argument" : "dump takes one model")
         }
         do {
-            let loaded = try ModelLoader.load(path: path, versionName: arguments.value("model-version"))
+            let loaded = try ModelLoader.load(path: path, versionName: arguments.value(.modelVersion))
             let printed = printer.print(loaded.diagnostics)
             if printed.containsErrors { return .modelError }
             let text: String
-            switch arguments.value("format") ?? "json" {
-            case "text": text = ModelDumper.text(loaded)
-            default: text = try ModelDumper.json(loaded)
+            switch arguments.value(.format).flatMap(DumpFormat.init) ?? .json {
+            case .text: text = ModelDumper.text(loaded)
+            case .json: text = try ModelDumper.json(loaded)
             }
             console.out(text)
             return .success

@@ -2,7 +2,7 @@ import DataModel
 import FoundationEssentials
 
 /// How diagnostics are printed.
-enum DiagnosticsFormat: String, Sendable {
+enum DiagnosticsFormat: String, CaseIterable, Sendable {
     /// `path:line:column: error: message [rule-id]`, one a line.
     case text
     /// A JSON array of objects with `file`, `line`, `column`, `severity`, `message`, `rule`.

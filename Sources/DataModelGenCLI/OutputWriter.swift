@@ -1,6 +1,7 @@
 import DataModel
 import DataModelCodegen
 import FoundationEssentials
+import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -72,14 +73,14 @@ enum OutputWriter {
         return stale
     }
 
-    static func apply(_ plans: [OutputPlan]) throws {
+    static func apply(_ plans: [OutputPlan]) throws(IOFailure) {
         for plan in plans { try apply(plan) }
     }
 
     /// Creates the plan's directory, writes every changed file atomically (on a few threads when there are
     /// many), then removes the stale files. A file that cannot be written does not stop the others; the
     /// failure of the first file in plan order is thrown, and then nothing is removed.
-    static func apply(_ plan: OutputPlan) throws {
+    static func apply(_ plan: OutputPlan) throws(IOFailure) {
         do {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {

@@ -1,6 +1,7 @@
 import DataModel
 import DataModelCodegen
 import Foundation
+import ProcessSupport
 import Testing
 
 @testable import DataModelGenCLI
@@ -214,7 +215,8 @@ import Testing
         for model in TestPaths.exampleModels {
             let loaded = try ModelLoader.load(path: model.path, versionName: nil)
             let generator = CodeGenerator(
-                library: library, options: GenerationOptions(flavor: flavor, includeManual: true))
+                library: library, options: GenerationOptions(flavor: flavor, includeManual: true),
+                scheduler: ThreadedWork())
             let serial = try generator.generate(loaded.model, parallelism: 1)
             for threads in [2, 3, 8] {
                 #expect(

@@ -19,38 +19,38 @@ struct ArgumentParserTests {
     @Test func separateValue() throws {
         let parsed = try dump.parse(["Model.xcdatamodeld", "--format", "text"])
         #expect(parsed.positionals == ["Model.xcdatamodeld"])
-        #expect(parsed.value("format") == "text")
+        #expect(parsed.value(.format) == "text")
         #expect(parsed.flags.isEmpty)
     }
 
     @Test func inlineValue() throws {
         let parsed = try dump.parse(["--format=text", "--model-version=Model 2", "m"])
-        #expect(parsed.value("format") == "text")
-        #expect(parsed.value("model-version") == "Model 2")
+        #expect(parsed.value(.format) == "text")
+        #expect(parsed.value(.modelVersion) == "Model 2")
         #expect(parsed.positionals == ["m"])
     }
 
     @Test func inlineValueMayContainEqualsAndBeEmpty() throws {
         let parsed = try dump.parse(["--model-version=a=b", "m"])
-        #expect(parsed.value("model-version") == "a=b")
-        #expect(try dump.parse(["--model-version=", "m"]).value("model-version") == "")
+        #expect(parsed.value(.modelVersion) == "a=b")
+        #expect(try dump.parse(["--model-version=", "m"]).value(.modelVersion) == "")
     }
 
     @Test func valueMayLookLikeAnOption() throws {
-        #expect(try dump.parse(["--model-version", "--format", "m"]).value("model-version") == "--format")
+        #expect(try dump.parse(["--model-version", "--format", "m"]).value(.modelVersion) == "--format")
     }
 
     @Test func flags() throws {
         let parsed = try validate.parse(["--warnings-as-errors", "a", "b"])
-        #expect(parsed.flag("warnings-as-errors"))
-        #expect(!parsed.flag("model-version"))
+        #expect(parsed.flag(.warningsAsErrors))
+        #expect(!parsed.flag(.modelVersion))
         #expect(parsed.positionals == ["a", "b"])
         #expect(usageError(validate, ["--warnings-as-errors=yes"]) == "option '--warnings-as-errors' takes no value")
     }
 
     @Test func doubleDashEndsOptions() throws {
         let parsed = try dump.parse(["--format", "json", "--", "--format", "-x", "--"])
-        #expect(parsed.value("format") == "json")
+        #expect(parsed.value(.format) == "json")
         #expect(parsed.positionals == ["--format", "-x", "--"])
     }
 
@@ -60,8 +60,15 @@ struct ArgumentParserTests {
 
     @Test func repeatedOptionLastWins() throws {
         let parsed = try dump.parse(["--format", "json", "--format=text"])
-        #expect(parsed.values["format"] == ["json", "text"])
-        #expect(parsed.value("format") == "text")
+        #expect(parsed.values(.format) == ["json", "text"])
+        #expect(parsed.value(.format) == "text")
+    }
+
+    @Test func everyCommandDeclaresEachOptionOnce() {
+        for command in Command.allCases {
+            let names = command.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.rawValue): \(names)")
+        }
     }
 
     @Test func unknownOptionWithSuggestion() {

@@ -97,7 +97,8 @@ struct FuzzRegressionTests {
 /// instead of 2.3.
 @Test func theToolsModulesImportOnlyFoundationEssentials() throws {
     let modules = [
-        "DataModel", "Mustache", "DataModelStoreLayout", "DataModelCodegen", "DataModelGenCLI", "datamodelgen",
+        "DataModel", "Mustache", "DataModelStoreLayout", "DataModelCodegen", "ProcessSupport", "DataModelGenCLI",
+        "datamodelgen",
     ]
     for module in modules {
         let directory = Paths.repositoryRoot.appendingPathComponent("Sources/\(module)")
@@ -105,6 +106,22 @@ struct FuzzRegressionTests {
             let source = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             let imports = source.split(separator: "\n").filter { $0.hasPrefix("import Foundation") }
             #expect(imports.allSatisfy { $0 == "import FoundationEssentials" }, "Sources/\(module)/\(name): \(imports)")
+        }
+    }
+}
+
+/// The core's stages take their threads and their teardown from a `WorkScheduler` passed in: only the
+/// command-line tool (and the executables) import `ProcessSupport`, which starts threads and skips teardown.
+@Test func theCoreLeavesProcessConcernsToTheTool() throws {
+    for module in ["DataModel", "Mustache", "DataModelStoreLayout", "DataModelCodegen"] {
+        let directory = Paths.repositoryRoot.appendingPathComponent("Sources/\(module)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+            let source = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            for word in [
+                "import ProcessSupport", "Threads.", "ExitTeardown.", "pthread_create", "exit(", "activeProcessorCount",
+            ] {
+                #expect(!source.contains(word), "Sources/\(module)/\(name) uses '\(word)'")
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 @testable import DataModel
@@ -471,12 +472,15 @@ struct ValidatorTests {
                 "<entity name=\"E\(index)\" representedClassName=\"E\(index)\" codeGenerationType=\"class\">\(properties)</entity>\n"
         }
         let model = try parse(modelXML(body)).model
-        let serial = Validator().validate(model, entityThreads: 1)
+        let serial = Validator(scheduler: ThreadedWork()).validate(model, entityThreads: 1)
         #expect(serial.count >= 700)
         #expect(Set(serial.map(\.ruleID)).count >= 3)
         for threads in [2, 3, 4, 7] {
-            #expect(Validator().validate(model, entityThreads: threads) == serial, "\(threads) threads")
+            #expect(
+                Validator(scheduler: ThreadedWork()).validate(model, entityThreads: threads) == serial,
+                "\(threads) threads")
         }
-        #expect(Validator().validate(model) == serial)
+        #expect(Validator(scheduler: ThreadedWork()).validate(model) == serial)
+        #expect(Validator().validate(model, entityThreads: 4) == serial)
     }
 }

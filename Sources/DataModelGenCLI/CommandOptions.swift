@@ -1,0 +1,55 @@
+import DataModelCodegen
+
+/// Every option of every command, declared once: the commands list them (``Command/options``), the parser
+/// parses by them, help prints them and the commands read the parsed values through them.
+extension ArgumentParser.Option {
+    // MARK: generate
+
+    static let outputDirectory = path("output", "DIR", "Directory for the generated files (created when missing).")
+    static let flavor = value(
+        "flavor", "FLAVOR",
+        "runtime (default: classes for DataModelRuntime), coredata (Xcode's codegen), or several: coredata,runtime or all (each into <output>/<flavor>).",
+        usage: "runtime|coredata|coredata,runtime")
+    static let access = value(
+        "access", "LEVEL", "Access level of declarations: public (default) or internal.",
+        allowed: AccessLevel.allCases.map(\.rawValue))
+    static let templates = path(
+        "templates", "DIR", "Directory of .mustache files overriding default templates by file name.")
+    static let includeManual = flag("include-manual", "Also generate entities whose codegen is Manual/None.")
+    static let noSchema = flag("no-schema", "Do not write <ModelName>.sql next to the Swift files.")
+    static let check = flag("check", "Write nothing; print a diff and exit 1 when the output is stale.")
+    static let dryRun = flag("dry-run", "Write nothing; list the files that would be written, kept or removed.")
+    static let noCache = flag(
+        "no-cache", "Always regenerate, even when inputs and outputs are unchanged since the last run.")
+    static let config = path(
+        "config", "FILE", "A datamodelgen.json config (default: the one next to the model, if any).")
+    static let expectOutput = path(
+        "expect-output", "FILE",
+        "Fail unless exactly these files are generated (repeatable; the build plugin declares its outputs so).")
+
+    // MARK: schema
+
+    static let outputFile = path(
+        "output", "FILE", "Write the DDL to FILE (only when it changes) instead of standard output.")
+    static let ifNotExists = flag("if-not-exists", "Write CREATE TABLE/INDEX IF NOT EXISTS.")
+
+    // MARK: dump
+
+    static let format = value(
+        "format", "FORMAT", "Output format: json (default) or text.", allowed: DumpFormat.allCases.map(\.rawValue))
+
+    // MARK: every command
+
+    static let modelVersion = value(
+        "model-version", "NAME", "Use this version of a .xcdatamodeld bundle instead of the current one.")
+    static let diagnosticsFormat = value(
+        "diagnostics-format", "FORMAT", "How to print diagnostics on standard error: text (default) or json.",
+        allowed: DiagnosticsFormat.allCases.map(\.rawValue))
+    static let warningsAsErrors = flag("warnings-as-errors", "Treat warnings as errors.")
+}
+
+/// The formats of `datamodelgen dump`.
+enum DumpFormat: String, CaseIterable, Sendable {
+    case json
+    case text
+}
