@@ -9,6 +9,7 @@ enum Command: String, CaseIterable, Sendable {
     case schema
     case validate
     case dump
+    case diff
 
     var summary: String {
         switch self {
@@ -16,6 +17,7 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: "Print or write the model's SQLite schema in Core Data's store layout."
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
+        case .diff: "Show what changed between two model versions and whether stores migrate automatically."
         }
     }
 
@@ -30,6 +32,12 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: shown = ([.outputFile, .ifNotExists, .modelVersion] as [Option]).map { $0.usage() }
         case .validate: shown = ["[options]"]
         case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
+        case .diff:
+            shown =
+                ["[<new-model>]"]
+                + ([.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql] as [Option]).map {
+                    $0.usage()
+                }
         }
         return (["USAGE: datamodelgen", rawValue, self == .validate ? "<model>..." : "<model>"] + shown)
             .joined(separator: " ")
@@ -48,6 +56,7 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: [.outputFile, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions
         case .dump: [.format] + Self.commonOptions
+        case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql] + Self.commonOptions
         }
     }
 
@@ -71,6 +80,7 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: return try SchemaCommand.run(arguments, printer: printer, console: console)
         case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
+        case .diff: return try DiffCommand.run(arguments, printer: printer, console: console)
         }
     }
 }

@@ -38,6 +38,16 @@ extension ArgumentParser.Option {
     static let format = value(
         "format", "FORMAT", "Output format: json (default) or text.", allowed: DumpFormat.allCases.map(\.rawValue))
 
+    // MARK: diff
+
+    static let fromVersion = value("from", "VERSION", "The old version of the bundle (default: the one before --to).")
+    static let toVersion = value("to", "VERSION", "The new version of the bundle (default: the current one).")
+    static let gitRevision = value(
+        "git", "REV", "Compare the model as git has it at REV (a commit, branch or tag) with the working tree.")
+    static let sql = flag("sql", "Also print the SQL that migrates a store of the old version.")
+    static let diffFormat = value(
+        "format", "FORMAT", "Output format: text (default) or json.", allowed: DiffFormat.allCases.map(\.rawValue))
+
     // MARK: every command
 
     static let modelVersion = value(

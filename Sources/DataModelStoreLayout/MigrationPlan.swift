@@ -301,9 +301,17 @@ struct MigrationPlanner {
             sql.append(ddl.createIndex(index))
             added.append("create index \(index.name)")
         }
-        sql += primaryKeyStatements()
-        steps = added + ["update Z_PRIMARYKEY entity rows"]
+        if entityRows(old) != entityRows(new) {
+            sql += primaryKeyStatements()
+            added.append("update Z_PRIMARYKEY entity rows")
+        }
+        steps = added
         return sql
+    }
+
+    /// `Z_PRIMARYKEY`'s entity rows as `number|name|super`.
+    private func entityRows(_ layout: StoreLayout) -> [String] {
+        layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
     }
 
     /// Rewrites `Z_PRIMARYKEY`'s entity rows for the new model, keeping each mapped entity's `Z_MAX`.
@@ -358,8 +366,10 @@ struct MigrationPlanner {
         for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
         for index in new.indexes { sql.append(ddl.createIndex(index)) }
         steps.append("drop the old tables and create the indexes")
-        sql += primaryKeyStatements()
-        steps.append("update Z_PRIMARYKEY entity rows")
+        if entityRows(old) != entityRows(new) {
+            sql += primaryKeyStatements()
+            steps.append("update Z_PRIMARYKEY entity rows")
+        }
         for entity in old.entities where numberMap[entity.number] == nil {
             steps.insert("drop \(entity.name) rows (entity removed)", at: 0)
         }

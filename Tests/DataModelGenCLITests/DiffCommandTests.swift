@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `datamodelgen diff`: what changed between model versions, for review.
+@Suite("diff")
+struct DiffCommandTests {
+    static let person = Paths.repositoryRoot.appendingPathComponent("Models/Person.xcdatamodeld").path
+
+    @Test func aBundleDiffsItsPreviousVersionWithTheCurrentOne() {
+        let run = runTool(["diff", Self.person])
+        #expect(run.code == .modelError, "differences exit 1, like diff")
+        #expect(
+            run.out == """
+                --- Person
+                +++ Person 2
+                \(Self.person)/Person 2.xcdatamodel/contents:4: added attribute Person.email
+                migration: inferable (lightweight), 1 step
+                  add column ZPERSON.ZEMAIL
+
+                """)
+        let sql = runTool(["diff", Self.person, "--sql"]).out
+        #expect(sql.hasSuffix("BEGIN IMMEDIATE;\nALTER TABLE \"ZPERSON\" ADD COLUMN \"ZEMAIL\" VARCHAR;\nCOMMIT;\n"))
+    }
+
+    @Test func sameVersionsExitZeroAndUsageErrorsExitTwo() {
+        #expect(runTool(["diff", Self.person, "--from", "Person 2"]).code == .success)
+        #expect(
+            runTool(["diff", Self.person, "--from", "Person 2", "--to", "Person"]).out.contains(
+                "removed attribute Person.email"))
+        let company = Paths.repositoryRoot.appendingPathComponent("Models/Company.xcdatamodeld").path
+        #expect(runTool(["diff", company]).code == .usageError, "one version: nothing before it")
+        #expect(runTool(["diff"]).code == .usageError)
+        #expect(runTool(["diff", company, company, "--from", "Company"]).code == .usageError)
+        #expect(runTool(["diff", company, "/nonexistent/Model.xcdatamodeld"]).code == .ioError)
+    }
+
+    @Test func jsonHasTheChangesAndThePlan() throws {
+        let run = runTool([
+            "diff", Self.person + "/Person.xcdatamodel", Self.person + "/Person 2.xcdatamodel", "--format", "json",
+        ])
+        let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        let changes = object?["changes"] as? [[String: Any]]
+        #expect(changes?.count == 1)
+        #expect(changes?.first?["kind"] as? String == "added")
+        #expect(changes?.first?["name"] as? String == "email")
+        #expect(object?["inferable"] as? Bool == true)
+        #expect((object?["sql"] as? [String])?.first == #"ALTER TABLE "ZPERSON" ADD COLUMN "ZEMAIL" VARCHAR"#)
+    }
+
+    /// `--git REV`: the model as committed against the working tree, in a repository made for the test.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "git is not installed"))
+    func gitRevisionAgainstTheWorkingTree() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-git-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let bundle = directory.appendingPathComponent("Person.xcdatamodeld")
+        try FileManager.default.copyItem(atPath: Self.person, toPath: bundle.path)
+        for arguments in [
+            ["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v"],
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            process.arguments = ["-C", directory.path] + arguments
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(runTool(["diff", bundle.path, "--git", "HEAD"]).code == .success)
+        let contents = bundle.appendingPathComponent("Person 2.xcdatamodel/contents")
+        let edited = try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(
+            of: "name=\"email\"", with: "name=\"mail\"")
+        try edited.write(to: contents, atomically: true, encoding: .utf8)
+        let run = runTool(["diff", bundle.path, "--git", "HEAD"])
+        #expect(run.code == .modelError)
+        #expect(run.out.contains("+++ \(bundle.path)"))
+        #expect(run.out.contains("HEAD:\(bundle.path)/Person 2.xcdatamodel/contents:4: removed attribute Person.email"))
+        #expect(runTool(["diff", bundle.path, "--git", "no-such-revision"]).code == .ioError)
+    }
+}
