@@ -44,13 +44,17 @@ let package = Package(
             name: "DataModelCodegen",
             dependencies: ["DataModel", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
         ),
+        // A store file on disk: its metadata, what it holds, and its migration between model versions; shared by
+        // the runtime and `datamodelgen migrate`.
+        .target(name: "DataModelStore", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
         // The runtime that generated code imports.
-        .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
+        .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
             dependencies: [
                 "DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout", "ProcessSupport",
+                "DataModelStore", "SQLiteKit",
             ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.

@@ -10,6 +10,7 @@ enum Command: String, CaseIterable, Sendable {
     case validate
     case dump
     case diff
+    case migrate
 
     var summary: String {
         switch self {
@@ -18,6 +19,7 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
         case .diff: "Show what changed between two model versions and whether stores migrate automatically."
+        case .migrate: "Migrate a SQLite store to the model's current version (or --to), as the runtime does on open."
         }
     }
 
@@ -32,6 +34,7 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: shown = ([.outputFile, .ifNotExists, .modelVersion] as [Option]).map { $0.usage() }
         case .validate: shown = ["[options]"]
         case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
+        case .migrate: shown = ["<store.sqlite>"] + ([.toVersion, .dryRun, .diffFormat] as [Option]).map { $0.usage() }
         case .diff:
             shown =
                 ["[<new-model>]"]
@@ -57,6 +60,7 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: Self.commonOptions
         case .dump: [.format] + Self.commonOptions
         case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql] + Self.commonOptions
+        case .migrate: [.toVersion, .dryRun, .diffFormat] + Self.commonOptions
         }
     }
 
@@ -81,6 +85,7 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
         case .diff: return try DiffCommand.run(arguments, printer: printer, console: console)
+        case .migrate: return try MigrateCommand.run(arguments, printer: printer, console: console)
         }
     }
 }

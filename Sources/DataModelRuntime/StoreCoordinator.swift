@@ -1,3 +1,4 @@
+import DataModelStore
 import DataModelStoreLayout
 import Foundation
 import SQLiteKit
@@ -166,108 +167,53 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             for sql in layout.ddlStatements() { try database.execute(sql: sql) }
             for sql in layout.primaryKeyRowStatements() { try database.execute(sql: sql) }
             let uuid = UUID().uuidString
-            let metadata: [String: Any] = [
-                "NSStoreType": "SQLite", "NSStoreUUID": uuid, "NSPersistenceFrameworkVersion": "DataModelRuntime",
-                "DataModelRuntimeModelName": runtime.model.name,
-                Self.versionHashesKey: runtime.model.layoutModel.versionHashes,
+            let metadata: [String: PropertyListValue] = [
+                "NSStoreType": .string("SQLite"), "NSStoreUUID": .string(uuid),
+                "NSPersistenceFrameworkVersion": .string("DataModelRuntime"),
+                "DataModelRuntimeModelName": .string(runtime.model.name),
+                StoreFile.versionHashesKey: .dictionary(
+                    runtime.model.layoutModel.versionHashes.mapValues { .string($0) }),
             ]
             try database.execute(
                 sql: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
-                arguments: [.text(uuid), .blob(Self.propertyList(metadata))])
+                arguments: [.text(uuid), .blob(StoreFile.propertyList(metadata))])
         }
-    }
-
-    /// The metadata key under which the runtime records the entity version hashes of the model that wrote (or
-    /// last migrated) the store (``LayoutModel/versionHashes``). Core Data's own keys are left as they are.
-    static let versionHashesKey = "DataModelRuntimeVersionHashes"
-
-    private static func propertyList(_ metadata: [String: Any]) -> Data {
-        (try? PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)) ?? Data()
-    }
-
-    /// `Z_METADATA`'s property list, or an empty one.
-    private func readMetadata() throws -> [String: Any] {
-        guard
-            let blob = try database.fetchOne(sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?
-                .first?.blobValue,
-            let plist = try? PropertyListSerialization.propertyList(from: blob, options: [], format: nil)
-                as? [String: Any]
-        else { return [:] }
-        return plist
-    }
-
-    /// What the store holds: columns, entity rows, recorded version hashes.
-    private func readSnapshot() throws -> StoreSnapshot {
-        var tables: [String: [StoreSnapshot.Column]] = [:]
-        let names = try database.fetchAll(
-            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        for name in names.compactMap({ $0.first?.textValue }) {
-            tables[name] = try database.fetchAll(sql: "PRAGMA table_info(" + SQLQuoting.identifier(name) + ")")
-                .compactMap { row in
-                    guard row.count > 2, let column = row[1].textValue else { return nil }
-                    return StoreSnapshot.Column(name: column, declaredType: row[2].textValue ?? "")
-                }
-        }
-        var rows: [StoreSnapshot.EntityRow] = []
-        if tables["Z_PRIMARYKEY"] != nil {
-            rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY""#).map { row in
-                StoreSnapshot.EntityRow(
-                    number: Int(row[0].integerValue ?? 0), name: row.count > 1 ? row[1].textValue ?? "" : "",
-                    superentityNumber: Int(row.count > 2 ? row[2].integerValue ?? 0 : 0))
-            }
-        }
-        let hashes = tables["Z_METADATA"] == nil ? nil : try readMetadata()[Self.versionHashesKey] as? [String: String]
-        return StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes)
     }
 
     /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
     /// store in place (one transaction, so a killed process leaves it whole in either version).
     private func checkSchema() throws {
         let current = runtime.model.layoutModel
-        let snapshot = try readSnapshot()
+        let snapshot = try StoreFile.snapshot(of: database)
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
         if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) { return }
         let versions = runtime.model.earlierVersions
-        guard !versions.isEmpty || !differences.isEmpty else {
-            // Recorded by a model this one does not know as a version, but laid out the same: adopt it.
-            try recordVersionHashes(hashes)
-            return
+        let layouts = versions.map(\.layoutModel) + [current]
+        let currentName = runtime.model.versionName ?? "current"
+        let name = { (index: Int) in
+            index < versions.count ? versions[index].versionName ?? "version \(index + 1)" : currentName
         }
-        // Another process may be migrating: recognise and migrate under the write lock, from what is there then.
-        try database.transaction {
-            let snapshot = try readSnapshot()
-            let layouts = versions.map(\.layoutModel) + [current]
-            guard let index = try snapshot.recognizedVersion(among: layouts) else {
-                throw StoreError.modelMismatch(path: path, differences: snapshot.differences(from: runtime.layout))
+        if !migratesAutomatically {
+            // Only look: a store of an earlier version is an error to report, not to fix.
+            if let source = try snapshot.recognizedVersion(among: layouts), source < layouts.count - 1 {
+                throw StoreError.migrationRequired(path: path, from: name(source), to: name(layouts.count - 1))
             }
-            if index == layouts.count - 1 {
-                try recordVersionHashes(hashes)
-                return
-            }
-            let source = versions[index]
-            let sourceName = source.versionName ?? "version \(index + 1)"
-            guard migratesAutomatically else {
-                throw StoreError.migrationRequired(
-                    path: path, from: sourceName, to: runtime.model.versionName ?? "current")
-            }
-            let plan = try MigrationPlan(from: layouts[index], to: current)
-            guard plan.isInferable else {
-                throw StoreError.migrationNotInferable(path: path, from: sourceName, reasons: plan.blockers)
-            }
-            for sql in plan.statements { try database.execute(sql: sql) }
-            try recordVersionHashes(hashes)
         }
-    }
-
-    /// Writes `hashes` into `Z_METADATA`'s property list, keeping every other key.
-    private func recordVersionHashes(_ hashes: [String: String]) throws {
-        var metadata = try readMetadata()
-        metadata[Self.versionHashesKey] = hashes
-        try database.execute(
-            sql:
-                #"UPDATE "Z_METADATA" SET "Z_PLIST" = ? WHERE "Z_VERSION" = (SELECT MIN("Z_VERSION") FROM "Z_METADATA")"#,
-            arguments: [.blob(Self.propertyList(metadata))])
+        do {
+            _ = try StoreFile.migrate(database, versions: layouts, to: layouts.count - 1)
+        } catch {
+            switch error {
+            case .unknownVersion(let differences): throw StoreError.modelMismatch(path: path, differences: differences)
+            case .newerVersion(let source):
+                throw StoreError.modelMismatch(
+                    path: path, differences: ["the store was written by the newer version \(name(source))"])
+            case .notInferable(let source, let reasons):
+                throw StoreError.migrationNotInferable(path: path, from: name(source), reasons: reasons)
+            case .layout(let failure): throw StoreError.invalidModel(failure.description)
+            case .sqlite(let failure): throw StoreError.sqlite(failure)
+            }
+        }
     }
 
     // MARK: Primary keys

@@ -1,5 +1,10 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A primary SQLite result code, such as `SQLITE_CONSTRAINT`.
 ///

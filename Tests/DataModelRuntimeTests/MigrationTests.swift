@@ -95,6 +95,41 @@ struct MigrationTests {
         #expect(try Database(path: url.path).fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
     }
 
+    /// A store whose metadata Core Data wrote (and which has no version hashes of ours) is told apart by its
+    /// structure, migrated, and keeps every metadata key Core Data put there.
+    @Test func coreDataMetadataIsKeptAcrossAMigration() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        do {
+            let container = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+            try Self.fill(container.viewContext)
+        }
+        let coreData: [String: Any] = [
+            "NSStoreType": "SQLite", "NSStoreUUID": "6B2A51E1-5B5E-4D52-8A77-2F8E2F0C1E11",
+            "NSStoreModelVersionHashes": [
+                "Person": Data(repeating: 7, count: 32), "Pet": Data(repeating: 9, count: 32),
+            ],
+            "NSStoreModelVersionHashesVersion": 3, "_NSAutoVacuumLevel": "2",
+            "NSStoreModelVersionIdentifiers": [""],
+        ]
+        let plist = try PropertyListSerialization.data(fromPropertyList: coreData, format: .binary, options: 0)
+        try Database(path: url.path).execute(sql: #"UPDATE "Z_METADATA" SET "Z_PLIST" = ?"#, arguments: [.blob(plist)])
+
+        let container = try PersistentContainer(model: Self.version2, store: .sqlite(at: url))
+        #expect(try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Pet")) == 3)
+        let stored = try #require(
+            try Database(path: url.path).fetchOne(sql: #"SELECT "Z_PLIST" FROM "Z_METADATA""#)?.first?.blobValue)
+        let metadata = try #require(
+            try PropertyListSerialization.propertyList(from: stored, format: nil) as? [String: Any])
+        #expect(metadata["NSStoreUUID"] as? String == "6B2A51E1-5B5E-4D52-8A77-2F8E2F0C1E11")
+        #expect((metadata["NSStoreModelVersionHashes"] as? [String: Data])?["Pet"] == Data(repeating: 9, count: 32))
+        #expect(metadata["NSStoreModelVersionHashesVersion"] as? Int == 3)
+        #expect(
+            (metadata["DataModelRuntimeVersionHashes"] as? [String: String])?.keys.sorted() == [
+                "Address", "Person", "Pet",
+            ])
+    }
+
     @Test func anUninferableChangeIsRefusedAndNothingIsWritten() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }

@@ -1,0 +1,168 @@
+import DataModelStoreLayout
+import SQLiteKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// An SQLite store in Core Data's layout, as the runtime and `datamodelgen migrate` see it on disk: its
+/// metadata, what it holds, and the migration of it from the model version that wrote it to another.
+public enum StoreFile {
+    /// The metadata key under which the version hashes (``LayoutModel/versionHashes``) of the model that
+    /// created or last migrated the store are recorded. Core Data's own keys are left as they are.
+    public static let versionHashesKey = "DataModelRuntimeVersionHashes"
+
+    // MARK: Metadata
+
+    /// `Z_METADATA`'s property list as a dictionary: empty when the store has none, nil when it has one this
+    /// reader cannot decode (then it must not be rewritten).
+    public static func metadata(of database: Database) throws(SQLiteError) -> [String: PropertyListValue]? {
+        guard
+            let blob = try database.fetchOne(
+                sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
+            !blob.isEmpty
+        else { return [:] }
+        guard case .dictionary(let entries)? = try? PropertyListDecoder().decode(PropertyListValue.self, from: blob)
+        else { return nil }
+        return entries
+    }
+
+    /// A new binary property list of `metadata`.
+    public static func propertyList(_ metadata: [String: PropertyListValue]) -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return (try? encoder.encode(PropertyListValue.dictionary(metadata))) ?? Data()
+    }
+
+    /// Records `hashes` in the store's metadata, keeping every other key; a property list this reader cannot
+    /// decode is left alone (the store is then told apart by its structure).
+    public static func recordVersionHashes(_ hashes: [String: String], in database: Database) throws(SQLiteError) {
+        guard var metadata = try metadata(of: database) else { return }
+        metadata[versionHashesKey] = .dictionary(hashes.mapValues { .string($0) })
+        try database.execute(
+            sql:
+                #"UPDATE "Z_METADATA" SET "Z_PLIST" = ? WHERE "Z_VERSION" = (SELECT MIN("Z_VERSION") FROM "Z_METADATA")"#,
+            arguments: [.blob(propertyList(metadata))])
+    }
+
+    // MARK: What the store holds
+
+    /// The store's tables and columns, entity rows and recorded version hashes.
+    public static func snapshot(of database: Database) throws(SQLiteError) -> StoreSnapshot {
+        var tables: [String: [StoreSnapshot.Column]] = [:]
+        let names = try database.fetchAll(
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for name in names.compactMap({ $0.first?.textValue }) {
+            tables[name] = try database.fetchAll(sql: "PRAGMA table_info(" + SQLQuoting.identifier(name) + ")")
+                .compactMap { row in
+                    guard row.count > 2, let column = row[1].textValue else { return nil }
+                    return StoreSnapshot.Column(name: column, declaredType: row[2].textValue ?? "")
+                }
+        }
+        var rows: [StoreSnapshot.EntityRow] = []
+        if tables["Z_PRIMARYKEY"] != nil {
+            rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY""#).map { row in
+                StoreSnapshot.EntityRow(
+                    number: Int(row.first?.integerValue ?? 0), name: row.count > 1 ? row[1].textValue ?? "" : "",
+                    superentityNumber: Int(row.count > 2 ? row[2].integerValue ?? 0 : 0))
+            }
+        }
+        var hashes: [String: String]?
+        if tables["Z_METADATA"] != nil, case .dictionary(let recorded)? = try metadata(of: database)?[versionHashesKey]
+        {
+            hashes = recorded.compactMapValues { value in
+                if case .string(let text) = value { return text }
+                return nil
+            }
+        }
+        return StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes)
+    }
+
+    // MARK: Migration
+
+    /// What ``migrate(_:versions:to:dryRun:)`` found and did.
+    public struct Migration: Sendable {
+        /// The index in the versions of the one that wrote the store.
+        public var sourceIndex: Int
+        /// The index of the version migrated to.
+        public var targetIndex: Int
+        /// The plan (empty when the store was already at the target).
+        public var plan: MigrationPlan
+        /// Whether the statements ran (false for a dry run or an empty plan).
+        public var migrated: Bool
+    }
+
+    /// Why a store cannot be migrated.
+    public enum MigrationFailure: Error, Sendable {
+        /// No version wrote the store: how it differs from the target version.
+        case unknownVersion(differences: [String])
+        /// The store's version is newer than the target.
+        case newerVersion(sourceIndex: Int)
+        /// Core Data would not infer the mapping: one reason per blocking change.
+        case notInferable(sourceIndex: Int, reasons: [String])
+        /// A version cannot be laid out.
+        case layout(StoreLayoutError)
+        /// SQLite failed (the transaction was rolled back: the store is as it was).
+        case sqlite(SQLiteError)
+    }
+
+    /// Recognises which of `versions` (oldest first) wrote the store and migrates it in place to
+    /// `versions[target]`, all in one write transaction taken before looking, so two processes opening one store
+    /// never both migrate it. Killed at any moment, the store is whole in the old version or in the new one.
+    /// With `dryRun`, nothing is written.
+    public static func migrate(
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false
+    ) throws(MigrationFailure) -> Migration {
+        do {
+            try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+        } catch {
+            throw .sqlite(error)
+        }
+        do throws(MigrationFailure) {
+            let migration = try migrateInTransaction(database, versions: versions, to: target, dryRun: dryRun)
+            do {
+                try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
+            } catch {
+                throw .sqlite(error)
+            }
+            return migration
+        } catch {
+            database.rollbackIgnoringErrors()
+            throw error
+        }
+    }
+
+    private static func migrateInTransaction(
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool
+    ) throws(MigrationFailure) -> Migration {
+        do {
+            let snapshot = try snapshot(of: database)
+            let layout = try StoreLayout(model: versions[target])
+            guard let source = try snapshot.recognizedVersion(among: versions) else {
+                throw MigrationFailure.unknownVersion(differences: snapshot.differences(from: layout))
+            }
+            guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
+            let plan = try MigrationPlan(from: versions[source], to: versions[target])
+            guard plan.isInferable else {
+                throw MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
+            }
+            guard !dryRun else {
+                return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
+            }
+            for sql in plan.statements { try database.execute(sql: sql) }
+            let hashes = versions[target].versionHashes
+            if snapshot.versionHashes != hashes { try recordVersionHashes(hashes, in: database) }
+            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.statements.isEmpty)
+        } catch let error as MigrationFailure {
+            throw error
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch let error as StoreLayoutError {
+            throw .layout(error)
+        } catch {
+            throw .unknownVersion(differences: ["\(error)"])
+        }
+    }
+}
