@@ -22,8 +22,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
 
+        // The names the generator, the loader, the CLI and the plugins share (standard library only; the plugins
+        // compile the same file through `Plugins/PluginsShared/ModelNaming.swift`, a symlink).
+        .target(name: "DataModelNaming"),
         // Generator core: IR, loader, parser, validator, diagnostics.
-        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelNaming"]),
         // Template engine (Mustache), independent of the rest.
         .target(name: "Mustache"),
         // Core Data's SQLite store layout, shared by the generator and the runtime.
@@ -39,14 +42,17 @@ let package = Package(
         // Naming, template context, renderers.
         .target(
             name: "DataModelCodegen",
-            dependencies: ["DataModel", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
+            dependencies: ["DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
         ),
         // The runtime that generated code imports.
         .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
-            dependencies: ["DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout"]),
+            dependencies: [
+                "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelTemplates", "Mustache",
+                "DataModelStoreLayout",
+            ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
@@ -81,7 +87,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
 
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModel", "DataModelNaming"], exclude: ["Fixtures"]),
+        // The plugins' shared sources (`PluginsShared`, a symlink to `Plugins/PluginsShared`) compiled with a test
+        // that checks their predicted output files against `generate`'s.
+        .testTarget(
+            name: "PluginOutputTests", dependencies: ["DataModelGenCLI"],
+            exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
@@ -89,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
-                "DataModel", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
+                "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
                 "DataModelStoreLayout", "SQLiteKit",
             ],
             exclude: ["Golden"]),

@@ -1,3 +1,4 @@
+import DataModelNaming
 import FoundationEssentials
 
 /// Checks a parsed model the way momc does, producing diagnostics with stable rule ids.
@@ -198,7 +199,7 @@ fileprivate struct ValidationRun {
             }
             checkIdentifier(entity.name, kind: "entity", location: entity.location, uppercase: true)
             if let represented = entity.representedClassName, !represented.isEmpty,
-                !Self.isIdentifier(entity.className)
+                !ModelNaming.isIdentifier(entity.className)
             {
                 // The class name becomes a Swift declaration and a file name: `Foo Bar`, `1Foo` or `../x` cannot be either.
                 error(
@@ -649,7 +650,7 @@ fileprivate struct ValidationRun {
 
     private func checkIdentifier(_ name: String, kind: String, location: SourceLocation, uppercase: Bool) {
         guard !name.isEmpty else { return }  // reported by the parser
-        guard Self.isIdentifier(name) else {
+        guard ModelNaming.isIdentifier(name) else {
             error(
                 "\(kind) name '\(name)' is not a valid identifier (letters, digits and '_', not starting with a digit)",
                 "invalid-identifier", location)
@@ -657,61 +658,8 @@ fileprivate struct ValidationRun {
         }
     }
 
-    /// Letters, digits and `_`, not starting with a digit (ASCII fast path, Unicode letters allowed).
-    static func isIdentifier(_ name: String) -> Bool {
-        let isASCIIIdentifier =
-            name.utf8.withContiguousStorageIfAvailable(isASCIIIdentifier) ?? isASCIIIdentifier(Array(name.utf8))
-        if isASCIIIdentifier { return true }
-        var isFirst = true
-        for scalar in name.unicodeScalars {
-            let value = scalar.value
-            let ok: Bool
-            if value < 0x80 {
-                let isLetter = (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) || value == 0x5F
-                let isDigit = value >= 0x30 && value <= 0x39
-                ok = isLetter || (!isFirst && isDigit)
-            } else {
-                // Letters first (combining marks only after the start, as Swift allows), then letters,
-                // marks and digits.
-                ok = isFirst ? Self.isLetter(scalar) : Self.isAlphanumeric(scalar)
-            }
-            if !ok { return false }
-            isFirst = false
-        }
-        return !isFirst
-    }
-
-    /// Whether `bytes` are ASCII letters, digits and `_`, not starting with a digit, and not empty.
-    private static func isASCIIIdentifier(_ bytes: some Collection<UInt8>) -> Bool {
-        var first = true
-        for byte in bytes {
-            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-            if !(isLetter || (!first && byte >= 0x30 && byte <= 0x39)) { return false }
-            first = false
-        }
-        return !first
-    }
-
     private func isPlainName(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0 == "_" || Self.isAlphanumeric($0) }
-    }
-
-    /// A letter: Unicode general category L*.
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
-        default: false
-        }
-    }
-
-    /// What Foundation's `CharacterSet.alphanumerics` holds: general categories L*, M* and N*.
-    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
-            .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
-            true
-        default: false
-        }
+        text.unicodeScalars.allSatisfy { $0 == "_" || ModelNaming.isAlphanumeric($0) }
     }
 }
 
@@ -846,7 +794,7 @@ extension Validator {
         func wordIsName(endingAt end: Int) -> Bool {
             guard let start = wordStart else { return true }
             let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            return ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word)
+            return ModelNaming.isIdentifier(word) && !ModelNaming.nonTypeKeywords.contains(word)
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -901,7 +849,7 @@ extension Validator {
             character.isLetter || character.isNumber || character == "_"
         }
         func wordIsName() -> Bool {
-            word.isEmpty || (ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word))
+            word.isEmpty || (ModelNaming.isIdentifier(word) && !ModelNaming.nonTypeKeywords.contains(word))
         }
         for character in body {
             if isWordCharacter(character) {
@@ -940,17 +888,6 @@ extension Validator {
         let endsType = isWordCharacter(previous) || previous == ">" || previous == "]" || previous == "?"
         return wordIsName() && endsType && stack.isEmpty
     }
-
-    /// Swift keywords that cannot name a type, even as one part of a qualified name (`Any`, `Self`, `Type`
-    /// and `Protocol` can).
-    static let nonTypeKeywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
-        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
-        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
-        "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where",
-        "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try", "_", "some", "any",
-        "each",
-    ]
 }
 
 /// Parses default, minimum and maximum value strings for an attribute type.

@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import Mustache
 
 /// Renders Swift files (and the SQL schema) for a model through Mustache templates.
@@ -46,34 +47,33 @@ public struct CodeGenerator: Sendable {
         _ model: ObjectModel, parallelism: Int, deliver: @Sendable (Int, OutputFile) -> Value
     ) throws(MustacheError) -> [Value] {
         let context = TemplateContextBuilder(options: options).context(
-            for: model, sourceFileName: model.name + ".xcdatamodeld")
+            for: model, sourceFileName: ModelNaming.sourceFileName(modelName: model.name))
         let (classTemplate, propertiesTemplate) =
             options.flavor == .coredata
             ? (TemplateName.coreDataClass, TemplateName.coreDataProperties)
             : (TemplateName.runtimeClass, TemplateName.runtimeProperties)
-        var jobs: [RenderJob] = []
-        var seen: Set<String> = []
         // Each entity's values are built once; per-entity templates see them inside the model's values.
         let modelObject = ModelObject(context)
         let modelValue = MustacheValue.object(modelObject)
         let entityValues = modelObject.entities
         defer { ExitTeardown.keep(modelObject) }
-        for (index, entity) in context.entities.enumerated() where index < entityValues.count {
-            let contexts = [modelValue, entityValues[index]]
-            if entity.generatesClass, seen.insert(entity.classFileName).inserted {
-                jobs.append(RenderJob(path: entity.classFileName, template: classTemplate, contexts: contexts))
-            }
-            if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
-                jobs.append(
-                    RenderJob(path: entity.propertiesFileName, template: propertiesTemplate, contexts: contexts))
+        // The files and their names, as the plugins predict them.
+        let files = ModelNaming.outputFiles(
+            modelName: model.name,
+            entities: model.entities.map {
+                .init(
+                    name: $0.name, representedClassName: $0.representedClassName, codeGeneration: $0.codeGenerationType)
+            },
+            flavor: options.flavor, includeManual: options.includeManual)
+        let jobs = files.map { file in
+            switch file.kind {
+            case .entityClass(let index):
+                RenderJob(path: file.name, template: classTemplate, contexts: [modelValue, entityValues[index]])
+            case .entityProperties(let index):
+                RenderJob(path: file.name, template: propertiesTemplate, contexts: [modelValue, entityValues[index]])
+            case .model: RenderJob(path: file.name, template: TemplateName.runtimeModel, contexts: [modelValue])
             }
         }
-        if options.flavor == .runtime {
-            jobs.append(
-                RenderJob(
-                    path: model.name + "+Model.swift", template: TemplateName.runtimeModel, contexts: [modelValue]))
-        }
-        jobs.sort { $0.path < $1.path }
         let library = library
         let indexed = jobs.enumerated().map { IndexedJob(index: $0.offset, job: $0.element) }
         let results = ParallelRendering.map(indexed, parallelism: parallelism) { item in

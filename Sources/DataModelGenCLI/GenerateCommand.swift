@@ -1,5 +1,6 @@
 import DataModel
 import DataModelCodegen
+import DataModelNaming
 import FoundationEssentials
 import Mustache
 
@@ -47,7 +48,7 @@ enum GenerateCommand {
             outputs = try ModelOutput.produce(
                 for: loaded.model, library: library, options: options, targets: targets,
                 schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
-                modelFileName: loaded.model.name + ".xcdatamodeld", writingChanges: writes)
+                modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name), writingChanges: writes)
         } catch let error as MustacheError {
             console.err(error.description + "\n")
             return .modelError

@@ -1,5 +1,6 @@
 import DataModel
 import DataModelCodegen
+import DataModelNaming
 import Mustache
 
 /// The `<ModelName>.sql` file that `generate` writes next to the Swift files.
@@ -14,7 +15,7 @@ enum SchemaOutput {
         let layout = try SchemaRenderer.layout(of: model)
         defer { ExitTeardown.keep(layout) }
         return OutputFile(
-            path: model.name + ".sql",
+            path: ModelNaming.schemaFileName(modelName: model.name),
             utf8: try SchemaRenderer(
                 library: library, ifNotExists: ifNotExists, usesDefaultTemplate: usesDefaultTemplate
             ).renderUTF8(model, layout: layout))
