@@ -45,7 +45,7 @@ struct GenerateDataModels: CommandPlugin {
                     options.configuredOutput
                     ?? model.deletingLastPathComponent().appendingPathComponent("Generated/\(name)", isDirectory: true)
                 var arguments = options.generateArguments(model: model, output: output)
-                if !(schema || options.schema) { arguments.append("--no-schema") }
+                arguments += options.schemaArguments(asked: schema)
                 if check { arguments.append("--check") }
                 if dryRun { arguments.append("--dry-run") }
                 print(

@@ -84,6 +84,10 @@ struct GeneratorOptions {
             .map(\.name)
     }
 
+    /// `--no-schema`, unless `<ModelName>.sql` is asked for by the config's `schema` or by `asked` (the command
+    /// plugin's `--schema`).
+    func schemaArguments(asked: Bool) -> [String] { asked || schema ? [] : ["--no-schema"] }
+
     /// The `datamodelgen generate` arguments for `model`, writing into `output`.
     func generateArguments(model: URL, output: URL) -> [String] {
         var arguments = [

@@ -54,6 +54,42 @@ struct PluginOutputTests {
         }
     }
 
+    /// The plugins read `datamodelgen.json` with the keys and meanings `generate` uses: the command plugin's
+    /// arguments for a model with a config make `generate` write what it writes from the config alone.
+    @Test func thePluginsReadTheConfigAsGenerateDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datamodelgen-plugin-config-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("Company.xcdatamodeld")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: PluginTestPaths.models.appendingPathComponent("Company.xcdatamodeld"), to: model)
+        let config = directory.appendingPathComponent(ModelNaming.Config.fileName)
+        let json = """
+            { "flavor": "coredata", "access": "internal", "includeManual": true, "schema": true, "output": "Gen" }
+            """
+        try json.write(to: config, atomically: true, encoding: .utf8)
+
+        let options = try GeneratorOptions.load(
+            config: GeneratorOptions.configFile(for: model, targetDirectory: directory))
+        #expect(options.flavor == .coredata)
+        #expect(options.access == "internal")
+        #expect(options.includeManual)
+        #expect(options.schema)
+        #expect(
+            options.configuredOutput?.standardizedFileURL == directory.appendingPathComponent("Gen").standardizedFileURL
+        )
+
+        let output = directory.appendingPathComponent("Gen")
+        let fromPlugin = try Self.runGenerate(
+            options.generateArguments(model: model, output: output) + options.schemaArguments(asked: false)
+                + ["--dry-run"])
+        let fromConfig = try Self.runGenerate(["generate", model.path, "--output", output.path, "--dry-run"])
+        #expect(fromPlugin == fromConfig)
+        #expect(fromConfig.contains(ModelNaming.schemaFileName(modelName: "Company")))
+        #expect(fromConfig.contains { $0.hasSuffix("+CoreDataClass.swift") })
+    }
+
     /// The plugins compile the generator's naming file itself (a symlink), not a copy of it.
     @Test func thePluginsShareTheGeneratorsNamingFile() throws {
         let link = PluginTestPaths.repoRoot.appendingPathComponent("Plugins/PluginsShared/ModelNaming.swift")
@@ -113,16 +149,21 @@ struct PluginOutputTests {
             "--no-schema", "--dry-run",
         ]
         if includeManual { arguments.append("--include-manual") }
+        return try runGenerate(arguments + extraArguments)
+    }
+
+    /// The files `datamodelgen` run in-process with `arguments` (a `--dry-run`) would create, sorted.
+    static func runGenerate(_ arguments: [String]) throws -> [String] {
         let out = Mutex("")
         let console = Console(out: { text in out.withLock { $0 += text } }, err: { _ in })
-        let code = CommandLineTool(console: console).run(arguments + extraArguments)
-        guard code == .success else { throw GenerateFailed(model: model.path) }
+        let code = CommandLineTool(console: console).run(arguments)
+        guard code == .success else { throw GenerateFailed(arguments: arguments) }
         let lines = out.withLock { $0 }.split(separator: "\n")
         return lines.compactMap { $0.hasPrefix("create ") ? String($0.dropFirst("create ".count)) : nil }.sorted()
     }
 
     struct GenerateFailed: Error {
-        var model: String
+        var arguments: [String]
     }
 }
 
