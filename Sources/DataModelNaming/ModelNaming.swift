@@ -443,8 +443,11 @@ public enum ModelNaming {
     public static func capitalized(_ name: String) -> String {
         // Fast path: a first ASCII byte followed by an ASCII byte is a whole character (a carriage return,
         // the one ASCII character that can join the next, is no letter).
+        // (`#available`: the plugins compile this file for the deployment target of SwiftPM's plugin library.)
         var bytes = name.utf8.makeIterator()
-        if let first = bytes.next(), first < 0x80, bytes.next().map({ $0 < 0x80 }) ?? true {
+        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *), let first = bytes.next(), first < 0x80,
+            bytes.next().map({ $0 < 0x80 }) ?? true
+        {
             guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return name }
             let count = name.utf8.count
             return String(unsafeUninitializedCapacity: count) { buffer in
