@@ -44,10 +44,16 @@ enum ModelScanner {
             entities: chosen.flatMap { scanEntities(in: contents($0)) })
     }
 
-    /// The version `.xccurrentversion` names, if it can be read.
+    /// The version `.xccurrentversion` names, if it can be read: read as the generator reads it when it has
+    /// the shape Xcode writes, else by the property-list parser.
     private static func currentVersionName(_ url: URL) -> String? {
-        guard let data = FileManager.default.contents(atPath: url.path), !data.isEmpty,
-            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+        guard let data = FileManager.default.contents(atPath: url.path), !data.isEmpty else { return nil }
+        if let text = String(data: data, encoding: .utf8),
+            let value = ModelNaming.currentVersionValue(xcodeShapedText: text)
+        {
+            return ModelNaming.modelName(fileName: value)
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
             let dictionary = plist as? [String: Any],
             let name = dictionary["_XCCurrentVersionName"] as? String, !name.isEmpty
         else { return nil }

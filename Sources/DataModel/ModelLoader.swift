@@ -314,44 +314,10 @@ enum CurrentVersionFile {
         return true
     }
 
-    /// The version name of a file of exactly that shape (the declaration and DOCTYPE optional, any white space
-    /// between elements), with a plain, non-empty value; nil for anything else, which the caller then hands
-    /// to the property-list parser.
+    /// The version name of a file of exactly that shape (see ``ModelNaming/currentVersionValue(xcodeShapedText:)``),
+    /// as written; nil for anything else, which the caller then hands to the property-list parser.
     static func plainName(in data: Data) -> String? {
-        guard let text = String(validating: data, as: UTF8.self) else { return nil }
-        var rest = Substring(text)
-        func skipSpace() {
-            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        }
-        func take(_ literal: String) -> Bool {
-            skipSpace()
-            guard rest.hasPrefix(literal) else { return false }
-            rest = rest.dropFirst(literal.count)
-            return true
-        }
-        /// Skips a tag that starts with `start`, up to its `>`; false when it holds `[` (an internal subset)
-        /// or closes itself.
-        func skipTag(_ start: String) -> Bool {
-            guard take(start), let end = rest.firstIndex(of: ">") else { return false }
-            let body = rest[..<end]
-            guard !body.contains("["), !body.hasSuffix("/"), !body.contains("<") else { return false }
-            rest = rest[rest.index(after: end)...]
-            return true
-        }
-        skipSpace()
-        if rest.hasPrefix("<?xml"), !skipTag("<?xml") { return nil }
-        skipSpace()
-        if rest.hasPrefix("<!DOCTYPE"), !skipTag("<!DOCTYPE") { return nil }
-        guard skipTag("<plist"), take("<dict>"), take("<key>_XCCurrentVersionName</key>"), take("<string>"),
-            let end = rest.firstRange(of: "</string>")
-        else { return nil }
-        let name = rest[..<end.lowerBound]
-        rest = rest[end.upperBound...]
-        guard !name.isEmpty, !name.contains("<"), !name.contains("&"), take("</dict>"), take("</plist>") else {
-            return nil
-        }
-        skipSpace()
-        return rest.isEmpty ? String(name) : nil
+        String(validating: data, as: UTF8.self).flatMap(ModelNaming.currentVersionValue(xcodeShapedText:))
     }
 }
 

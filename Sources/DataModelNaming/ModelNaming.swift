@@ -226,6 +226,56 @@ public enum ModelNaming {
         return versions.last
     }
 
+    /// The value of `.xccurrentversion` (`Model 2.xcdatamodel`, as written) when `text` has exactly the shape
+    /// Xcode writes — the declaration and DOCTYPE optional, any white space between elements — and a plain,
+    /// non-empty value; nil for anything else, which callers hand to a property-list parser:
+    ///
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    /// <plist version="1.0">
+    /// <dict>
+    ///     <key>_XCCurrentVersionName</key>
+    ///     <string>Model 2.xcdatamodel</string>
+    /// </dict>
+    /// </plist>
+    /// ```
+    public static func currentVersionValue(xcodeShapedText text: String) -> String? {
+        var rest = Substring(text)
+        func skipSpace() {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        }
+        func take(_ literal: String) -> Bool {
+            skipSpace()
+            guard rest.hasPrefix(literal) else { return false }
+            rest = rest.dropFirst(literal.count)
+            return true
+        }
+        /// Skips a tag that starts with `start`, up to its `>`; false when it holds `[` (an internal subset)
+        /// or closes itself.
+        func skipTag(_ start: String) -> Bool {
+            guard take(start), let end = rest.firstIndex(of: ">") else { return false }
+            let body = rest[..<end]
+            guard !body.contains(where: { $0 == "[" || $0 == "<" }), body.last != "/" else { return false }
+            rest = rest[rest.index(after: end)...]
+            return true
+        }
+        skipSpace()
+        if rest.hasPrefix("<?xml"), !skipTag("<?xml") { return nil }
+        skipSpace()
+        if rest.hasPrefix("<!DOCTYPE"), !skipTag("<!DOCTYPE") { return nil }
+        guard skipTag("<plist"), take("<dict>"), take("<key>_XCCurrentVersionName</key>"), take("<string>"),
+            let end = rest.firstIndex(of: "<")
+        else { return nil }
+        let value = rest[..<end]
+        rest = rest[end...]
+        guard !value.isEmpty, !value.contains(where: { $0 == "&" }), take("</string>"), take("</dict>"),
+            take("</plist>")
+        else { return nil }
+        skipSpace()
+        return rest.isEmpty ? String(value) : nil
+    }
+
     /// Natural order: runs of digits compare as numbers (`Model 9` < `Model 10`); equal keys fall back to the
     /// strings' order.
     public static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
