@@ -22,8 +22,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
 
+        // The names the generator, the loader, the CLI and the plugins share (standard library only; the plugins
+        // compile the same file through `Plugins/PluginsShared/ModelNaming.swift`, a symlink).
+        .target(name: "DataModelNaming"),
         // Generator core: IR, loader, parser, validator, diagnostics.
-        .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout"]),
+        .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout", "DataModelNaming"]),
         // Process concerns only the command-line tool uses: POSIX threads, skipping teardown at exit, and the
         // scheduler that hands both to the core's stages (which never start threads themselves).
         .target(name: "ProcessSupport", dependencies: ["DataModel"]),
@@ -42,7 +45,7 @@ let package = Package(
         // Naming, template context, renderers.
         .target(
             name: "DataModelCodegen",
-            dependencies: ["DataModel", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
+            dependencies: ["DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
         ),
         // A store file on disk: its metadata, what it holds, and its migration between model versions; shared by
         // the runtime and `datamodelgen migrate`.
@@ -53,8 +56,8 @@ let package = Package(
         .target(
             name: "DataModelGenCLI",
             dependencies: [
-                "DataModel", "DataModelCodegen", "DataModelTemplates", "Mustache", "DataModelStoreLayout", "ProcessSupport",
-                "DataModelStore", "SQLiteKit",
+                "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelTemplates", "Mustache",
+                "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit",
             ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
@@ -90,7 +93,14 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
 
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel", "ProcessSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DataModelTests", dependencies: ["DataModel", "DataModelNaming", "ProcessSupport"],
+            exclude: ["Fixtures"]),
+        // The plugins' shared sources (`PluginsShared`, a symlink to `Plugins/PluginsShared`) compiled with a test
+        // that checks their predicted output files against `generate`'s.
+        .testTarget(
+            name: "PluginOutputTests", dependencies: ["DataModelGenCLI"],
+            exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
@@ -98,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
-                "DataModel", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
+                "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
                 "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel", "ProcessSupport",
             ],
             exclude: ["Golden"]),

@@ -35,7 +35,7 @@ struct DataModelGenPlugin: BuildToolPlugin {
             // at its line; it fails before writing, and if it did not, `--expect-output` would stop it.
             let outputFiles =
                 scanned.entities.map { options.outputFileNames(for: scanned, entities: $0) }
-                ?? [scanned.name + "+Model.swift"]
+                ?? [ModelNaming.modelFileName(modelName: scanned.name)]
             guard !outputFiles.isEmpty else { continue }  // Every entity is Manual/None: Xcode generates nothing.
             let arguments =
                 options.generateArguments(model: model, output: output) + ["--no-schema"]

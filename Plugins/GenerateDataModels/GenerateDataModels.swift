@@ -8,7 +8,7 @@ import PackagePlugin
 /// Each model's files go to `Generated/<ModelName>/` next to the model, or to the `output` its
 /// `datamodelgen.json` names. Options: `--target NAME` (repeatable; default: every target with a model),
 /// `--flavor runtime|coredata`, `--access public|internal`, `--include-manual`, `--schema` (also write
-/// `<ModelName>.sql`), `--check`, `--dry-run`.
+/// `<ModelName>.sql`, as does `"schema": true` in the config), `--check`, `--dry-run`.
 @main
 struct GenerateDataModels: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -40,12 +40,12 @@ struct GenerateDataModels: CommandPlugin {
                 if let flavor { options.flavor = flavor }
                 if let access { options.access = access }
                 if includeManual { options.includeManual = true }
-                let name = ModelScanner.stripExtension(model.lastPathComponent)
+                let name = ModelNaming.modelName(fileName: model.lastPathComponent)
                 let output =
                     options.configuredOutput
                     ?? model.deletingLastPathComponent().appendingPathComponent("Generated/\(name)", isDirectory: true)
                 var arguments = options.generateArguments(model: model, output: output)
-                if !schema { arguments.append("--no-schema") }
+                arguments += options.schemaArguments(asked: schema)
                 if check { arguments.append("--check") }
                 if dryRun { arguments.append("--dry-run") }
                 print(

@@ -1,27 +1,15 @@
 import Foundation
 
-/// The `datamodelgen.json` keys the plugins read (the generator reads the same file; see the README).
-struct PluginConfigFile: Decodable {
-    var flavor: String?
-    var access: String?
-    var templates: String?
-    var includeManual: Bool?
-    var output: String?
-    var modelVersion: String?
-
-    static let fileName = "datamodelgen.json"
-}
-
 /// The options of one generator run for one model, resolved from the config and the plugin's arguments.
 struct GeneratorOptions {
-    enum Flavor: String, CaseIterable {
-        case runtime
-        case coredata
-    }
+    typealias Flavor = ModelNaming.Flavor
 
     var flavor: Flavor = .runtime
     var access = "public"
     var includeManual = false
+    /// Whether the config asks for `<ModelName>.sql` (`schema`): the command plugin writes it then, or when given
+    /// `--schema`; the build plugin never declares it.
+    var schema = false
     /// The config file in effect, passed to the generator with `--config`.
     var configFile: URL?
     /// The templates directory, resolved against the config's directory.
@@ -35,8 +23,8 @@ struct GeneratorOptions {
     /// it too), else the one in the target's directory.
     static func configFile(for model: URL, targetDirectory: URL) -> URL? {
         let candidates = [
-            model.deletingLastPathComponent().appendingPathComponent(PluginConfigFile.fileName),
-            targetDirectory.appendingPathComponent(PluginConfigFile.fileName),
+            model.deletingLastPathComponent().appendingPathComponent(ModelNaming.Config.fileName),
+            targetDirectory.appendingPathComponent(ModelNaming.Config.fileName),
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }
@@ -48,9 +36,9 @@ struct GeneratorOptions {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw PluginError("\(url.path): cannot read the config file")
         }
-        let file: PluginConfigFile
+        let file: ModelNaming.Config
         do {
-            file = try JSONDecoder().decode(PluginConfigFile.self, from: data)
+            file = try JSONDecoder().decode(ModelNaming.Config.self, from: data)
         } catch {
             throw PluginError("\(url.path): invalid config file: \(error)")
         }
@@ -60,6 +48,7 @@ struct GeneratorOptions {
         }
         if let access = file.access { options.access = access }
         options.includeManual = file.includeManual ?? false
+        options.schema = file.schema ?? false
         let base = url.deletingLastPathComponent()
         options.templatesDirectory = file.templates.map { resolve($0, against: base) }
         options.configuredOutput = file.output.map { resolve($0, against: base) }
@@ -69,7 +58,8 @@ struct GeneratorOptions {
 
     static func flavor(named name: String, source: String) throws -> Flavor {
         guard let flavor = Flavor(rawValue: name) else {
-            throw PluginError("\(source): invalid flavor '\(name)'; expected runtime or coredata")
+            let expected = Flavor.allCases.map(\.rawValue).joined(separator: " or ")
+            throw PluginError("\(source): invalid flavor '\(name)'; expected \(expected)")
         }
         return flavor
     }
@@ -88,30 +78,15 @@ struct GeneratorOptions {
     /// Every file besides the model whose change must re-run the generator.
     var inputFiles: [URL] { (configFile.map { [$0] } ?? []) + templateFiles }
 
-    /// The files `generate --no-schema` writes for `model`, sorted: what Xcode would generate for each entity
-    /// (`class` → class and properties, `category` → properties, Manual/None → nothing unless `includeManual`),
-    /// plus `<Model>+Model.swift` in the runtime flavor.
-    func outputFileNames(for model: ScannedModel, entities: [ScannedEntity]) -> [String] {
-        let (classSuffix, propertiesSuffix) =
-            flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
-        var names: Set<String> = []
-        for entity in entities {
-            let (generatesClass, generatesProperties): (Bool, Bool)
-            switch entity.codeGeneration {
-            case .classAndProperties: (generatesClass, generatesProperties) = (true, true)
-            case .propertiesOnly: (generatesClass, generatesProperties) = (false, true)
-            case .manual: (generatesClass, generatesProperties) = (includeManual, includeManual)
-            }
-            // As `TemplateContextBuilder`: in the runtime flavor, `NSManagedObject` (older Xcode's "no custom
-            // class") means the entity name.
-            let className =
-                flavor == .runtime && entity.className == "NSManagedObject" ? entity.name : entity.className
-            if generatesClass { names.insert(className + classSuffix + ".swift") }
-            if generatesProperties { names.insert(className + propertiesSuffix + ".swift") }
-        }
-        if flavor == .runtime { names.insert(model.name + "+Model.swift") }
-        return names.sorted()
+    /// The files `generate --no-schema` writes for `model`, sorted, named by the generator's own naming code.
+    func outputFileNames(for model: ScannedModel, entities: [ModelNaming.EntityFacts]) -> [String] {
+        ModelNaming.outputFiles(modelName: model.name, entities: entities, flavor: flavor, includeManual: includeManual)
+            .map(\.name)
     }
+
+    /// `--no-schema`, unless `<ModelName>.sql` is asked for by the config's `schema` or by `asked` (the command
+    /// plugin's `--schema`).
+    func schemaArguments(asked: Bool) -> [String] { asked || schema ? [] : ["--no-schema"] }
 
     /// The `datamodelgen generate` arguments for `model`, writing into `output`.
     func generateArguments(model: URL, output: URL) -> [String] {

@@ -18,7 +18,7 @@ enum ModelLocator {
     /// The model that `path` is, or is inside of, if any.
     static func modelPath(containing path: String) -> String? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] {
+        for suffix in [ModelNaming.bundleExtension, ModelNaming.versionExtension] {
             if let index = components.firstIndex(where: { $0.hasSuffix(suffix) && $0.count > suffix.count }) {
                 return components[...index].joined(separator: "/")
             }

@@ -6,124 +6,58 @@ import Foundation
 
 /// What the plugins need to know about a model before the generator runs, read with a quick XML scan.
 ///
-/// The generator itself (`datamodelgen`) does the real parsing and validation; plugins cannot link it, so this
-/// scan reads only what decides the generated file names: the current version, and each entity's name,
-/// `representedClassName` and `codeGenerationType`. `generate --expect-output` checks the prediction.
+/// The generator itself (`datamodelgen`) does the real parsing and validation; plugins cannot link it (nor
+/// libxml2), so this scan reads only the facts that decide the generated file names — the versions, and each
+/// entity's name, `representedClassName` and `codeGenerationType` — and hands them to ``ModelNaming`` (the
+/// generator's own naming code), which names the files. `generate --expect-output` checks the prediction.
 struct ScannedModel {
     /// The model's name: the bundle or version directory name without its extension.
     var name: String
     /// Every file whose change must re-run the generator: each version's `contents` and `.xccurrentversion`.
     var inputFiles: [URL]
-    /// The entities of the current version, in file order; nil when the version could not be read or scanned
+    /// The entities of the chosen version, in file order; nil when the version could not be read or scanned
     /// (the generator then reports the problem).
-    var entities: [ScannedEntity]?
-}
-
-/// One `<entity>` of a model, as far as file naming is concerned.
-struct ScannedEntity: Equatable {
-    /// How Xcode generates code for an entity.
-    enum CodeGeneration: Equatable {
-        case classAndProperties
-        case propertiesOnly
-        case manual
-    }
-
-    var name: String
-    var representedClassName: String?
-    var codeGeneration: CodeGeneration
-
-    /// The class name: `representedClassName` without a module prefix (`MyApp.Person`, `.Person`), else the name.
-    var className: String {
-        guard let represented = representedClassName, !represented.isEmpty else { return name }
-        guard let dot = represented.lastIndex(of: ".") else { return represented }
-        let tail = represented[represented.index(after: dot)...]
-        return tail.isEmpty ? name : String(tail)
-    }
+    var entities: [ModelNaming.EntityFacts]?
 }
 
 enum ModelScanner {
-    static let currentVersionFileName = ".xccurrentversion"
-
     /// Scans the model at `url` (a `.xcdatamodeld` bundle or a `.xcdatamodel` directory).
     ///
     /// - Parameter versionName: the version a config pins (`modelVersion`), else the current one is used.
     static func scan(_ url: URL, versionName: String?) -> ScannedModel {
         let fileName = url.lastPathComponent
-        let name = stripExtension(fileName)
-        guard fileName.hasSuffix(".xcdatamodeld") else {
+        let name = ModelNaming.modelName(fileName: fileName)
+        guard fileName.hasSuffix(ModelNaming.bundleExtension) else {
             let contents = url.appendingPathComponent("contents")
-            return ScannedModel(
-                name: name, inputFiles: existing([contents]), entities: scanEntities(in: contents))
+            return ScannedModel(name: name, inputFiles: existing([contents]), entities: scanEntities(in: contents))
         }
-        let versions = versionNames(in: url)
-        let current = url.appendingPathComponent(currentVersionFileName)
-        let inputs = existing([current] + versions.map { url.appendingPathComponent($0 + ".xcdatamodel/contents") })
-        let chosen = chooseVersion(versions, pinned: versionName, current: current)
-        let entities = chosen.flatMap {
-            scanEntities(in: url.appendingPathComponent($0 + ".xcdatamodel/contents"))
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let versions = ModelNaming.versionNames(amongEntries: entries)
+        let current = url.appendingPathComponent(ModelNaming.currentVersionFileName)
+        let contents = { (version: String) in
+            url.appendingPathComponent(version + ModelNaming.versionExtension).appendingPathComponent("contents")
         }
-        return ScannedModel(name: name, inputFiles: inputs, entities: entities)
+        let chosen = ModelNaming.chosenVersion(
+            among: versions, pinned: versionName, current: currentVersionName(current))
+        return ScannedModel(
+            name: name, inputFiles: existing([current] + versions.map(contents)),
+            entities: chosen.flatMap { scanEntities(in: contents($0)) })
     }
 
-    /// The version the generator uses: the pinned one, else the one `.xccurrentversion` names, else the newest.
-    static func chooseVersion(_ versions: [String], pinned: String?, current: URL) -> String? {
-        if let pinned { return versions.contains(stripExtension(pinned)) ? stripExtension(pinned) : nil }
-        if let named = currentVersionName(current), versions.contains(named) { return named }
-        return versions.last
-    }
-
-    /// The version names (without `.xcdatamodel`) in a bundle, oldest first in natural order.
-    static func versionNames(in bundle: URL) -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? []
-        return entries.filter { $0.hasSuffix(".xcdatamodel") }.map(stripExtension).sorted(by: naturalOrder)
-    }
-
-    static func stripExtension(_ name: String) -> String {
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) {
-            return String(name.dropLast(suffix.count))
-        }
-        return name
-    }
-
-    /// Natural order: runs of digits compare as numbers (`Model 9` before `Model 10`).
-    static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
-        let left = runs(lhs)
-        let right = runs(rhs)
-        for (a, b) in zip(left, right) where a != b {
-            switch (Int(a), Int(b)) {
-            case let (x?, y?) where x != y: return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return a < b
-            }
-        }
-        return left.count != right.count ? left.count < right.count : lhs < rhs
-    }
-
-    private static func runs(_ text: String) -> [String] {
-        var runs: [String] = []
-        var current = ""
-        var inDigits = false
-        for character in text {
-            let isDigit = character.isASCII && character.isNumber
-            if !current.isEmpty, isDigit != inDigits {
-                runs.append(current)
-                current = ""
-            }
-            current.append(character)
-            inDigits = isDigit
-        }
-        if !current.isEmpty { runs.append(current) }
-        return runs
-    }
-
+    /// The version `.xccurrentversion` names, if it can be read: read as the generator reads it when it has
+    /// the shape Xcode writes, else by the property-list parser.
     private static func currentVersionName(_ url: URL) -> String? {
-        guard let data = FileManager.default.contents(atPath: url.path), !data.isEmpty,
-            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+        guard let data = FileManager.default.contents(atPath: url.path), !data.isEmpty else { return nil }
+        if let text = String(data: data, encoding: .utf8),
+            let value = ModelNaming.currentVersionValue(xcodeShapedText: text)
+        {
+            return ModelNaming.modelName(fileName: value)
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
             let dictionary = plist as? [String: Any],
             let name = dictionary["_XCCurrentVersionName"] as? String, !name.isEmpty
         else { return nil }
-        return stripExtension(name)
+        return ModelNaming.modelName(fileName: name)
     }
 
     private static func existing(_ urls: [URL]) -> [URL] {
@@ -131,7 +65,7 @@ enum ModelScanner {
     }
 
     /// The `<model>/<entity>` elements of a `contents` file, or nil when it cannot be read or parsed.
-    static func scanEntities(in contents: URL) -> [ScannedEntity]? {
+    static func scanEntities(in contents: URL) -> [ModelNaming.EntityFacts]? {
         guard let data = FileManager.default.contents(atPath: contents.path) else { return nil }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -144,7 +78,7 @@ enum ModelScanner {
 
 /// Collects `<entity>` elements that are children of the root `<model>`.
 private final class EntityCollector: NSObject, XMLParserDelegate {
-    var entities: [ScannedEntity] = []
+    var entities: [ModelNaming.EntityFacts] = []
     private var path: [String] = []
 
     func parser(
@@ -152,16 +86,10 @@ private final class EntityCollector: NSObject, XMLParserDelegate {
         attributes: [String: String] = [:]
     ) {
         if elementName == "entity", path == ["model"] {
-            let codeGeneration: ScannedEntity.CodeGeneration
-            switch attributes["codeGenerationType"] {
-            case "class": codeGeneration = .classAndProperties
-            case "category": codeGeneration = .propertiesOnly
-            default: codeGeneration = .manual
-            }
             entities.append(
-                ScannedEntity(
+                ModelNaming.EntityFacts(
                     name: attributes["name"] ?? "", representedClassName: attributes["representedClassName"],
-                    codeGeneration: codeGeneration))
+                    codeGeneration: ModelNaming.CodeGeneration(attributeValue: attributes["codeGenerationType"])))
         }
         path.append(elementName)
     }

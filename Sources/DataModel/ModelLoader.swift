@@ -1,3 +1,4 @@
+import DataModelNaming
 import FoundationEssentials
 
 /// A model read from disk: the chosen version's IR plus what was learned while loading it.
@@ -20,7 +21,7 @@ public struct LoadedModel: Sendable {
 /// and bare `contents` files.
 public enum ModelLoader {
     /// The file inside a bundle that names the current version.
-    public static let currentVersionFileName = ".xccurrentversion"
+    public static let currentVersionFileName = ModelNaming.currentVersionFileName
 
     /// Loads one version of the model at `path`.
     ///
@@ -35,7 +36,7 @@ public enum ModelLoader {
             throw ioError("no such file or directory", path: path)
         }
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        if let versionName, !(isDirectory && trimmed.hasSuffix(".xcdatamodeld")) {
+        if let versionName, !(isDirectory && trimmed.hasSuffix(ModelNaming.bundleExtension)) {
             throw ModelLoadingError(
                 .invalidModel,
                 [
@@ -47,16 +48,18 @@ public enum ModelLoader {
         if !isDirectory {
             let parent = PathName.deletingLastComponent(trimmed)
             let parentName = PathName.lastComponent(parent)
-            let isVersionContents = parentName.hasSuffix(".xcdatamodel")
+            let isVersionContents = parentName.hasSuffix(ModelNaming.versionExtension)
             let versionName = isVersionContents ? stripExtension(parentName) : stripExtension(lastComponent(trimmed))
             var modelName = versionName
             let grandparent = PathName.lastComponent(PathName.deletingLastComponent(parent))
-            if isVersionContents, grandparent.hasSuffix(".xcdatamodeld") { modelName = stripExtension(grandparent) }
+            if isVersionContents, grandparent.hasSuffix(ModelNaming.bundleExtension) {
+                modelName = stripExtension(grandparent)
+            }
             return try loadContents(
                 at: trimmed, inputPath: path, modelName: modelName, versionName: versionName,
                 versions: [versionName], extraInputs: [], warnings: [], limits: limits)
         }
-        if trimmed.hasSuffix(".xcdatamodeld") {
+        if trimmed.hasSuffix(ModelNaming.bundleExtension) {
             return try loadBundle(at: trimmed, inputPath: path, versionName: versionName, limits: limits)
         }
         let name = stripExtension(lastComponent(trimmed))
@@ -104,23 +107,21 @@ public enum ModelLoader {
         }
         let chosen: String
         if let versionName {
-            let wanted = stripExtension(versionName)
-            guard versions.contains(wanted) else {
+            guard let wanted = ModelNaming.chosenVersion(among: versions, pinned: versionName, current: nil) else {
                 throw ModelLoadingError(
                     .invalidModel,
                     [
                         .error(
-                            "model version '\(wanted)' not found; the bundle has: \(versions.joined(separator: ", "))",
+                            "model version '\(stripExtension(versionName))' not found; the bundle has: \(versions.joined(separator: ", "))",
                             rule: .unknownModelVersion, at: SourceLocation(file: path))
                     ])
             }
             chosen = wanted
         } else {
             let named = hasCurrentFile ? currentVersionName(currentFile, warnings: &warnings) : nil
-            if let named, versions.contains(named) {
-                chosen = named
-            } else {
-                chosen = versions[versions.count - 1]
+            chosen =
+                ModelNaming.chosenVersion(among: versions, pinned: nil, current: named) ?? versions[versions.count - 1]
+            if chosen != named {
                 let reason: String
                 if let named {
                     reason = "\(currentVersionFileName) names '\(named)', which does not exist"
@@ -137,14 +138,14 @@ public enum ModelLoader {
             }
         }
         return try loadVersionDirectory(
-            at: path + "/" + chosen + ".xcdatamodel", inputPath: inputPath, modelName: modelName, versionName: chosen,
+            at: path + "/" + chosen + ModelNaming.versionExtension, inputPath: inputPath, modelName: modelName,
+            versionName: chosen,
             versions: versions, extraInputs: extraInputs, warnings: warnings, limits: limits)
     }
 
     /// The version names (without `.xcdatamodel`) in a bundle, in natural order.
     public static func versionDirectories(in bundlePath: String) -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundlePath)) ?? []
-        return entries.filter { $0.hasSuffix(".xcdatamodel") }.map(stripExtension).sorted(by: naturalOrder)
+        ModelNaming.versionNames(amongEntries: (try? FileManager.default.contentsOfDirectory(atPath: bundlePath)) ?? [])
     }
 
     private static func currentVersionName(_ path: String, warnings: inout [Diagnostic]) -> String? {
@@ -257,57 +258,7 @@ public enum ModelLoader {
 
     static func lastComponent(_ path: String) -> String { PathName.lastComponent(path) }
 
-    static func stripExtension(_ name: String) -> String {
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) {
-            return String(name.dropLast(suffix.count))
-        }
-        return name
-    }
-
-    /// Natural order: runs of digits compare as numbers (`Model 9` < `Model 10`).
-    public static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
-        let left = NaturalKey(lhs)
-        let right = NaturalKey(rhs)
-        if left != right { return left < right }
-        return lhs < rhs
-    }
-}
-
-/// A string split into text and number runs, compared run by run.
-private struct NaturalKey: Comparable {
-    enum Run: Comparable {
-        case number(Double, String)
-        case text(String)
-
-        static func < (lhs: Run, rhs: Run) -> Bool {
-            switch (lhs, rhs) {
-            case let (.number(a, sa), .number(b, sb)): a != b ? a < b : sa < sb
-            case (.number, .text): true
-            case (.text, .number): false
-            case let (.text(a), .text(b)): a < b
-            }
-        }
-    }
-
-    var runs: [Run] = []
-
-    init(_ string: String) {
-        var current = ""
-        var inDigits = false
-        for character in string {
-            let isDigit = character.isASCII && character.isNumber
-            if !current.isEmpty, isDigit != inDigits { flush(current, digits: inDigits); current = "" }
-            current.append(character)
-            inDigits = isDigit
-        }
-        if !current.isEmpty { flush(current, digits: inDigits) }
-    }
-
-    private mutating func flush(_ run: String, digits: Bool) {
-        if digits, let value = Double(run) { runs.append(.number(value, run)) } else { runs.append(.text(run)) }
-    }
-
-    static func < (lhs: NaturalKey, rhs: NaturalKey) -> Bool { lhs.runs.lexicographicallyPrecedes(rhs.runs) }
+    static func stripExtension(_ name: String) -> String { ModelNaming.modelName(fileName: name) }
 }
 
 /// Reads `.xccurrentversion` in the one shape Xcode writes, without a property-list parser (whose first use
@@ -363,44 +314,10 @@ enum CurrentVersionFile {
         return true
     }
 
-    /// The version name of a file of exactly that shape (the declaration and DOCTYPE optional, any white space
-    /// between elements), with a plain, non-empty value; nil for anything else, which the caller then hands
-    /// to the property-list parser.
+    /// The version name of a file of exactly that shape (see ``ModelNaming/currentVersionValue(xcodeShapedText:)``),
+    /// as written; nil for anything else, which the caller then hands to the property-list parser.
     static func plainName(in data: Data) -> String? {
-        guard let text = String(validating: data, as: UTF8.self) else { return nil }
-        var rest = Substring(text)
-        func skipSpace() {
-            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        }
-        func take(_ literal: String) -> Bool {
-            skipSpace()
-            guard rest.hasPrefix(literal) else { return false }
-            rest = rest.dropFirst(literal.count)
-            return true
-        }
-        /// Skips a tag that starts with `start`, up to its `>`; false when it holds `[` (an internal subset)
-        /// or closes itself.
-        func skipTag(_ start: String) -> Bool {
-            guard take(start), let end = rest.firstIndex(of: ">") else { return false }
-            let body = rest[..<end]
-            guard !body.contains("["), !body.hasSuffix("/"), !body.contains("<") else { return false }
-            rest = rest[rest.index(after: end)...]
-            return true
-        }
-        skipSpace()
-        if rest.hasPrefix("<?xml"), !skipTag("<?xml") { return nil }
-        skipSpace()
-        if rest.hasPrefix("<!DOCTYPE"), !skipTag("<!DOCTYPE") { return nil }
-        guard skipTag("<plist"), take("<dict>"), take("<key>_XCCurrentVersionName</key>"), take("<string>"),
-            let end = rest.firstRange(of: "</string>")
-        else { return nil }
-        let name = rest[..<end.lowerBound]
-        rest = rest[end.upperBound...]
-        guard !name.isEmpty, !name.contains("<"), !name.contains("&"), take("</dict>"), take("</plist>") else {
-            return nil
-        }
-        skipSpace()
-        return rest.isEmpty ? String(name) : nil
+        String(validating: data, as: UTF8.self).flatMap(ModelNaming.currentVersionValue(xcodeShapedText:))
     }
 }
 

@@ -1,3 +1,4 @@
+import DataModelNaming
 import DataModelStoreLayout
 import FoundationEssentials
 
@@ -128,15 +129,8 @@ public struct ObjectModel: Hashable, Sendable, Codable {
     }
 }
 
-/// How Xcode generates code for an entity (`codeGenerationType`).
-public enum CodeGenerationType: String, Hashable, Sendable, Codable {
-    /// `class`: Xcode writes the class and its properties.
-    case `class`
-    /// `category`: Xcode writes the properties extension; the user owns the class.
-    case category
-    /// Absent: Manual/None, Xcode writes nothing.
-    case manual
-}
+/// How Xcode generates code for an entity (`codeGenerationType`); the plugins read it too.
+public typealias CodeGenerationType = ModelNaming.CodeGeneration
 
 /// One `<entry key= value=>` of a `<userInfo>` dictionary.
 public struct UserInfoEntry: Hashable, Sendable, Codable {
@@ -201,18 +195,7 @@ public struct Entity: Hashable, Sendable, Codable {
 
     /// The class name: `representedClassName` without any module prefix, or the entity name.
     public var className: String {
-        guard let represented = representedClassName, !represented.isEmpty else { return name }
-        // Most names have no module prefix: a name without a `.` byte has no `.` character.
-        let dotByte = UInt8(ascii: ".")
-        let hasDot =
-            represented.utf8.withContiguousStorageIfAvailable { $0.contains(dotByte) }
-            ?? represented.utf8.contains(dotByte)
-        guard hasDot else { return represented }
-        if let dot = represented.lastIndex(of: ".") {
-            let tail = represented[represented.index(after: dot)...]
-            return tail.isEmpty ? name : String(tail)
-        }
-        return represented
+        ModelNaming.className(entityName: name, representedClassName: representedClassName)
     }
 
     /// The names of all properties (attributes, relationships, fetched properties) in file order.

@@ -1,3 +1,4 @@
+import DataModelNaming
 import DataModelStoreLayout
 import FoundationEssentials
 
@@ -15,7 +16,7 @@ extension ValidationRun {
             }
             checkIdentifier(entity.name, kind: "entity", location: entity.location, uppercase: true)
             if let represented = entity.representedClassName, !represented.isEmpty,
-                !Self.isIdentifier(entity.className)
+                !ModelNaming.isIdentifier(entity.className)
             {
                 // The class name becomes a Swift declaration and a file name: `Foo Bar`, `1Foo` or `../x` cannot be either.
                 error(

@@ -1,3 +1,4 @@
+import DataModelNaming
 import DataModelStoreLayout
 import FoundationEssentials
 
@@ -134,7 +135,7 @@ extension Validator {
         func wordIsName(endingAt end: Int) -> Bool {
             guard let start = wordStart else { return true }
             let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            return ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word)
+            return ModelNaming.isIdentifier(word) && !ModelNaming.nonTypeKeywords.contains(word)
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -189,7 +190,7 @@ extension Validator {
             character.isLetter || character.isNumber || character == "_"
         }
         func wordIsName() -> Bool {
-            word.isEmpty || (ValidationRun.isIdentifier(word) && !nonTypeKeywords.contains(word))
+            word.isEmpty || (ModelNaming.isIdentifier(word) && !ModelNaming.nonTypeKeywords.contains(word))
         }
         for character in body {
             if isWordCharacter(character) {
@@ -228,15 +229,4 @@ extension Validator {
         let endsType = isWordCharacter(previous) || previous == ">" || previous == "]" || previous == "?"
         return wordIsName() && endsType && stack.isEmpty
     }
-
-    /// Swift keywords that cannot name a type, even as one part of a qualified name (`Any`, `Self`, `Type`
-    /// and `Protocol` can).
-    static let nonTypeKeywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
-        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
-        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
-        "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where",
-        "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try", "_", "some", "any",
-        "each",
-    ]
 }

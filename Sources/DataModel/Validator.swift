@@ -1,3 +1,4 @@
+import DataModelNaming
 import DataModelStoreLayout
 import FoundationEssentials
 

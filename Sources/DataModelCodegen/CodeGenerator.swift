@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import Mustache
 
 /// Renders Swift files (and the SQL schema) for a model through Mustache templates.
@@ -65,30 +66,22 @@ public struct CodeGenerator: Sendable {
             options.flavor == .coredata
             ? (TemplateName.coreDataClass, TemplateName.coreDataProperties)
             : (TemplateName.runtimeClass, TemplateName.runtimeProperties)
-        var jobs: [RenderJob] = []
-        var seen: Set<String> = []
         // Each entity's values are built once; per-entity templates see them inside the model's values.
         let modelObject = ModelObject(context)
         let modelValue = MustacheValue.object(modelObject)
         let entityValues = modelObject.entities
         defer { scheduler.discard(modelObject) }
-        for (index, entity) in context.entities.enumerated() where index < entityValues.count {
-            let contexts = [modelValue, entityValues[index]]
-            if entity.generatesClass, seen.insert(entity.classFileName).inserted {
-                jobs.append(RenderJob(path: entity.classFileName, template: classTemplate, contexts: contexts))
-            }
-            if entity.generatesProperties, seen.insert(entity.propertiesFileName).inserted {
-                jobs.append(
-                    RenderJob(path: entity.propertiesFileName, template: propertiesTemplate, contexts: contexts))
+        // The files and their names, as the plugins predict them (``ModelContext/outputFiles``).
+        let jobs = context.outputFiles.compactMap { file -> RenderJob? in
+            switch file.kind {
+            case .entityClass(let index) where index < entityValues.count:
+                RenderJob(path: file.name, template: classTemplate, contexts: [modelValue, entityValues[index]])
+            case .entityProperties(let index) where index < entityValues.count:
+                RenderJob(path: file.name, template: propertiesTemplate, contexts: [modelValue, entityValues[index]])
+            case .model: RenderJob(path: file.name, template: TemplateName.runtimeModel, contexts: [modelValue])
+            default: nil
             }
         }
-        if options.flavor == .runtime {
-            jobs.append(
-                RenderJob(
-                    path: context.modelName + "+Model.swift", template: TemplateName.runtimeModel,
-                    contexts: [modelValue]))
-        }
-        jobs.sort { $0.path < $1.path }
         let library = library
         let indexed = jobs.enumerated().map { IndexedJob(index: $0.offset, job: $0.element) }
         let results = ParallelRendering.map(indexed, parallelism: parallelism, on: scheduler) { item in

@@ -1,10 +1,7 @@
-/// Which kind of Swift code to generate.
-public enum Flavor: String, Sendable, CaseIterable, Codable {
-    /// Classes for `DataModelRuntime`, compiling on Linux (the default).
-    case runtime
-    /// What Xcode's own codegen writes into DerivedData, for Core Data on Apple platforms.
-    case coredata
-}
+import DataModelNaming
+
+/// Which kind of Swift code to generate (`runtime` or `coredata`); the plugins read it too.
+public typealias Flavor = ModelNaming.Flavor
 
 /// The access level of generated declarations.
 public enum AccessLevel: String, Sendable, CaseIterable, Codable {

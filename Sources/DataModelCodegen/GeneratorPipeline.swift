@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
@@ -44,7 +45,16 @@ public struct GeneratorPipeline: Sendable {
 
     /// Stage 3: the template context of `model` for one flavor's `options`.
     public func context(for model: ObjectModel, options: GenerationOptions) -> ModelContext {
-        TemplateContextBuilder(options: options).context(for: model, sourceFileName: model.name + ".xcdatamodeld")
+        var context = TemplateContextBuilder(options: options).context(
+            for: model, sourceFileName: ModelNaming.sourceFileName(modelName: model.name))
+        context.outputFiles = ModelNaming.outputFiles(
+            modelName: model.name,
+            entities: model.entities.map {
+                .init(
+                    name: $0.name, representedClassName: $0.representedClassName, codeGeneration: $0.codeGenerationType)
+            },
+            flavor: options.flavor, includeManual: options.includeManual)
+        return context
     }
 
     /// Stage 4: the files of `context` rendered with `library`, each handed to `deliver` as soon as it is
@@ -84,7 +94,9 @@ public struct GeneratorPipeline: Sendable {
         let renderer = SchemaRenderer(
             library: library, ifNotExists: ifNotExists, usesDefaultTemplate: usesDefaultTemplate)
         do {
-            return OutputFile(path: model.name + ".sql", utf8: try renderer.renderUTF8(model, layout: layout))
+            return OutputFile(
+                path: ModelNaming.schemaFileName(modelName: model.name),
+                utf8: try renderer.renderUTF8(model, layout: layout))
         } catch {
             throw .template(error)
         }

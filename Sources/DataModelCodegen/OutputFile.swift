@@ -1,3 +1,5 @@
+import DataModelNaming
+
 /// A file the generator produces: a path relative to the output directory and its text.
 public struct OutputFile: Sendable, Equatable {
     /// The path relative to the output directory.
@@ -39,7 +41,7 @@ public enum GeneratedFileRecognizer {
     public static func isGenerated(fileName: String, contents: Substring, modelFileName: String) -> Bool {
         let head = contents.prefix(600)
         if head.contains(marker(modelFileName: modelFileName)) { return true }
-        if fileName.hasSuffix("+CoreDataClass.swift") || fileName.hasSuffix("+CoreDataProperties.swift") {
+        if ModelNaming.isCoreDataFileName(fileName) {
             return head.contains(xcodeMarker)
         }
         return false

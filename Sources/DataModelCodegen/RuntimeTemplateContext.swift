@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
@@ -359,8 +360,7 @@ struct RuntimeContextBuilder {
             uniquenessConstraintsLiteral: constraints.isEmpty ? "[]" : "[" + constraints.joined(separator: ", ") + "]",
             fetchIndexes: fetchIndexes, keyPathSources: keyPathSources,
             declaresFetchRequest: !parts.hasParent && !parts.hasSubentities,
-            describeFunctionName: "describe"
-                + SwiftNaming.capitalized(Self.typeIdentifier(entity.name).drop { $0 == "_" }.description))
+            describeFunctionName: ModelNaming.describeFunctionName(entityName: entity.name))
     }
 
     /// The indices of the chain of entities from the entity at `index` up to its root (the entity first), each
@@ -377,34 +377,6 @@ struct RuntimeContextBuilder {
             current = parent
         }
         return chain
-    }
-
-    /// The class of `entity` in the runtime flavor: its class name, or the entity name when the
-    /// model names `NSManagedObject` (what older Xcode wrote for "no custom class").
-    static func runtimeClassName(of entity: Entity) -> String {
-        entity.className == "NSManagedObject" ? entity.name : entity.className
-    }
-
-    /// `name` made a Swift identifier: characters other than letters, digits and `_` become
-    /// `_`, and a leading digit gets a `_` before it (`151-ordered` → `_151_ordered`).
-    static func typeIdentifier(_ name: String) -> String {
-        if let first = name.utf8.first, !Self.isASCIIDigit(first),
-            UTF8Scan.allSatisfy(name, { Self.isASCIIDigit($0) || Self.isASCIILetter($0) || $0 == UInt8(ascii: "_") })
-        {
-            return name
-        }
-        var result = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-        if result.first?.isNumber ?? true { result = "_" + result }
-        return result
-    }
-
-    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// `text` as a Swift string literal, with `\\`, `"` and control characters escaped.
@@ -496,8 +468,9 @@ extension SwiftTypeMapper {
     /// `Codable`.
     static func runtimeTransformableType(_ attribute: borrowing Attribute) -> String? {
         guard let custom = attribute.customClassName, !custom.isEmpty else { return nil }
-        let name = custom.split(separator: ".").last.map(String.init) ?? custom
-        if name.isEmpty || nonCodableTransformableClasses.contains(name) { return nil }
+        guard let name = ModelNaming.unqualified(custom), !nonCodableTransformableClasses.contains(name) else {
+            return nil
+        }
         let frameworkPrefixes = ["NS", "UI", "CL", "MK", "CG", "CI", "CK", "AV", "PH", "SK", "SC"]
         if name.count > 2, frameworkPrefixes.contains(String(name.prefix(2))),
             name.dropFirst(2).first?.isUppercase == true

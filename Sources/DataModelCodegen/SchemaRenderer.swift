@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
@@ -118,7 +119,7 @@ final class SchemaObject: KeyedMustacheObject {
         switch known {
         case .modelName: return .string(model.name)
         case .versionName: return .string(model.versionName)
-        case .sourceFileName: return .string(model.name + ".xcdatamodeld")
+        case .sourceFileName: return .string(ModelNaming.sourceFileName(modelName: model.name))
         case .ifNotExists: return .string(ifNotExists ? "IF NOT EXISTS " : "")
         case .tables: return .array(tables)
         case .indexes: return .array(indexes)

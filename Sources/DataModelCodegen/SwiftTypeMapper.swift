@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
@@ -12,13 +13,21 @@ struct SwiftTypeMapper: Sendable {
     /// The collection type names of relationships, shared by every relationship of the model.
     let relationshipTypeNames: RelationshipTypeNames
 
+    /// The Swift type named by a `customClassName`: a leading `.` (Xcode's "current module") is dropped;
+    /// an explicit module (`MyKit.Tag`) is kept, since that is a valid qualified type. Empty gives nil.
+    static func customClassType(_ customClassName: String?) -> String? {
+        guard var name = customClassName.map(Validator.trimmingWhitespace), !name.isEmpty else { return nil }
+        while name.hasPrefix(".") { name.removeFirst() }
+        return name.isEmpty ? nil : name
+    }
+
     init(flavor: Flavor, generatedClassNames: Set<String>) {
         self.flavor = flavor
         self.generatedClassNames = generatedClassNames
-        let hasClashes = SwiftNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
+        let hasClashes = ModelNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
         self.hasClashes = hasClashes
         let q = { (type: String) in
-            hasClashes ? SwiftNaming.qualified(type, generatedClassNames: generatedClassNames) : type
+            hasClashes ? ModelNaming.qualified(type, generatedClassNames: generatedClassNames) : type
         }
         switch flavor {
         case .coredata:
@@ -45,7 +54,7 @@ struct SwiftTypeMapper: Sendable {
     /// `optionalType` is `type` with `?`, spelled out so that the usual case (no clash) makes no new string.
     private func named(_ type: String, _ optionalType: String, isOptional: Bool) -> String {
         guard hasClashes else { return isOptional ? optionalType : type }
-        let qualified = SwiftNaming.qualified(type, generatedClassNames: generatedClassNames)
+        let qualified = ModelNaming.qualified(type, generatedClassNames: generatedClassNames)
         return isOptional ? qualified + "?" : qualified
     }
 
@@ -83,7 +92,7 @@ struct SwiftTypeMapper: Sendable {
         case .uuid: return object("UUID", "UUID?")
         case .uri: return object("URL", "URL?")
         case .transformable:
-            guard let custom = SwiftNaming.customClassType(attribute.pointer.pointee.customClassName) else {
+            guard let custom = Self.customClassType(attribute.pointer.pointee.customClassName) else {
                 return object("NSObject", "NSObject?")
             }
             return .init(name: custom + "?", isScalar: false)

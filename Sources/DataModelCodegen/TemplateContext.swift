@@ -1,4 +1,5 @@
 import DataModel
+import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
@@ -21,6 +22,9 @@ public struct ModelContext: Sendable {
     public var modelTypeName: String
     /// Entities in the model's file order.
     public var entities: [EntityContext]
+    /// The files to render and their names (``ModelNaming/outputFiles(modelName:entities:flavor:includeManual:)``,
+    /// the names the plugins predict), sorted by name.
+    public var outputFiles: [ModelNaming.OutputFile] = []
 }
 
 /// One entity as templates see it.
@@ -185,7 +189,7 @@ public final class RelationshipContext: Sendable {
     ) {
         self.name = name
         self.swiftName = swiftName
-        self.capitalizedName = SwiftNaming.capitalized(name)
+        self.capitalizedName = ModelNaming.capitalized(name)
         self.destinationEntityName = destinationEntityName
         self.destinationClassName = destinationClassName
         self.inverseName = inverseName
@@ -211,10 +215,10 @@ public final class RelationshipContext: Sendable {
     public var indexSetType: String { isToMany ? typeNames.indexSet : "" }
 
     /// Accessor names.
-    public var addToName: String { accessorName(.addToName) }
-    public var removeFromName: String { accessorName(.removeFromName) }
-    public var insertIntoName: String { accessorName(.insertIntoName) }
-    public var replaceName: String { accessorName(.replaceName) }
+    public var addToName: String { accessorName(.addTo) }
+    public var removeFromName: String { accessorName(.removeFrom) }
+    public var insertIntoName: String { accessorName(.insertInto) }
+    public var replaceName: String { accessorName(.replace) }
     /// Objective-C selectors of the Core Data accessors.
     public var addObjectSelector: String { accessorName(.addObjectSelector) }
     public var removeObjectSelector: String { accessorName(.removeObjectSelector) }
@@ -227,40 +231,20 @@ public final class RelationshipContext: Sendable {
     public var replaceObjectSelector: String { accessorName(.replaceObjectSelector) }
     public var replaceAtIndexesSelector: String { accessorName(.replaceAtIndexesSelector) }
 
-    private func accessorName(_ key: Key) -> String {
-        MustacheOutputBuffer.text { writeAccessorName(key, to: &$0) }
+    private func accessorName(_ accessor: ModelNaming.Accessor) -> String {
+        accessor.name(capitalizedName: capitalizedName)
     }
 
-    /// Writes the accessor name or selector that `key` names: the one place each is spelled.
+    /// Writes the accessor name or selector that `key` names, as ``ModelNaming/Accessor`` spells it.
     func writeAccessorName(_ key: Key, to output: inout MustacheOutputBuffer) {
-        let name = capitalizedName
-        switch key {
-        case .addToName: output.append("addTo" as StaticString)
-        case .removeFromName: output.append("removeFrom" as StaticString)
-        case .insertIntoName: output.append("insertInto" as StaticString)
-        case .replaceName, .replaceAtIndexesSelector: output.append("replace" as StaticString)
-        case .addObjectSelector, .addSetSelector: output.append("add" as StaticString)
-        case .removeObjectSelector, .removeSetSelector: output.append("remove" as StaticString)
-        case .insertObjectSelector: output.append("insertObject:in" as StaticString)
-        case .removeObjectAtIndexSelector: output.append("removeObjectFrom" as StaticString)
-        case .insertAtIndexesSelector: output.append("insert" as StaticString)
-        case .removeAtIndexesSelector: output.append("remove" as StaticString)
-        case .replaceObjectSelector: output.append("replaceObjectIn" as StaticString)
-        default: return
-        }
-        output.append(name)
-        switch key {
-        case .addObjectSelector, .removeObjectSelector: output.append("Object:" as StaticString)
-        case .addSetSelector, .removeSetSelector: output.append(":" as StaticString)
-        case .insertObjectSelector, .removeObjectAtIndexSelector: output.append("AtIndex:" as StaticString)
-        case .insertAtIndexesSelector: output.append(":atIndexes:" as StaticString)
-        case .removeAtIndexesSelector: output.append("AtIndexes:" as StaticString)
-        case .replaceObjectSelector: output.append("AtIndex:withObject:" as StaticString)
-        case .replaceAtIndexesSelector:
-            output.append("AtIndexes:with" as StaticString)
-            output.append(name)
-            output.append(":" as StaticString)
-        default: break
+        guard let accessor = key.accessor else { return }
+        let spelling = accessor.spelling
+        output.append(spelling.prefix)
+        output.append(capitalizedName)
+        output.append(spelling.suffix)
+        if spelling.repeatsName {
+            output.append(capitalizedName)
+            output.append(spelling.finalSuffix)
         }
     }
 }
@@ -318,11 +302,10 @@ public struct TemplateContextBuilder: Sendable {
         } else {
             entities = parts.map { EntityContext($0, runtime: nil) }
         }
-        let typeName = model.name.hasSuffix("Model") ? model.name : model.name + "Model"
         return ModelContext(
             modelName: model.name, versionName: model.versionName,
-            sourceFileName: model.name + ".xcdatamodeld", accessPrefix: options.access.prefix,
-            modelTypeName: SwiftIdentifier.typeName(RuntimeContextBuilder.typeIdentifier(typeName)), entities: entities)
+            sourceFileName: ModelNaming.sourceFileName(modelName: model.name), accessPrefix: options.access.prefix,
+            modelTypeName: ModelNaming.modelTypeName(modelName: model.name), entities: entities)
     }
 
     private func entityParts(
@@ -338,14 +321,8 @@ public struct TemplateContextBuilder: Sendable {
         case .runtime:
             modifiers = hasSubentities ? (options.access == .public ? "open " : "") : options.access.prefix + "final "
         }
-        let generatesClass: Bool
-        let generatesProperties: Bool
-        switch entity.codeGenerationType {
-        case .class: (generatesClass, generatesProperties) = (true, true)
-        case .category: (generatesClass, generatesProperties) = (false, true)
-        case .manual: (generatesClass, generatesProperties) = (options.includeManual, options.includeManual)
-        }
-        let suffixes = flavor == .coredata ? ("+CoreDataClass", "+CoreDataProperties") : ("", "+Properties")
+        let (generatesClass, generatesProperties) = entity.codeGenerationType.generatedFiles(
+            includeManual: options.includeManual)
         // Read through buffers: an `Attribute` is large, and indexing the array would copy each one.
         // safe (unsafelyUnwrapped): `$0` is an index of the buffer, so the buffer is not empty and has a base address.
         let attributes = entity.attributes.withUnsafeBufferPointer { buffer in
@@ -369,8 +346,10 @@ public struct TemplateContextBuilder: Sendable {
             superclassName: parentIndex.map { names.classNames[$0] } ?? base, hasParent: parentIndex != nil,
             isAbstract: entity.isAbstract, hasSubentities: hasSubentities, classModifiers: modifiers,
             codeGeneration: entity.codeGenerationType.rawValue, generatesClass: generatesClass,
-            generatesProperties: generatesProperties, classFileName: plainClass + suffixes.0 + ".swift",
-            propertiesFileName: plainClass + suffixes.1 + ".swift", attributes: attributes,
+            generatesProperties: generatesProperties,
+            classFileName: ModelNaming.classFileName(className: plainClass, flavor: flavor),
+            propertiesFileName: ModelNaming.propertiesFileName(className: plainClass, flavor: flavor),
+            attributes: attributes,
             relationships: relationships, fetchedProperties: fetched)
     }
 
@@ -407,10 +386,7 @@ public struct TemplateContextBuilder: Sendable {
     }
 
     private func propertyName(_ name: String) -> String {
-        switch options.flavor {
-        case .coredata: SwiftNaming.escaped(name)
-        case .runtime: SwiftNaming.escaped(SwiftNaming.runtimePropertyName(name))
-        }
+        ModelNaming.propertyName(name, flavor: options.flavor)
     }
 
     // Properties are read in place through pointers: an `Attribute` is large, and passing one by value
@@ -462,21 +438,38 @@ struct EntityNames {
         for (index, entity) in model.entities.enumerated() {
             if firstIndex[entity.name] == nil { firstIndex[entity.name] = index }
             plainClassNames.append(
-                flavor == .runtime ? RuntimeContextBuilder.runtimeClassName(of: entity) : entity.className)
+                ModelNaming.className(entityName: entity.name, className: entity.className, flavor: flavor))
         }
         self.firstIndex = firstIndex
         self.plainClassNames = plainClassNames
-        self.classNames = plainClassNames.map(SwiftIdentifier.typeName)
+        self.classNames = plainClassNames.map(ModelNaming.escaped)
     }
 
     /// The escaped class name of the entity named `entityName`, or the name itself when no entity has it.
     func className(of entityName: String) -> String {
-        firstIndex[entityName].map { classNames[$0] } ?? SwiftIdentifier.typeName(entityName)
+        firstIndex[entityName].map { classNames[$0] } ?? ModelNaming.escaped(entityName)
     }
 }
 
-/// Escaping for names used as types.
-enum SwiftIdentifier {
-    /// A type name, in backticks when it is a keyword.
-    static func typeName(_ name: String) -> String { SwiftNaming.escaped(name) }
+extension RelationshipContext.Key {
+    /// The accessor name or selector this key names, if any.
+    var accessor: ModelNaming.Accessor? {
+        switch self {
+        case .addToName: .addTo
+        case .removeFromName: .removeFrom
+        case .insertIntoName: .insertInto
+        case .replaceName: .replace
+        case .addObjectSelector: .addObjectSelector
+        case .removeObjectSelector: .removeObjectSelector
+        case .addSetSelector: .addSetSelector
+        case .removeSetSelector: .removeSetSelector
+        case .insertObjectSelector: .insertObjectSelector
+        case .removeObjectAtIndexSelector: .removeObjectAtIndexSelector
+        case .insertAtIndexesSelector: .insertAtIndexesSelector
+        case .removeAtIndexesSelector: .removeAtIndexesSelector
+        case .replaceObjectSelector: .replaceObjectSelector
+        case .replaceAtIndexesSelector: .replaceAtIndexesSelector
+        default: nil
+        }
+    }
 }

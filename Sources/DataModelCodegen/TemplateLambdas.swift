@@ -1,3 +1,4 @@
+import DataModelNaming
 import Mustache
 
 /// The lambdas every template of the generator can call, answered below the model's keys (at the root of the
@@ -40,7 +41,7 @@ final class TemplateLambdas: KeyedMustacheObject {
         switch key {
         case .uppercase: text.uppercased()
         case .lowercase: text.lowercased()
-        case .capitalized: SwiftNaming.capitalized(text)
+        case .capitalized: ModelNaming.capitalized(text)
         case .camelCase: camelCase(words(in: text))
         case .snakeCase: words(in: text).map { $0.lowercased() }.joined(separator: "_")
         }
@@ -50,7 +51,7 @@ final class TemplateLambdas: KeyedMustacheObject {
     /// lower-cased, the others keep their letters with the first one upper-cased.
     private static func camelCase(_ words: [Substring]) -> String {
         guard let first = words.first else { return "" }
-        return first.lowercased() + words.dropFirst().map { SwiftNaming.capitalized(String($0)) }.joined()
+        return first.lowercased() + words.dropFirst().map { ModelNaming.capitalized(String($0)) }.joined()
     }
 
     /// The words of an identifier or phrase: split at every character that is neither a letter nor a digit,

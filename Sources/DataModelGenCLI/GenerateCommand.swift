@@ -1,5 +1,6 @@
 import DataModel
 import DataModelCodegen
+import DataModelNaming
 import FoundationEssentials
 import Mustache
 
@@ -29,7 +30,7 @@ enum GenerateCommand {
         let output = OutputPipeline(
             pipeline: pipeline, library: try compiledLibrary.wait(), options: request.options,
             schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
-            modelFileName: loaded.model.name + ".xcdatamodeld")
+            modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name))
         let targets = FlavorTarget.targets(for: request.flavors, output: request.output)
         // A plain run writes each flavor as soon as it is rendered, while the others still render.
         let mode: OutputMode = request.action == .write && request.expectedOutputs == nil ? .write : .plan

@@ -1,25 +1,12 @@
 import DataModel
+import DataModelNaming
 import FoundationEssentials
 
-/// The options of `datamodelgen.json`, a file next to the model (or given with `--config`).
-///
-/// ```json
-/// { "flavor": "runtime", "access": "public", "templates": "Templates", "includeManual": false,
-///   "output": "Generated", "schema": true }
-/// ```
-/// Relative paths are relative to the config file's directory. Command-line options win.
-struct GenerationConfig: Decodable, Equatable {
-    var flavor: String?
-    var access: String?
-    var templates: String?
-    var includeManual: Bool?
-    var output: String?
-    var schema: Bool?
-    var modelVersion: String?
+/// The options of `datamodelgen.json`, a file next to the model (or given with `--config`): its keys are
+/// declared once, in ``ModelNaming/Config``, which the plugins read too.
+typealias GenerationConfig = ModelNaming.Config
 
-    /// The file name looked up next to the model.
-    static let fileName = "datamodelgen.json"
-
+extension ModelNaming.Config {
     /// Reads the config at `path`; relative paths inside become relative to its directory.
     static func load(_ path: String) throws -> GenerationConfig {
         let data: Data

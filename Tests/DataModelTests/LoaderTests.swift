@@ -1,3 +1,4 @@
+import DataModelNaming
 import Foundation
 import Testing
 
@@ -217,12 +218,12 @@ struct LoaderTests {
     @Test func naturalOrder() {
         let names = ["Model 10", "Model 2", "Model", "Model 9", "Model 1.5", "Model 100", "Model v2", "Model 02"]
         #expect(
-            names.sorted(by: ModelLoader.naturalOrder)
+            names.sorted(by: ModelNaming.naturalOrder)
                 == ["Model", "Model 1.5", "Model 02", "Model 2", "Model 9", "Model 10", "Model 100", "Model v2"])
-        #expect(ModelLoader.naturalOrder("App 9", "App 10"))
-        #expect(!ModelLoader.naturalOrder("App 10", "App 9"))
-        #expect(!ModelLoader.naturalOrder("Same", "Same"))
-        #expect(ModelLoader.naturalOrder("v2.9", "v2.10"))
+        #expect(ModelNaming.naturalOrder("App 9", "App 10"))
+        #expect(!ModelNaming.naturalOrder("App 10", "App 9"))
+        #expect(!ModelNaming.naturalOrder("Same", "Same"))
+        #expect(ModelNaming.naturalOrder("v2.9", "v2.10"))
     }
 
     @Test func bundleWithoutVersions() throws {

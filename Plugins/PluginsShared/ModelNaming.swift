@@ -1,0 +1,1 @@
+../../Sources/DataModelNaming/ModelNaming.swift
