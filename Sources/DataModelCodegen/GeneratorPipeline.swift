@@ -44,7 +44,12 @@ public struct GeneratorPipeline: Sendable {
     // MARK: ObjectModel → ModelContext → [OutputFile]
 
     /// Stage 3: the template context of `model` for one flavor's `options`.
-    public func context(for model: ObjectModel, options: GenerationOptions) -> ModelContext {
+    ///
+    /// `earlierVersions`: the bundle's versions before `model`, oldest first; the runtime flavor describes them
+    /// too, so that the runtime can migrate a store one of them wrote.
+    public func context(
+        for model: ObjectModel, options: GenerationOptions, earlierVersions: [ObjectModel] = []
+    ) -> ModelContext {
         var context = TemplateContextBuilder(options: options).context(
             for: model, sourceFileName: ModelNaming.sourceFileName(modelName: model.name))
         context.outputFiles = ModelNaming.outputFiles(
@@ -54,6 +59,9 @@ public struct GeneratorPipeline: Sendable {
                     name: $0.name, representedClassName: $0.representedClassName, codeGeneration: $0.codeGenerationType)
             },
             flavor: options.flavor, includeManual: options.includeManual)
+        if options.flavor == .runtime {
+            context.earlierVersions = earlierVersions.map { self.context(for: $0, options: options) }
+        }
         return context
     }
 

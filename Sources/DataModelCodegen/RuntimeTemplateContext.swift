@@ -31,6 +31,8 @@ public struct RuntimeEntityContext: Sendable {
     /// The model enum's function describing the entity (`describeBusinessEntity`): one small
     /// function per entity keeps the model file fast to type-check.
     public let describeFunctionName: String
+    /// The renaming identifier (`elementID`), for migration.
+    let renamingIdentifier: String?
 
     /// The entity name as a Swift string literal (`"BusinessEntity"`).
     public var entityNameLiteral: String { RuntimeContextBuilder.literal(entityName) }
@@ -66,6 +68,7 @@ public struct RuntimeEntityContext: Sendable {
         case .objectTypeName: output.append(objectTypeName)
         case .uniquenessConstraintsLiteral: output.append(uniquenessConstraintsLiteral)
         case .describeFunctionName: output.append(describeFunctionName)
+        case .renamingIdentifierLiteral: if let renamingIdentifier { output.appendLiteral(renamingIdentifier) }
         default: break
         }
     }
@@ -114,6 +117,8 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     let minimum: Double?
     let maximum: Double?
     let regularExpression: String?
+    /// The renaming identifier (`elementID`), for migration.
+    let renamingIdentifier: String?
 
     /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
     /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
@@ -136,6 +141,7 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         minimum = parsed(.minimum)?.number
         maximum = parsed(.maximum)?.number
         regularExpression = attribute.pointee.regularExpressionString
+        renamingIdentifier = attribute.pointee.renamingIdentifier
     }
 
     /// The `AttributeType` case (`integer16`, `string` …).
@@ -184,6 +190,10 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
             arguments.append(", regularExpression: " as StaticString)
             arguments.appendLiteral(regularExpression)
         }
+        if let renamingIdentifier {
+            arguments.append(", renamingIdentifier: " as StaticString)
+            arguments.appendLiteral(renamingIdentifier)
+        }
     }
 
     /// Writes one of the runtime text keys straight into a template's output.
@@ -227,6 +237,8 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     public let minCount: Int
     /// `maxCount`, 0 when absent (unbounded).
     public let maxCount: Int
+    /// The renaming identifier (`elementID`), for migration.
+    let renamingIdentifier: String?
 
     init(_ relationship: UnsafePointer<Relationship>) {
         nameLiteral = RuntimeContextBuilder.literal(relationship.pointee.name)
@@ -239,6 +251,7 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
         deletionRule = relationship.pointee.deletionRule
         minCount = relationship.pointee.minCount ?? 0
         maxCount = relationship.pointee.maxCount ?? 0
+        renamingIdentifier = relationship.pointee.renamingIdentifier
     }
 
     /// The destination entity's name as a Swift string literal.
@@ -282,6 +295,10 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
         if maxCount != 0 {
             arguments.append(", maxCount: " as StaticString)
             arguments.append(String(maxCount))
+        }
+        if let renamingIdentifier {
+            arguments.append(", renamingIdentifier: " as StaticString)
+            arguments.appendLiteral(renamingIdentifier)
         }
     }
 
@@ -360,7 +377,8 @@ struct RuntimeContextBuilder {
             uniquenessConstraintsLiteral: constraints.isEmpty ? "[]" : "[" + constraints.joined(separator: ", ") + "]",
             fetchIndexes: fetchIndexes, keyPathSources: keyPathSources,
             declaresFetchRequest: !parts.hasParent && !parts.hasSubentities,
-            describeFunctionName: ModelNaming.describeFunctionName(entityName: entity.name))
+            describeFunctionName: ModelNaming.describeFunctionName(entityName: entity.name),
+            renamingIdentifier: entity.renamingIdentifier)
     }
 
     /// The indices of the chain of entities from the entity at `index` up to its root (the entity first), each

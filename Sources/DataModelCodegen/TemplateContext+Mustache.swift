@@ -36,23 +36,30 @@ final class ModelObject: KeyedMustacheObject {
     }
 
     enum Key: String, CaseIterable, Sendable {
-        case modelName, versionName, sourceFileName, accessPrefix, modelTypeName, entities
+        case modelName, versionName, versionNameLiteral, sourceFileName, accessPrefix, modelTypeName, entities,
+            earlierVersions, hasEarlierVersions
     }
 
     static let keys = makeKeys()
 
     func value(for known: Key) -> MustacheValue? {
-        known == .entities ? .array(entities) : writtenValue(for: known)
+        switch known {
+        case .entities: .array(entities)
+        case .earlierVersions: .array(context.earlierVersions.map { .object(ModelObject($0)) })
+        case .hasEarlierVersions: .bool(!context.earlierVersions.isEmpty)
+        default: writtenValue(for: known)
+        }
     }
 
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
         switch known {
         case .modelName: output.append(context.modelName)
         case .versionName: output.append(context.versionName)
+        case .versionNameLiteral: output.appendLiteral(context.versionName)
         case .sourceFileName: output.append(context.sourceFileName)
         case .accessPrefix: output.append(context.accessPrefix)
         case .modelTypeName: output.append(context.modelTypeName)
-        case .entities: return .notText
+        case .entities, .earlierVersions, .hasEarlierVersions: return .notText
         }
         return .written
     }
@@ -67,7 +74,7 @@ extension EntityContext: KeyedMustacheObject {
             attributes, relationships, toManyRelationships, fetchedProperties,
             // The runtime flavor's keys.
             entityNameLiteral, parentNameLiteral, objectTypeName, uniquenessConstraintsLiteral, fetchIndexes,
-            declaresFetchRequest, describeFunctionName, keyPathProperties
+            declaresFetchRequest, describeFunctionName, keyPathProperties, renamingIdentifierLiteral
     }
 
     /// The table of ``Key``'s names.
@@ -88,6 +95,7 @@ extension EntityContext: KeyedMustacheObject {
         case .fetchIndexes: return runtime.map { .array($0.fetchIndexes.map { .object(FetchIndexObject($0)) }) }
         case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
         case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
+        case .renamingIdentifierLiteral: return runtime?.renamingIdentifier == nil ? nil : writtenValue(for: known)
         default: return writtenValue(for: known)
         }
     }
@@ -107,6 +115,7 @@ extension EntityContext: KeyedMustacheObject {
             .relationships, .toManyRelationships, .fetchedProperties:
             return .notText
         case .entityNameLiteral, .parentNameLiteral, .objectTypeName, .uniquenessConstraintsLiteral,
+            .renamingIdentifierLiteral,
             .describeFunctionName:
             guard let runtime else { return .absent }
             runtime.writeText(for: known, to: &output)

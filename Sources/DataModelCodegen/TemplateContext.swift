@@ -25,6 +25,8 @@ public struct ModelContext: Sendable {
     /// The files to render and their names (``ModelNaming/outputFiles(modelName:entities:flavor:includeManual:)``,
     /// the names the plugins predict), sorted by name.
     public var outputFiles: [ModelNaming.OutputFile] = []
+    /// The bundle's versions before this one, oldest first (runtime flavor: described for store migration).
+    public var earlierVersions: [ModelContext] = []
 }
 
 /// One entity as templates see it.

@@ -30,7 +30,9 @@ enum GenerateCommand {
         let output = OutputPipeline(
             pipeline: pipeline, library: try compiledLibrary.wait(), options: request.options,
             schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
-            modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name))
+            modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name),
+            earlierVersions: request.flavors.contains(.runtime) || request.options.flavor == .runtime
+                ? GenerateRequest.earlierVersions(of: loaded, printer: printer) : [])
         let targets = FlavorTarget.targets(for: request.flavors, output: request.output)
         // A plain run writes each flavor as soon as it is rendered, while the others still render.
         let mode: OutputMode = request.action == .write && request.expectedOutputs == nil ? .write : .plan
@@ -186,4 +188,27 @@ struct GenerateRequest {
         }
         return flavors
     }
+
+    /// The bundle's versions before the one generated, oldest first, which the runtime flavor describes so that
+    /// stores they wrote migrate. A version that does not load is left out with a warning.
+    static func earlierVersions(of loaded: LoadedModel, printer: DiagnosticPrinter) -> [ObjectModel] {
+        guard let index = loaded.availableVersions.firstIndex(of: loaded.model.versionName), index > 0 else {
+            return []
+        }
+        var models: [ObjectModel] = []
+        for name in loaded.availableVersions[..<index] {
+            do {
+                models.append(try ModelLoader.load(path: loaded.inputPath, versionName: name).model)
+            } catch {
+                printer.print([
+                    .warning(
+                        "model version '\(name)' does not load, so stores it wrote will not migrate: "
+                            + (error.diagnostics.first?.message ?? "\(error)"),
+                        rule: .unknownModelVersion, at: SourceLocation(file: loaded.inputPath))
+                ])
+            }
+        }
+        return models
+    }
+
 }

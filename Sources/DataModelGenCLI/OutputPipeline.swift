@@ -80,6 +80,8 @@ struct OutputPipeline {
     var schemaUsesDefaultTemplate: Bool
     /// The model's file name, as generated headers name it (files that carry it are this model's output).
     var modelFileName: String
+    /// The bundle's versions before the one generated, oldest first (the runtime flavor describes them).
+    var earlierVersions: [ObjectModel] = []
 
     /// Renders every flavor of `targets` (in that order); the schema is rendered once and goes into every
     /// flavor's files. A flavor that fails to render leaves its directory as it was.
@@ -100,7 +102,7 @@ struct OutputPipeline {
         let outcomes = ParallelWork.map(targets) { target -> FlavorOutcome in
             var flavorOptions = options
             flavorOptions.flavor = target.flavor
-            let context = pipeline.context(for: model, options: flavorOptions)
+            let context = pipeline.context(for: model, options: flavorOptions, earlierVersions: earlierVersions)
             defer { pipeline.scheduler.discard(context) }
             let flavor = FlavorRun(
                 pipeline: pipeline, library: library, options: flavorOptions, context: context, threads: threads,

@@ -67,6 +67,8 @@ public struct EntityDescription: Sendable {
     /// Maps a key path of `objectType` (own and inherited properties) to the property name,
     /// for sorting and predicates; generated code supplies it.
     public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
+    /// The renaming identifier (`elementID`): the entity's name in an earlier model version.
+    public var renamingIdentifier: String?
 
     /// Creates an entity.
     public init(
@@ -78,8 +80,10 @@ public struct EntityDescription: Sendable {
         relationships: [RelationshipDescription] = [],
         uniquenessConstraints: [[String]] = [],
         fetchIndexes: [FetchIndexDescription] = [],
+        renamingIdentifier: String? = nil,
         propertyNameForKeyPath: @escaping @Sendable (AnyKeyPath) -> String? = { _ in nil }
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.parentName = parentName
         self.isAbstract = isAbstract
@@ -97,12 +101,14 @@ public struct EntityDescription: Sendable {
             attributes: attributes.map {
                 LayoutAttribute(
                     name: $0.name, type: $0.type, isTransient: $0.isTransient, isDerived: $0.isDerived,
-                    isIndexed: $0.isIndexed, isOptional: $0.isOptional, defaultValue: $0.defaultValue)
+                    isIndexed: $0.isIndexed, isOptional: $0.isOptional, defaultValue: $0.defaultValue,
+                    renamingIdentifier: $0.renamingIdentifier)
             },
             relationships: relationships.map {
                 LayoutRelationship(
                     name: $0.name, destinationName: $0.destinationEntityName, inverseName: $0.inverseName,
-                    isToMany: $0.isToMany, isOrdered: $0.isOrdered, isTransient: $0.isTransient)
+                    isToMany: $0.isToMany, isOrdered: $0.isOrdered, isTransient: $0.isTransient,
+                    renamingIdentifier: $0.renamingIdentifier)
             },
             uniquenessConstraints: uniquenessConstraints,
             fetchIndexes: fetchIndexes.map { index in
@@ -111,7 +117,8 @@ public struct EntityDescription: Sendable {
                     elements: index.elements.map {
                         LayoutFetchIndexElement(property: $0.property, isAscending: $0.isAscending)
                     })
-            })
+            },
+            renamingIdentifier: renamingIdentifier)
     }
 }
 
@@ -143,13 +150,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public var maxValue: Double?
     /// A regular expression a string value must match.
     public var regularExpression: String?
+    /// The renaming identifier (`elementID`): the attribute's name in an earlier model version, so that a store
+    /// migrates the values of a renamed attribute.
+    public var renamingIdentifier: String?
 
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         isDerived: Bool = false, isIndexed: Bool = false, defaultValue: AttributeValue? = nil, minValue: Double? = nil,
-        maxValue: Double? = nil, regularExpression: String? = nil
+        maxValue: Double? = nil, regularExpression: String? = nil, renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -208,13 +219,16 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var minCount: Int
     /// The greatest number of destinations of a to-many when saved (0: no maximum).
     public var maxCount: Int
+    /// The renaming identifier (`elementID`): the relationship's name in an earlier model version.
+    public var renamingIdentifier: String?
 
     /// Creates a relationship.
     public init(
         name: String, destinationEntityName: String, inverseName: String? = nil, isToMany: Bool = false,
         isOrdered: Bool = false, isOptional: Bool = true, isTransient: Bool = false, deleteRule: DeleteRule = .nullify,
-        minCount: Int = 0, maxCount: Int = 0
+        minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName

@@ -56,6 +56,38 @@ struct MigrationTests {
         }
     }
 
+    /// The seed model `Models/Person.xcdatamodeld`: the generated `PersonModel` carries both versions, and a store
+    /// written with the first (`PersonModel.versions[0]`, as an app of that version would have) opens with the
+    /// current one, every person kept.
+    @Test func theGeneratedPersonModelOpensStoresOfItsFirstVersion() throws {
+        #expect(PersonModel.versions.map(\.versionName) == ["Person", "Person 2"])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("person-\(UUID().uuidString).sqlite")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        let joined = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        do {
+            let first = try PersistentContainer(model: PersonModel.versions[0], store: .sqlite(at: url))
+            for index in 0..<50 {
+                let person = try first.viewContext.insertNewObject(forEntityName: "Person")
+                person.setValue("person \(index)", for: "name")
+                person.setValue("id-\(index)", for: "id")
+                person.setValue(joined.addingTimeInterval(Double(index)), for: "updateDate")
+            }
+            try first.viewContext.save()
+        }
+        let container = try PersistentContainer(model: PersonModel.model, store: .sqlite(at: url))
+        let people = try container.viewContext.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
+        #expect(people.count == 50)
+        let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id_ ?? "", $0) })
+        for index in 0..<50 {
+            let person = try #require(byID["id-\(index)"])
+            #expect(person.name == "person \(index)")
+            #expect(person.updateDate == joined.addingTimeInterval(Double(index)))
+            #expect(person.email == nil)
+        }
+        people[0].email = "a@example.com"
+        try container.viewContext.save()
+    }
+
     @Test func aStoreOfTheFirstVersionOpensWithTheSecond() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }

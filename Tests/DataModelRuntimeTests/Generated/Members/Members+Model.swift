@@ -12,6 +12,10 @@ public enum MembersModel {
             describeMemberEntity(),
         ])
 
+    /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
+    /// store that an earlier version wrote.
+    public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
+
     /// The `MemberEntity` entity.
     private static func describeMemberEntity() -> EntityDescription {
         EntityDescription(

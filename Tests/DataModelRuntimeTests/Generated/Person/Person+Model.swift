@@ -10,7 +10,34 @@ public enum PersonModel {
         name: "Person",
         entities: [
             describePerson(),
-        ])
+        ],
+        versionName: "Person 2", earlierVersions: earlierVersions)
+
+    /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
+    /// store that an earlier version wrote.
+    public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
+
+    /// The model's versions before Person 2, oldest first, described for migrating their stores.
+    private static let earlierVersions: [ManagedObjectModel] = [
+        ManagedObjectModel(
+            name: "Person",
+            entities: [
+                EntityDescription(
+                    name: "Person", parentName: nil, isAbstract: false,
+                    objectType: ManagedObject.self,
+                    attributes: [
+                        AttributeDescription(name: "id", type: .string),
+                        AttributeDescription(name: "name", type: .string),
+                        AttributeDescription(name: "updateDate", type: .date),
+                    ],
+                    relationships: [
+                    ],
+                    uniquenessConstraints: [],
+                    fetchIndexes: [
+                    ]),
+            ],
+            versionName: "Person"),
+    ]
 
     /// The `Person` entity.
     private static func describePerson() -> EntityDescription {

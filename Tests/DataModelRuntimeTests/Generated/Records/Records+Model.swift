@@ -14,6 +14,10 @@ public enum RecordsModel {
             describeRecordsEntity(),
         ])
 
+    /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
+    /// store that an earlier version wrote.
+    public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
+
     /// The `LocationEntity` entity.
     private static func describeLocationEntity() -> EntityDescription {
         EntityDescription(

@@ -13,6 +13,10 @@ public enum RestaurantsModel {
             describeRestaurantData(),
         ])
 
+    /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
+    /// store that an earlier version wrote.
+    public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
+
     /// The `CategoryData` entity.
     private static func describeCategoryData() -> EntityDescription {
         EntityDescription(

@@ -22,6 +22,10 @@ public enum ReservedNamesModel {
             describeURL(),
         ])
 
+    /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
+    /// store that an earlier version wrote.
+    public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
+
     /// The `Asset` entity.
     private static func describeAsset() -> EntityDescription {
         EntityDescription(
@@ -266,7 +270,7 @@ public enum ReservedNamesModel {
             relationships: [
                 RelationshipDescription(name: "children", destinationEntityName: "Self", inverseName: "parent", isToMany: true, deleteRule: .cascade),
                 RelationshipDescription(name: "followers", destinationEntityName: "Self", inverseName: "following", isToMany: true),
-                RelationshipDescription(name: "following", destinationEntityName: "Self", inverseName: "followers", isToMany: true, maxCount: 100),
+                RelationshipDescription(name: "following", destinationEntityName: "Self", inverseName: "followers", isToMany: true, maxCount: 100, renamingIdentifier: "subscriptions"),
                 RelationshipDescription(name: "parent", destinationEntityName: "Self", inverseName: "children", maxCount: 1),
                 RelationshipDescription(name: "twin", destinationEntityName: "Self", inverseName: "twin", maxCount: 1),
             ],
@@ -299,7 +303,7 @@ public enum ReservedNamesModel {
             isAbstract: false,
             objectType: Set.self,
             attributes: [
-                AttributeDescription(name: "count", type: .integer64, isOptional: false, defaultValue: .integer(0)),
+                AttributeDescription(name: "count", type: .integer64, isOptional: false, defaultValue: .integer(0), renamingIdentifier: "size"),
                 AttributeDescription(name: "name", type: .string, isOptional: false, isIndexed: true),
             ],
             relationships: [
@@ -309,6 +313,7 @@ public enum ReservedNamesModel {
             uniquenessConstraints: [["name"]],
             fetchIndexes: [
             ],
+            renamingIdentifier: "Bag",
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Set.count: "count"
