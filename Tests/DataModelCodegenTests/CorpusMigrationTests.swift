@@ -1,0 +1,264 @@
+import DataModel
+import DataModelCodegen
+import DataModelStoreLayout
+import Foundation
+import SQLiteKit
+import Testing
+
+/// Every pair of consecutive versions of every multi-version bundle: when the migration is inferable, a store of
+/// the old version filled with generated rows (every column of every entity, to-one keys, join rows and positions)
+/// migrates, and every value is compared before and after. The expected mapping is worked out here again, from
+/// the renaming identifiers, independently of the planner.
+@Suite struct CorpusMigrationTests {
+    static var bundles: [URL] {
+        (TestPaths.exampleModels + TestPaths.corpusModels).filter { $0.pathExtension == "xcdatamodeld" }
+    }
+
+    @Test(.enabled(if: TestPaths.corpus != nil, "../shared/corpus/models is absent"))
+    func consecutiveVersionsMigrateWithEveryValue() throws {
+        var pairs = 0
+        var migrated = 0
+        var refused: [String] = []
+        for bundle in Self.bundles {
+            let versions = try ModelLoader.loadAllVersions(path: bundle.path)
+            for (old, new) in zip(versions, versions.dropFirst()) {
+                pairs += 1
+                let oldModel = LayoutModel(old.model)
+                let newModel = LayoutModel(new.model)
+                let plan = try MigrationPlan(from: oldModel, to: newModel)
+                guard plan.isInferable else {
+                    refused.append("\(new.contentsPath): " + plan.blockers.joined(separator: "; "))
+                    continue
+                }
+                try Self.check(from: oldModel, to: newModel, plan: plan, name: new.contentsPath)
+                migrated += 1
+            }
+        }
+        #expect(pairs > 0)
+        #expect(migrated > 0)
+        print(
+            "corpus migration: \(pairs) version pairs, \(migrated) migrated with every value, \(refused.count) refused")
+        for reason in refused { print("corpus migration refused: " + reason) }
+    }
+
+    typealias Row = [String: SQLiteValue]
+
+    static func check(from oldModel: LayoutModel, to newModel: LayoutModel, plan: MigrationPlan, name: String) throws {
+        let old = try StoreLayout(model: oldModel)
+        let new = try StoreLayout(model: newModel)
+        let db = try Database()
+        for sql in old.ddlStatements() + old.primaryKeyRowStatements() { try db.execute(sql: sql) }
+        try fill(db, old)
+        var before: [String: [Int64: Row]] = [:]
+        for table in old.entityTables { before[table.name] = try rows(db, table.name) }
+        var joinsBefore: [String: [Row]] = [:]
+        for join in old.joinTables { joinsBefore[join.name] = Array(try rows(db, join.name, keyed: false).values) }
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        #expect(try db.fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")], "\(name)")
+
+        for entity in new.entities {
+            guard let source = mappedEntity(entity, old: old, oldModel: oldModel, newModel: newModel) else { continue }
+            let after = try rows(db, entity.tableName)
+            for (key, row) in before[source.tableName] ?? [:] where row["Z_ENT"] == .integer(Int64(source.number)) {
+                guard let migrated = after[key] else {
+                    Issue.record("\(name): \(entity.name) row \(key) is gone")
+                    continue
+                }
+                #expect(migrated["Z_ENT"] == .integer(Int64(entity.number)), "\(name): \(entity.name) \(key)")
+                #expect(migrated["Z_OPT"] == row["Z_OPT"], "\(name): \(entity.name) \(key)")
+                for attribute in entity.attributes {
+                    guard let previous = mappedAttribute(attribute, of: entity, in: source, oldModel, newModel)
+                    else { continue }
+                    #expect(
+                        migrated[attribute.column] == row[previous.column],
+                        "\(name): \(entity.name).\(attribute.name) of row \(key)")
+                }
+                for relationship in entity.relationships {
+                    guard case .foreignKey(let columns) = relationship.storage,
+                        let previous = source.relationships.first(where: {
+                            identifier($0.name, of: source.name, in: oldModel, relationship: true)
+                                == identifier(relationship.name, of: entity.name, in: newModel, relationship: true)
+                        }),
+                        case .foreignKey(let oldColumns) = previous.storage
+                    else { continue }
+                    #expect(
+                        migrated[columns.column] == row[oldColumns.column],
+                        "\(name): \(entity.name).\(relationship.name) of row \(key)")
+                }
+            }
+        }
+        // Many-to-many relationships that stay many-to-many keep their pairs.
+        for entity in new.entities {
+            guard let source = mappedEntity(entity, old: old, oldModel: oldModel, newModel: newModel) else { continue }
+            for relationship in entity.relationships where relationship.declaringEntityNumber == entity.number {
+                guard case .joinTable(let join) = relationship.storage,
+                    let previous = source.relationships.first(where: {
+                        identifier($0.name, of: source.name, in: oldModel, relationship: true)
+                            == identifier(relationship.name, of: entity.name, in: newModel, relationship: true)
+                    }),
+                    case .joinTable(let oldJoin) = previous.storage
+                else { continue }
+                let pairs = Set(
+                    try db.fetchAll(
+                        sql:
+                            "SELECT \(quote(join.sourceColumn)), \(quote(join.destinationColumn)) FROM \(quote(join.table))"
+                    ))
+                let oldPairs = Set(
+                    (joinsBefore[oldJoin.table] ?? []).map {
+                        [$0[oldJoin.sourceColumn] ?? .null, $0[oldJoin.destinationColumn] ?? .null]
+                    })
+                #expect(pairs == oldPairs, "\(name): \(entity.name).\(relationship.name)")
+            }
+        }
+    }
+
+    /// A few rows of every concrete entity with a value in each of its columns, keys unique per table; to-one keys
+    /// point at rows of their destination; each join table gets pairs with positions.
+    static func fill(_ db: Database, _ layout: StoreLayout) throws {
+        var keys: [Int: [Int64]] = [:]  // entity number → its rows' keys
+        var next: [String: Int64] = [:]
+        for entity in layout.entities where !entity.isAbstract {
+            for _ in 0..<3 {
+                let key = (next[entity.tableName] ?? 0) + 1
+                next[entity.tableName] = key
+                keys[entity.number, default: []].append(key)
+            }
+        }
+        func rowOf(_ destination: Int) -> (key: Int64, entity: Int)? {
+            guard let hierarchy = layout.entity(number: destination)?.hierarchyNumbers else { return nil }
+            for number in hierarchy { if let key = keys[number]?.first { return (key, number) } }
+            return nil
+        }
+        for entity in layout.entities where !entity.isAbstract {
+            for key in keys[entity.number] ?? [] {
+                var values: [SQLiteValue] = []
+                for (index, column) in entity.columns.enumerated() {
+                    switch column.role {
+                    case .primaryKey: values.append(.integer(key))
+                    case .entity: values.append(.integer(Int64(entity.number)))
+                    case .optimisticLock: values.append(.integer(key % 5 + 1))
+                    case .attribute:
+                        switch column.type {
+                        case .integer: values.append(.integer(key * 101 + Int64(index)))
+                        case .float, .timestamp: values.append(.real(Double(key) * 1.5 + Double(index)))
+                        case .decimal: values.append(.text("\(key).\(index)5"))
+                        case .varchar, .varchar255: values.append(.text("\(entity.name)-\(key)-\(column.name)"))
+                        case .blob: values.append(.blob(Data([UInt8(key & 0xFF), UInt8(index & 0xFF), 7])))
+                        }
+                    case .foreignKey, .foreignEntity, .foreignOrder:
+                        let relationship = entity.relationships.first {
+                            if case .foreignKey(let columns) = $0.storage {
+                                return [columns.column, columns.entityColumn, columns.orderColumn].contains(column.name)
+                            }
+                            return false
+                        }
+                        guard let relationship, case .foreignKey(let columns) = relationship.storage,
+                            let target = rowOf(relationship.destinationEntityNumber)
+                        else {
+                            values.append(.null)
+                            continue
+                        }
+                        if column.name == columns.column {
+                            values.append(.integer(target.key))
+                        } else if column.name == columns.entityColumn {
+                            values.append(.integer(Int64(target.entity)))
+                        } else {
+                            values.append(.integer(key))
+                        }
+                    case .joinKey, .joinOrder, .system: values.append(.null)
+                    }
+                }
+                let names = entity.columns.map { quote($0.name) }.joined(separator: ", ")
+                let marks = entity.columns.map { _ in "?" }.joined(separator: ", ")
+                try db.execute(
+                    sql: "INSERT INTO \(quote(entity.tableName)) (\(names)) VALUES (\(marks))", arguments: values)
+            }
+        }
+        for join in layout.joinTables {
+            guard let sources = rowsOf(join.ownerEntityNumber), let destinations = rowsOf(join.destinationEntityNumber)
+            else { continue }
+            var position: Int64 = 0
+            for source in sources.prefix(2) {
+                for destination in destinations.prefix(2) {
+                    position += 1
+                    var columns = [join.sourceColumn, join.destinationColumn]
+                    var values: [SQLiteValue] = [.integer(source), .integer(destination)]
+                    for order in [join.destinationOrderColumn, join.sourceOrderColumn].compactMap({ $0 }) {
+                        columns.append(order)
+                        values.append(.integer(position))
+                    }
+                    try db.execute(
+                        sql: "INSERT INTO \(quote(join.name)) (\(columns.map(quote).joined(separator: ", "))) VALUES ("
+                            + columns.map { _ in "?" }.joined(separator: ", ") + ")", arguments: values)
+                }
+            }
+        }
+        func rowsOf(_ number: Int) -> [Int64]? {
+            guard let hierarchy = layout.entity(number: number)?.hierarchyNumbers else { return nil }
+            let found = hierarchy.flatMap { keys[$0] ?? [] }
+            return found.isEmpty ? nil : found
+        }
+    }
+
+    /// The rows of `table` by `Z_PK` (or by position, for a join table), each as column name → value.
+    static func rows(_ db: Database, _ table: String, keyed: Bool = true) throws -> [Int64: Row] {
+        let statement = try db.prepare("SELECT * FROM \(quote(table))")
+        var result: [Int64: Row] = [:]
+        let names = (0..<statement.columnCount).map { statement.columnName(at: $0) ?? "" }
+        var position: Int64 = 0
+        while try statement.step() == .row {
+            var row: Row = [:]
+            for (index, name) in names.enumerated() { row[name] = statement.value(at: Int32(index)) }
+            position += 1
+            if !keyed {
+                result[position] = row
+            } else if case .integer(let key)? = row["Z_PK"] {
+                result[key] = row
+            }
+        }
+        return result
+    }
+
+    // MARK: The mapping, worked out again
+
+    static func declared(_ model: LayoutModel, _ name: String) -> LayoutEntity? {
+        model.entities.first { $0.name == name }
+    }
+
+    static func identifier(_ property: String, of entity: String, in model: LayoutModel, relationship: Bool) -> String {
+        var current = declared(model, entity)
+        var steps = 0
+        while let found = current, steps <= model.entities.count {
+            if relationship, let match = found.relationships.first(where: { $0.name == property }) {
+                return match.renamingIdentifier ?? property
+            }
+            if !relationship, let match = found.attributes.first(where: { $0.name == property }) {
+                return match.renamingIdentifier ?? property
+            }
+            current = found.parentName.flatMap { declared(model, $0) }
+            steps += 1
+        }
+        return property
+    }
+
+    static func mappedEntity(_ entity: EntityLayout, old: StoreLayout, oldModel: LayoutModel, newModel: LayoutModel)
+        -> EntityLayout?
+    {
+        let wanted = declared(newModel, entity.name)?.renamingIdentifier ?? entity.name
+        return old.entities.first { (declared(oldModel, $0.name)?.renamingIdentifier ?? $0.name) == wanted }
+            ?? old.entity(named: entity.name)
+    }
+
+    static func mappedAttribute(
+        _ attribute: AttributeLayout, of entity: EntityLayout, in source: EntityLayout, _ oldModel: LayoutModel,
+        _ newModel: LayoutModel
+    ) -> AttributeLayout? {
+        let wanted = identifier(attribute.name, of: entity.name, in: newModel, relationship: false)
+        return source.attributes.first {
+            identifier($0.name, of: source.name, in: oldModel, relationship: false) == wanted
+                && $0.type == attribute.type
+        }
+    }
+
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}
