@@ -43,6 +43,28 @@ public struct GeneratorPipeline: Sendable {
 
     // MARK: ObjectModel → ModelContext → [OutputFile]
 
+    /// Stage 1b: the bundle's versions before `loaded`'s, oldest first (the runtime flavor describes them so that
+    /// stores they wrote migrate), and a warning for each version that does not load (it is left out).
+    public func earlierVersions(of loaded: LoadedModel) -> (models: [ObjectModel], warnings: [Diagnostic]) {
+        guard let index = loaded.availableVersions.firstIndex(of: loaded.model.versionName), index > 0 else {
+            return ([], [])
+        }
+        var models: [ObjectModel] = []
+        var warnings: [Diagnostic] = []
+        for name in loaded.availableVersions[..<index] {
+            do {
+                models.append(try ModelLoader.load(path: loaded.inputPath, versionName: name).model)
+            } catch {
+                warnings.append(
+                    .warning(
+                        "model version '\(name)' does not load, so stores it wrote will not migrate: "
+                            + (error.diagnostics.first?.message ?? "\(error)"),
+                        rule: .unknownModelVersion, at: SourceLocation(file: loaded.inputPath)))
+            }
+        }
+        return (models, warnings)
+    }
+
     /// Stage 3: the template context of `model` for one flavor's `options`.
     ///
     /// `earlierVersions`: the bundle's versions before `model`, oldest first; the runtime flavor describes them

@@ -95,7 +95,6 @@ extension EntityContext: KeyedMustacheObject {
         case .fetchIndexes: return runtime.map { .array($0.fetchIndexes.map { .object(FetchIndexObject($0)) }) }
         case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
         case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
-        case .renamingIdentifierLiteral: return runtime?.renamingIdentifier == nil ? nil : writtenValue(for: known)
         default: return writtenValue(for: known)
         }
     }
@@ -115,9 +114,11 @@ extension EntityContext: KeyedMustacheObject {
             .relationships, .toManyRelationships, .fetchedProperties:
             return .notText
         case .entityNameLiteral, .parentNameLiteral, .objectTypeName, .uniquenessConstraintsLiteral,
-            .renamingIdentifierLiteral,
             .describeFunctionName:
             guard let runtime else { return .absent }
+            runtime.writeText(for: known, to: &output)
+        case .renamingIdentifierLiteral:
+            guard let runtime, runtime.renamingIdentifier != nil else { return .absent }
             runtime.writeText(for: known, to: &output)
         case .fetchIndexes, .declaresFetchRequest, .keyPathProperties:
             return runtime == nil ? .absent : .notText

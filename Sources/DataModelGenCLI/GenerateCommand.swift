@@ -32,7 +32,7 @@ enum GenerateCommand {
             schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
             modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name),
             earlierVersions: request.flavors.contains(.runtime) || request.options.flavor == .runtime
-                ? GenerateRequest.earlierVersions(of: loaded, printer: printer) : [])
+                ? earlierVersions(of: loaded, pipeline: pipeline, printer: printer) : [])
         let targets = FlavorTarget.targets(for: request.flavors, output: request.output)
         // A plain run writes each flavor as soon as it is rendered, while the others still render.
         let mode: OutputMode = request.action == .write && request.expectedOutputs == nil ? .write : .plan
@@ -95,6 +95,17 @@ enum GenerateCommand {
 }
 
 /// What a `generate` run does once the files are rendered.
+extension GenerateCommand {
+    /// The earlier versions the runtime flavor describes; their warnings are printed.
+    static func earlierVersions(of loaded: LoadedModel, pipeline: GeneratorPipeline, printer: DiagnosticPrinter)
+        -> [ObjectModel]
+    {
+        let (models, warnings) = pipeline.earlierVersions(of: loaded)
+        printer.print(warnings)
+        return models
+    }
+}
+
 enum GenerateAction: Sendable {
     /// Writes the files that changed and removes stale ones.
     case write
@@ -187,28 +198,6 @@ struct GenerateRequest {
             for flavor in named where !flavors.contains(flavor) { flavors.append(flavor) }
         }
         return flavors
-    }
-
-    /// The bundle's versions before the one generated, oldest first, which the runtime flavor describes so that
-    /// stores they wrote migrate. A version that does not load is left out with a warning.
-    static func earlierVersions(of loaded: LoadedModel, printer: DiagnosticPrinter) -> [ObjectModel] {
-        guard let index = loaded.availableVersions.firstIndex(of: loaded.model.versionName), index > 0 else {
-            return []
-        }
-        var models: [ObjectModel] = []
-        for name in loaded.availableVersions[..<index] {
-            do {
-                models.append(try ModelLoader.load(path: loaded.inputPath, versionName: name).model)
-            } catch {
-                printer.print([
-                    .warning(
-                        "model version '\(name)' does not load, so stores it wrote will not migrate: "
-                            + (error.diagnostics.first?.message ?? "\(error)"),
-                        rule: .unknownModelVersion, at: SourceLocation(file: loaded.inputPath))
-                ])
-            }
-        }
-        return models
     }
 
 }

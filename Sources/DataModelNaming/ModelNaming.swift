@@ -132,7 +132,8 @@ public enum ModelNaming {
 
     /// The Swift files `generate` writes for a model whose entities are `entities` (in file order), sorted by
     /// name: each entity's class and properties files as its code generation asks (see
-    /// ``CodeGeneration/generatedFiles(includeManual:)``), the first entity of a file name winning, plus
+    /// ``CodeGeneration/generatedFiles(includeManual:)``; none in the Core Data flavor for an entity whose class is
+    /// `NSManagedObject`, as in Xcode), the first entity of a file name winning, plus
     /// `<ModelName>+Model.swift` in the runtime flavor. `<ModelName>.sql` (``schemaFileName(modelName:)``) is
     /// written besides, unless `--no-schema`.
     public static func outputFiles(
@@ -145,6 +146,8 @@ public enum ModelNaming {
             guard writesClass || writesProperties else { continue }
             let className = className(
                 entityName: entity.name, representedClassName: entity.representedClassName, flavor: flavor)
+            // `NSManagedObject` as the class (older models' "no custom class"): Xcode generates nothing for it.
+            if flavor == .coredata && className == "NSManagedObject" { continue }
             if writesClass {
                 let name = classFileName(className: className, flavor: flavor)
                 if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityClass(index))) }

@@ -23,7 +23,9 @@ import Testing
             let validated = pipeline.validate(try pipeline.load(path: model.path, versionName: nil))
             #expect(!validated.diagnostics.containsErrors)
             let options = GenerationOptions(flavor: flavor)
-            let context = pipeline.context(for: validated.model, options: options)
+            let context = pipeline.context(
+                for: validated.model, options: options,
+                earlierVersions: pipeline.earlierVersions(of: validated.loaded).models)
             var files = try pipeline.render(context, library: library, options: options, parallelism: 1) { $1 }
             files.append(try pipeline.schemaFile(for: validated.model, library: library, usesDefaultTemplate: true))
 

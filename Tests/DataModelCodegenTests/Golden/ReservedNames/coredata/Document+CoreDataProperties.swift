@@ -55,7 +55,3 @@ extension Document {
     @NSManaged public func removeFromAttachments(_ values: NSOrderedSet)
 
 }
-
-extension Document : Identifiable {
-
-}

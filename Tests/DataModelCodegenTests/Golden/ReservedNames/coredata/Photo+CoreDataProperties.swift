@@ -21,7 +21,3 @@ extension Photo {
     @NSManaged public var document: Document?
 
 }
-
-extension Photo : Identifiable {
-
-}
