@@ -30,8 +30,7 @@ stale=0
 for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/*/; do
     name=$(basename "$generated")
     if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --check; then
-        echo "STALE $generated: regenerate with" \
-            "datamodelgen generate Models/$name.xcdatamodeld --output $generated --no-schema --include-manual"
+        echo "STALE $generated: regenerate with Scripts/update-golden.sh"
         stale=1
     fi
 done

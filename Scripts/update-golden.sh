@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the golden files of the generator tests from the models in Models/ (and the embedded templates).
+# Regenerates everything generated that is committed: the golden files of the generator tests from the models in
+# Models/, the runtime flavor the runtime tests and benchmarks compile, and the embedded templates.
 # Run from anywhere: Scripts/update-golden.sh   (then review `git diff Tests/DataModelCodegenTests/Golden`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,12 @@ for model in Models/*.xcdatamodeld; do
     "$tool" schema "$model" --output "$golden/$name/$name.sql"
     "$tool" dump "$model" > "$golden/$name/$name.ir.json"
 done
-echo "Golden files updated in $golden"
+# The runtime flavor committed for the runtime tests and the benchmarks.
+for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/*/; do
+    name=$(basename "$generated")
+    "$tool" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --no-cache
+done
+echo "Golden files updated in $golden; committed generated code in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"
 
 # Committed runtime-flavor code compiled by the runtime tests and the benchmarks.
 for target in Tests/DataModelRuntimeTests/Generated Tests/GeneratedModels; do
