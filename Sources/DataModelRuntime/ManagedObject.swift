@@ -47,6 +47,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         get { contextReference }
         set { contextReference = newValue }
     }
+    /// The context the object lives in: Core Data's spelling of ``context``.
+    public var managedObjectContext: ManagedObjectContext? { contextReference }
     /// Not retained (the context owns its objects) and not weak (a weak reference costs atomic
     /// operations on every object's creation, access and destruction): the context clears it
     /// in every registered object when it goes away, and ``ManagedObjectContext/unregister(_:)``

@@ -183,6 +183,22 @@ public final class ManagedObjectContext {
         try operation { () throws(StoreError) -> ManagedObject in try existingObjectInOperation(with: id) }
     }
 
+    /// The object for `id`, as Core Data's `object(with:)`: the registered object, or a new fault that loads its
+    /// row when first used. Unlike ``existingObject(with:)`` it never reads the store, so it is cheap; an ID
+    /// whose row does not exist gives an object whose properties read as empty. Returns nil for an ID of another
+    /// store.
+    public func object(with id: ObjectID) -> ManagedObject? {
+        operation { () -> ManagedObject? in
+            if let object = registered[id] { return object.isInvalid ? nil : object }
+            guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
+                return nil
+            }
+            let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+            registered.insert(object)
+            return object
+        }
+    }
+
     private func existingObjectInOperation(with id: ObjectID) throws(StoreError) -> ManagedObject {
         if let object = registered[id] {
             if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
@@ -452,6 +468,18 @@ public final class ManagedObjectContext {
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+    }
+
+    /// Forgets every object, as Core Data's `reset()`: unsaved changes are discarded, and every object the context
+    /// handed out becomes invalid (fetch or ``existingObject(with:)`` again for fresh ones). Use it to free the
+    /// memory of a long-running context.
+    public func reset() {
+        rollback()
+        for object in registered.objects {
+            object.willChangeAllObserved()
+            unregister(object)
+            object.didChangeAllObserved()
+        }
     }
 
     func unregister(_ object: ManagedObject) {
