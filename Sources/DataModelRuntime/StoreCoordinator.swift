@@ -184,7 +184,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// store in place (one transaction, so a killed process leaves it whole in either version).
     private func checkSchema() throws {
         let current = runtime.model.layoutModel
-        let snapshot = try StoreFile.snapshot(of: database)
+        let state = try StoreFile.state(of: database)
+        let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
         if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) { return }
@@ -201,7 +202,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             }
         }
         do {
-            _ = try StoreFile.migrate(database, versions: layouts, to: layouts.count - 1)
+            _ = try StoreFile.migrate(database, versions: layouts, to: layouts.count - 1, known: state)
         } catch {
             switch error {
             case .unknownVersion(let differences): throw StoreError.modelMismatch(path: path, differences: differences)

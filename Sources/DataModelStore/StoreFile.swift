@@ -38,8 +38,16 @@ public enum StoreFile {
 
     /// Records `hashes` in the store's metadata, keeping every other key; a property list this reader cannot
     /// decode is left alone (the store is then told apart by its structure).
-    public static func recordVersionHashes(_ hashes: [String: String], in database: Database) throws(SQLiteError) {
-        guard var metadata = try metadata(of: database) else { return }
+    public static func recordVersionHashes(
+        _ hashes: [String: String], in database: Database, metadata known: [String: PropertyListValue]?? = nil
+    ) throws(SQLiteError) {
+        let current: [String: PropertyListValue]?
+        if let known {
+            current = known
+        } else {
+            current = try metadata(of: database)
+        }
+        guard var metadata = current else { return }
         metadata[versionHashesKey] = .dictionary(hashes.mapValues { .string($0) })
         try database.execute(
             sql:
@@ -49,8 +57,32 @@ public enum StoreFile {
 
     // MARK: What the store holds
 
+    /// What the store holds, with what a migration needs besides: SQLite's schema cookie (it changes with every
+    /// change of the schema) and the decoded metadata.
+    public struct State: Sendable {
+        /// Tables, columns, entity rows and recorded version hashes.
+        public var snapshot: StoreSnapshot
+        /// `PRAGMA schema_version` when the state was read.
+        public var schemaVersion: Int64
+        /// `Z_METADATA`'s property list (nil when it cannot be decoded).
+        public var metadata: [String: PropertyListValue]?
+    }
+
+    /// Reads the store's ``State``.
+    public static func state(of database: Database) throws(SQLiteError) -> State {
+        let schemaVersion = try database.fetchOne(sql: "PRAGMA schema_version")?.first?.integerValue ?? -1
+        let (snapshot, metadata) = try read(database)
+        return State(snapshot: snapshot, schemaVersion: schemaVersion, metadata: metadata)
+    }
+
     /// The store's tables and columns, entity rows and recorded version hashes.
     public static func snapshot(of database: Database) throws(SQLiteError) -> StoreSnapshot {
+        try read(database).snapshot
+    }
+
+    private static func read(_ database: Database) throws(SQLiteError) -> (
+        snapshot: StoreSnapshot, metadata: [String: PropertyListValue]?
+    ) {
         var tables: [String: [StoreSnapshot.Column]] = [:]
         let names = try database.fetchAll(
             sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -70,14 +102,14 @@ public enum StoreFile {
             }
         }
         var hashes: [String: String]?
-        if tables["Z_METADATA"] != nil, case .dictionary(let recorded)? = try metadata(of: database)?[versionHashesKey]
-        {
+        let metadata = tables["Z_METADATA"] == nil ? [:] : try metadata(of: database)
+        if case .dictionary(let recorded)? = metadata?[versionHashesKey] {
             hashes = recorded.compactMapValues { value in
                 if case .string(let text) = value { return text }
                 return nil
             }
         }
-        return StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes)
+        return (StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes), metadata)
     }
 
     // MARK: Migration
@@ -112,8 +144,10 @@ public enum StoreFile {
     /// `versions[target]`, all in one write transaction taken before looking, so two processes opening one store
     /// never both migrate it. Killed at any moment, the store is whole in the old version or in the new one.
     /// With `dryRun`, nothing is written.
+    ///
+    /// `known`: the state read before the transaction began; reused when the schema has not changed since.
     public static func migrate(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil
     ) throws(MigrationFailure) -> Migration {
         do {
             try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
@@ -121,7 +155,8 @@ public enum StoreFile {
             throw .sqlite(error)
         }
         do throws(MigrationFailure) {
-            let migration = try migrateInTransaction(database, versions: versions, to: target, dryRun: dryRun)
+            let migration = try migrateInTransaction(
+                database, versions: versions, to: target, dryRun: dryRun, known: known)
             do {
                 try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
             } catch {
@@ -135,10 +170,18 @@ public enum StoreFile {
     }
 
     private static func migrateInTransaction(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?
     ) throws(MigrationFailure) -> Migration {
         do {
-            let snapshot = try snapshot(of: database)
+            // Another process may have migrated between `known` and the write lock: its schema cookie tells.
+            var state = known
+            if let known,
+                try database.fetchOne(sql: "PRAGMA schema_version")?.first?.integerValue != known.schemaVersion
+            {
+                state = nil
+            }
+            let current = try state ?? self.state(of: database)
+            let snapshot = current.snapshot
             let layout = try StoreLayout(model: versions[target])
             guard let source = try snapshot.recognizedVersion(among: versions) else {
                 throw MigrationFailure.unknownVersion(differences: snapshot.differences(from: layout))
@@ -153,7 +196,10 @@ public enum StoreFile {
             }
             for sql in plan.statements { try database.execute(sql: sql) }
             let hashes = versions[target].versionHashes
-            if snapshot.versionHashes != hashes { try recordVersionHashes(hashes, in: database) }
+            if snapshot.versionHashes != hashes {
+                // `current` was read under the write lock, or before it with the schema unchanged since.
+                try recordVersionHashes(hashes, in: database, metadata: .some(current.metadata))
+            }
             return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.statements.isEmpty)
         } catch let error as MigrationFailure {
             throw error
