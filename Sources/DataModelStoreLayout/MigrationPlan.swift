@@ -78,27 +78,28 @@ struct MigrationPlanner {
         model.entities.first { $0.name == name }
     }
 
-    /// The attribute `name` as declared on `entity` or an ancestor, in `model`.
-    private func attribute(_ name: String, of entity: String, in model: LayoutModel) -> LayoutAttribute? {
+    /// The property `name` as declared on `entity` or an ancestor, in `model`; `properties` picks the kind.
+    private func declaredProperty<Property>(
+        _ name: String, of entity: String, in model: LayoutModel, _ properties: (LayoutEntity) -> [Property],
+        named nameOf: (Property) -> String
+    ) -> Property? {
         var current = declared(model, entity: entity)
         var seen = 0
         while let entity = current, seen <= model.entities.count {
-            if let found = entity.attributes.first(where: { $0.name == name }) { return found }
+            if let found = properties(entity).first(where: { nameOf($0) == name }) { return found }
             current = entity.parentName.flatMap { declared(model, entity: $0) }
             seen += 1
         }
         return nil
     }
 
+    /// The attribute `name` as declared on `entity` or an ancestor, in `model`.
+    private func attribute(_ name: String, of entity: String, in model: LayoutModel) -> LayoutAttribute? {
+        declaredProperty(name, of: entity, in: model, \.attributes, named: \.name)
+    }
+
     private func relationship(_ name: String, of entity: String, in model: LayoutModel) -> LayoutRelationship? {
-        var current = declared(model, entity: entity)
-        var seen = 0
-        while let entity = current, seen <= model.entities.count {
-            if let found = entity.relationships.first(where: { $0.name == name }) { return found }
-            current = entity.parentName.flatMap { declared(model, entity: $0) }
-            seen += 1
-        }
-        return nil
+        declaredProperty(name, of: entity, in: model, \.relationships, named: \.name)
     }
 
     /// Maps each new entity to the old one with its renaming identifier (or, failing that, its name).
@@ -123,30 +124,31 @@ struct MigrationPlanner {
         }
     }
 
+    /// The old property the new property `name` of `entity` maps from, among `candidates` of old entity `source`:
+    /// the one with the same renaming identifier, else the one with the same name.
+    private func sourceProperty<Property>(
+        _ name: String, entity: EntityLayout, source: EntityLayout, candidates: [Property],
+        named nameOf: (Property) -> String, renaming: (String, String, LayoutModel) -> String?
+    ) -> Property? {
+        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming(name, entity.name, newModel))
+        return candidates.first {
+            RenamingIdentifier.of(name: nameOf($0), renamingIdentifier: renaming(nameOf($0), source.name, oldModel))
+                == identifier
+        } ?? candidates.first { nameOf($0) == name }
+    }
+
     /// The old attribute the new attribute `name` of new entity `entity` maps from, in old entity `source`.
     private func sourceAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
-        let renaming = attribute(name, of: entity.name, in: newModel)?.renamingIdentifier
-        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming)
-        func identifierOf(_ candidate: AttributeLayout) -> String {
-            RenamingIdentifier.of(
-                name: candidate.name,
-                renamingIdentifier: attribute(candidate.name, of: source.name, in: oldModel)?.renamingIdentifier)
-        }
-        return source.attributes.first { identifierOf($0) == identifier }
-            ?? source.attributes.first { $0.name == name }
+        sourceProperty(
+            name, entity: entity, source: source, candidates: source.attributes, named: \.name,
+            renaming: { attribute($0, of: $1, in: $2)?.renamingIdentifier })
     }
 
     /// The old relationship the new relationship `name` of `entity` maps from, in old entity `source`.
     private func sourceRelationship(_ name: String, entity: EntityLayout, source: EntityLayout) -> RelationshipLayout? {
-        let renaming = relationship(name, of: entity.name, in: newModel)?.renamingIdentifier
-        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming)
-        func identifierOf(_ candidate: RelationshipLayout) -> String {
-            RenamingIdentifier.of(
-                name: candidate.name,
-                renamingIdentifier: relationship(candidate.name, of: source.name, in: oldModel)?.renamingIdentifier)
-        }
-        return source.relationships.first { identifierOf($0) == identifier }
-            ?? source.relationships.first { $0.name == name }
+        sourceProperty(
+            name, entity: entity, source: source, candidates: source.relationships, named: \.name,
+            renaming: { relationship($0, of: $1, in: $2)?.renamingIdentifier })
     }
 
     // MARK: Rules
