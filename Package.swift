@@ -101,9 +101,9 @@ let package = Package(
         .testTarget(
             name: "PluginOutputTests", dependencies: ["DataModelGenCLI"],
             exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
-        .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"]),
+        .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"], exclude: ["Golden"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
-        .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"]),
+        .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(
             name: "DataModelCodegenTests",

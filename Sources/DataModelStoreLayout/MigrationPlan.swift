@@ -327,7 +327,7 @@ struct MigrationPlanner {
             sql.append(
                 #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
                     + "\(row.entityNumber), \(ddl.dialect.literal(row.name)), \(row.superentityNumber), "
-                    + "COALESCE(\(previous ?? "0"), 0))")
+                    + (previous.map { "COALESCE(\($0), 0)" } ?? "0") + ")")
         }
         sql.append(#"DROP TABLE "_DMG_OLD_PRIMARYKEY""#)
         return sql
@@ -341,24 +341,27 @@ struct MigrationPlanner {
     /// fills join tables and positions, drops the old tables, then creates the indexes.
     private mutating func rebuild() {
         var sql: [String] = []
-        let oldTables = old.entityTables + old.joinTables.map(\.table)
+        let kept = keptTables()
+        let oldTables = (old.entityTables + old.joinTables.map(\.table)).filter { !kept.contains($0.name) }
         for table in oldTables {
             sql.append(
                 "ALTER TABLE " + ddl.dialect.identifier(table.name) + " RENAME TO "
                     + ddl.dialect.identifier(Self.oldName(table.name)))
         }
-        for table in new.entityTables + new.joinTables.map(\.table) {
+        for table in new.entityTables + new.joinTables.map(\.table) where !kept.contains(table.name) {
             sql.append(ddl.createTable(table))
         }
-        steps.append("move the old tables aside and create the new model's tables")
-        for entity in new.entities {
+        steps.append(
+            "move the old tables aside and create the new model's tables"
+                + (kept.isEmpty ? "" : " (" + kept.sorted().joined(separator: ", ") + " stay as they are)"))
+        for entity in new.entities where !kept.contains(entity.tableName) {
             guard let source = entityMap[entity.number] else { continue }
             sql.append(copyRows(of: entity, from: source))
             steps.append(
                 source.name == entity.name
                     ? "copy \(entity.name) rows" : "copy \(source.name) rows into \(entity.name) (renamed)")
         }
-        for join in new.joinTables {
+        for join in new.joinTables where !kept.contains(join.name) {
             sql += fillJoinTable(join)
         }
         if old.entities.contains(where: { numberMap[$0.number] == nil }) {
@@ -366,7 +369,18 @@ struct MigrationPlanner {
             steps.append("clear references to rows of removed entities")
         }
         for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
-        for index in new.indexes { sql.append(ddl.createIndex(index)) }
+        // Indexes of the tables that stay: the ones the new model no longer has go, new ones come.
+        let oldIndexes = Dictionary(old.indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIndexNames = Set(new.indexes.map(\.name))
+        for index in old.indexes where kept.contains(index.tableName) && !newIndexNames.contains(index.name) {
+            sql.append("DROP INDEX IF EXISTS " + ddl.dialect.identifier(index.name))
+        }
+        for index in new.indexes where !(kept.contains(index.tableName) && oldIndexes[index.name] == index) {
+            if kept.contains(index.tableName), oldIndexes[index.name] != nil {
+                sql.append("DROP INDEX IF EXISTS " + ddl.dialect.identifier(index.name))
+            }
+            sql.append(ddl.createIndex(index))
+        }
         steps.append("drop the old tables and create the indexes")
         if entityRows(old) != entityRows(new) {
             sql += primaryKeyStatements()
@@ -376,6 +390,47 @@ struct MigrationPlanner {
             steps.insert("drop \(entity.name) rows (entity removed)", at: 0)
         }
         statements = sql
+    }
+
+    /// Tables a rebuild leaves alone: every entity keeps its number, the table is defined exactly as before, every
+    /// entity in it maps from the old entity of the same number in the same table (none removed from it), and each
+    /// column holds the same property as before.
+    private func keptTables() -> Set<String> {
+        guard old.entities.allSatisfy({ numberMap[$0.number] == $0.number }) else { return [] }
+        var kept: Set<String> = []
+        for table in new.entityTables {
+            guard let previous = old.table(named: table.name), previous.columns == table.columns else { continue }
+            let entities = new.entities.filter { $0.tableName == table.name }
+            let oldEntities = old.entities.filter { $0.tableName == table.name }
+            guard entities.count == oldEntities.count,
+                entities.allSatisfy({ entity in
+                    guard let source = entityMap[entity.number], source.number == entity.number,
+                        source.tableName == table.name
+                    else { return false }
+                    return entity.attributes.allSatisfy {
+                        sourceAttribute($0.name, entity: entity, source: source)?.column == $0.column
+                    }
+                        && entity.relationships.allSatisfy {
+                            sourceRelationship($0.name, entity: entity, source: source)?.storage == $0.storage
+                        }
+                })
+            else { continue }
+            kept.insert(table.name)
+        }
+        // A join table holds keys, which every migration keeps: it stays when its relationship maps from the one
+        // that owned the same table.
+        for join in new.joinTables {
+            guard let previous = old.joinTable(named: join.name), previous == join,
+                let owner = new.entity(number: join.ownerEntityNumber), let source = entityMap[owner.number],
+                let relationship = owner.relationship(named: join.ownerRelationshipName)
+                    ?? new.entity(number: join.destinationEntityNumber)?.relationship(
+                        named: join.inverseRelationshipName),
+                relationship.storage == sourceRelationship(relationship.name, entity: owner, source: source)?.storage
+                    || owner.relationship(named: join.ownerRelationshipName) == nil
+            else { continue }
+            kept.insert(join.name)
+        }
+        return kept
     }
 
     /// After rows of removed entities are gone: to-one keys that pointed at them become NULL, join rows go.

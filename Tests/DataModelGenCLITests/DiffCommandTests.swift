@@ -76,4 +76,39 @@ struct DiffCommandTests {
         #expect(run.out.contains("HEAD:\(bundle.path)/Person 2.xcdatamodel/contents:4: removed attribute Person.email"))
         #expect(runTool(["diff", bundle.path, "--git", "no-such-revision"]).code == .ioError)
     }
+
+    /// The diffs of a few real bundles, every consecutive version pair, compared with golden files
+    /// (`Tests/DataModelGenCLITests/Golden/diff`; `Scripts/update-golden.sh` rewrites them).
+    static let corpus = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models").standardizedFileURL.path
+    static let goldenBundles = [
+        "rileytestut__AltStore/AltStoreCore/Model/AltStore.xcdatamodeld",
+        "HabitRPG__habitica-ios/HabitRPG/Habitica.xcdatamodeld",
+        "RestKit__RestKit/Tests/Models/VersionedModel.xcdatamodeld",
+    ]
+
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: corpus), "the corpus is absent"), arguments: goldenBundles)
+    func corpusDiffsAreGolden(bundle: String) throws {
+        let path = Self.corpus + "/" + bundle
+        let versions = try FileManager.default.contentsOfDirectory(atPath: path)
+            .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }
+            .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        var text = ""
+        for (old, new) in zip(versions, versions.dropFirst()) {
+            let run = runTool(["diff", path, "--from", old, "--to", new, "--sql"])
+            #expect(run.code != .usageError && run.code != .ioError, "\(run.err)")
+            text += run.out.replacingOccurrences(of: Self.corpus + "/", with: "") + "\n"
+        }
+        let name = bundle.split(separator: "/").first.map(String.init) ?? bundle
+        let url = Paths.testsDirectory.appendingPathComponent("Golden/diff/\(name).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            text == (try? String(contentsOf: url, encoding: .utf8)),
+            "\(name): the diff differs from its golden file; if intended, run Scripts/update-golden.sh")
+    }
 }

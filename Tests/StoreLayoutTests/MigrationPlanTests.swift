@@ -1,4 +1,5 @@
 import DataModelStoreLayout
+import Foundation
 import SQLiteKit
 import Testing
 
@@ -14,8 +15,36 @@ struct MigrationPlanTests {
         return db
     }
 
-    static func migrate(_ db: Database, from old: LayoutModel, to new: LayoutModel) throws -> MigrationPlan {
+    /// `Tests/StoreLayoutTests/Golden/Migration`: each case's plan (steps and SQL), compared byte for byte;
+    /// `Scripts/update-golden.sh` rewrites them (it runs these tests with `UPDATE_GOLDEN=1`).
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Golden/Migration")
+
+    static func expectGolden(_ plan: MigrationPlan, _ name: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        let text =
+            plan.steps.map { "-- \($0)\n" }.joined() + plan.blockers.map { "-- not inferable: \($0)\n" }.joined()
+            + plan.statements.map { $0 + ";\n" }.joined()
+        let url = golden.appendingPathComponent(name + ".sql")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try? String(contentsOf: url, encoding: .utf8)
+        #expect(
+            text == expected,
+            "the plan differs from \(url.lastPathComponent); if intended, run Scripts/update-golden.sh",
+            sourceLocation: sourceLocation)
+    }
+
+    static func migrate(
+        _ db: Database, from old: LayoutModel, to new: LayoutModel, golden name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> MigrationPlan {
         let plan = try MigrationPlan(from: old, to: new)
+        try expectGolden(plan, name, sourceLocation: sourceLocation)
         #expect(plan.isInferable, "\(plan.blockers)")
         try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
         // The migrated store has the new layout's tables (every column with its type; an added column comes last)
@@ -69,7 +98,7 @@ struct MigrationPlanTests {
         try Self.fillPeople(db)
         var new = Self.people
         new.entities[0].attributes.append(attribute("email"))
-        let plan = try Self.migrate(db, from: Self.people, to: new)
+        let plan = try Self.migrate(db, from: Self.people, to: new, golden: "added-column")
         #expect(plan.statements.first == #"ALTER TABLE "ZPERSON" ADD COLUMN "ZEMAIL" VARCHAR"#)
         #expect(!plan.statements.contains { $0.hasPrefix("INSERT INTO \"ZPERSON\"") })
         #expect(
@@ -93,7 +122,7 @@ struct MigrationPlanTests {
                 relationships: [toMany("pets", "Pet", inverse: "owner", ordered: true)], renamingIdentifier: "Person"),
             entity("Pet", attributes: [attribute("name")], relationships: [toOne("owner", "Agent", inverse: "pets")]),
         ])
-        let plan = try Self.migrate(db, from: Self.people, to: new)
+        let plan = try Self.migrate(db, from: Self.people, to: new, golden: "rename-and-renumber")
         #expect(plan.steps.contains("copy Person rows into Agent (renamed)"))
         #expect(
             try Self.rows(db, #"SELECT Z_PK, Z_ENT, Z_OPT, ZFULLNAME, ZAGE FROM ZAGENT"#) == [
@@ -122,7 +151,7 @@ struct MigrationPlanTests {
                         renamingIdentifier: "owner")
                 ]),
         ])
-        _ = try Self.migrate(db, from: Self.people, to: new)
+        _ = try Self.migrate(db, from: Self.people, to: new, golden: "to-one-becomes-to-many")
         let join = try #require(try StoreLayout(model: new).joinTables.first)
         #expect(
             try Self.rows(
@@ -137,7 +166,7 @@ struct MigrationPlanTests {
         let db = try Self.store(Self.people)
         try Self.fillPeople(db)
         let new = LayoutModel(entities: [entity("Pet", attributes: [attribute("name")])])
-        let plan = try Self.migrate(db, from: Self.people, to: new)
+        let plan = try Self.migrate(db, from: Self.people, to: new, golden: "removed-entity")
         #expect(plan.steps.first == "drop Person rows (entity removed)")
         #expect(try Self.rows(db, "SELECT Z_PK, Z_ENT, ZNAME FROM ZPET") == ["1|1|Rex", "2|1|Tom", "3|1|Kit"])
         #expect(try Self.rows(db, "SELECT * FROM Z_PRIMARYKEY") == ["1|Pet|0|3"])
@@ -148,6 +177,7 @@ struct MigrationPlanTests {
         new.entities[0].attributes[1] = LayoutAttribute(name: "age", type: .string)
         new.entities[1].attributes.append(LayoutAttribute(name: "tag", type: .string, isOptional: false))
         let plan = try MigrationPlan(from: Self.people, to: new)
+        try Self.expectGolden(plan, "refused")
         #expect(!plan.isInferable)
         #expect(plan.statements.isEmpty)
         #expect(
@@ -170,7 +200,8 @@ struct MigrationPlanTests {
         new.entities[0].attributes.append(
             LayoutAttribute(name: "score", type: .double, isOptional: false, defaultValue: .double(2.5)))
         if rebuild { new.entities[1].attributes.removeAll() }
-        let plan = try Self.migrate(db, from: Self.people, to: new)
+        let plan = try Self.migrate(
+            db, from: Self.people, to: new, golden: rebuild ? "defaults-rebuild" : "defaults-additive")
         #expect(plan.statements.contains { $0.contains("RENAME TO") } == rebuild)
         #expect(
             try Self.rows(db, #"SELECT Z_PK, ZAGE, CAST(ZSCORE AS TEXT) FROM ZPERSON ORDER BY Z_PK"#) == [

@@ -1,0 +1,6 @@
+-- add column ZPERSON.ZSCORE
+-- fill Person.age with its default
+-- fill Person.score with its default
+ALTER TABLE "ZPERSON" ADD COLUMN "ZSCORE" FLOAT;
+UPDATE "ZPERSON" SET "ZAGE" = 18 WHERE "ZAGE" IS NULL AND "Z_ENT" BETWEEN 1 AND 1;
+UPDATE "ZPERSON" SET "ZSCORE" = 2.5 WHERE "ZSCORE" IS NULL AND "Z_ENT" BETWEEN 1 AND 1;

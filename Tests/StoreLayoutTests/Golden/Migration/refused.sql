@@ -1,0 +1,2 @@
+-- not inferable: Person.age: attribute type changed from Integer 16 to String, which needs a mapping model
+-- not inferable: Pet.tag: non-optional attribute added without a default value
