@@ -5,7 +5,7 @@ import PackageDescription
 // Xcode data models in Sources/CompanyData into Swift on every build, against DataModelRuntime.
 let package = Package(
     name: "Company",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         // `name:` lets the target refer to it as "DataModelGen" whatever the checkout directory is called.
         .package(name: "DataModelGen", path: "../..")
