@@ -41,6 +41,12 @@ public enum GeneratedFileRecognizer {
     public static func isGenerated(fileName: String, contents: Substring, modelFileName: String) -> Bool {
         let head = contents.prefix(600)
         if head.contains(marker(modelFileName: modelFileName)) { return true }
+        // Schema files name the version too: `generated from Company.xcdatamodeld (version Company) by datamodelgen`.
+        if let firstLine = head.split(separator: "\n", maxSplits: 1).first,
+            firstLine.contains("generated from \(modelFileName) (version "), firstLine.contains(") by datamodelgen")
+        {
+            return true
+        }
         if ModelNaming.isCoreDataFileName(fileName) {
             return head.contains(xcodeMarker)
         }

@@ -77,6 +77,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: mine.path))
     }
 
+    /// A schema file an earlier run wrote is stale once `--no-schema` is given, like any file the tool wrote.
+    @Test func noSchemaRemovesTheSchemaFileAnEarlierRunWrote() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let model = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
+        let output = directory.url.appendingPathComponent("Generated").path
+        #expect(ToolRun.run(["generate", model, "--output", output, "--no-cache"]).exitCode == .success)
+        #expect(FileManager.default.fileExists(atPath: output + "/Company.sql"))
+        let dry = ToolRun.run(["generate", model, "--output", output, "--no-schema", "--no-cache", "--dry-run"])
+        #expect(dry.out.contains("remove Company.sql"))
+        #expect(ToolRun.run(["generate", model, "--output", output, "--no-schema", "--no-cache"]).exitCode == .success)
+        #expect(!FileManager.default.fileExists(atPath: output + "/Company.sql"))
+        #expect(FileManager.default.fileExists(atPath: output + "/Company+Model.swift"))
+    }
+
     @Test(.enabled(if: swiftc != nil, "swiftc was not found"))
     func everyGeneratedFileParsesAsSwift() throws {
         let swiftc = try #require(Self.swiftc)
