@@ -69,7 +69,7 @@ final class ModelObject: KeyedMustacheObject {
 extension EntityContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
     public enum Key: String, CaseIterable, Sendable {
-        case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities,
+        case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities, isUserOwned,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
             attributes, relationships, toManyRelationships, fetchedProperties,
             // The runtime flavor's keys.
@@ -84,6 +84,7 @@ extension EntityContext: KeyedMustacheObject {
     public func value(for known: Key) -> MustacheValue? {
         switch known {
         case .hasParent: return .bool(hasParent)
+        case .isUserOwned: return .bool(isUserOwned)
         case .isAbstract: return .bool(isAbstract)
         case .hasSubentities: return .bool(hasSubentities)
         case .generatesClass: return .bool(generatesClass)
@@ -110,7 +111,7 @@ extension EntityContext: KeyedMustacheObject {
         case .codeGeneration: output.append(codeGeneration)
         case .classFileName: output.append(classFileName)
         case .propertiesFileName: output.append(propertiesFileName)
-        case .hasParent, .isAbstract, .hasSubentities, .generatesClass, .generatesProperties, .attributes,
+        case .hasParent, .isAbstract, .hasSubentities, .isUserOwned, .generatesClass, .generatesProperties, .attributes,
             .relationships, .toManyRelationships, .fetchedProperties:
             return .notText
         case .entityNameLiteral, .parentNameLiteral, .objectTypeName, .uniquenessConstraintsLiteral,

@@ -50,6 +50,9 @@ public final class EntityContext: Sendable {
     public let classModifiers: String
     /// `class`, `category` or `manual`.
     public let codeGeneration: String
+    /// Whether the entity's codegen is Manual/None: its files (written with `--include-manual`, like Xcode's
+    /// "Create NSManagedObject Subclass") are the user's to edit, so they say so instead of "Do not edit".
+    public var isUserOwned: Bool { codeGeneration == "manual" }
     /// Whether this run writes the class file.
     public let generatesClass: Bool
     /// Whether this run writes the properties file.

@@ -1,4 +1,4 @@
-// Person+Properties.swift — generated from Person.xcdatamodeld by datamodelgen. Do not edit.
+// Person+Properties.swift — created from Person.xcdatamodeld by datamodelgen. This file is yours to edit.
 import Foundation
 import DataModelRuntime
 

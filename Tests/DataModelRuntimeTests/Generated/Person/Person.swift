@@ -1,4 +1,4 @@
-// Person.swift — generated from Person.xcdatamodeld by datamodelgen. Do not edit.
+// Person.swift — created from Person.xcdatamodeld by datamodelgen. This file is yours to edit.
 import Foundation
 import DataModelRuntime
 

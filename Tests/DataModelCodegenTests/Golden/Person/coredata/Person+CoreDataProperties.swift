@@ -2,7 +2,7 @@
 //  Person+CoreDataProperties.swift
 //  
 //
-//  This file was automatically generated and should not be edited.
+//  Created from Person.xcdatamodeld by datamodelgen. This file is yours to edit.
 //
 
 import Foundation

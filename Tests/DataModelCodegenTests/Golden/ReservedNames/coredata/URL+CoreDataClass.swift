@@ -2,7 +2,7 @@
 //  URL+CoreDataClass.swift
 //  
 //
-//  This file was automatically generated and should not be edited.
+//  Created from ReservedNames.xcdatamodeld by datamodelgen. This file is yours to edit.
 //
 
 import Foundation

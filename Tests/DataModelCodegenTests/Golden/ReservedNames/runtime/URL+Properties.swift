@@ -1,4 +1,4 @@
-// URL+Properties.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+// URL+Properties.swift — created from ReservedNames.xcdatamodeld by datamodelgen. This file is yours to edit.
 import Foundation
 import DataModelRuntime
 

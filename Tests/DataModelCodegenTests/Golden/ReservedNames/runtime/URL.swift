@@ -1,4 +1,4 @@
-// URL.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+// URL.swift — created from ReservedNames.xcdatamodeld by datamodelgen. This file is yours to edit.
 import Foundation
 import DataModelRuntime
 
