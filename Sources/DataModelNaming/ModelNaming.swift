@@ -358,7 +358,7 @@ public enum ModelNaming {
     /// Members of the runtime's `ManagedObject` that a generated property must not redeclare.
     public static let runtimeReservedMembers: Set<String> = [
         "objectID", "context", "managedObjectContext", "entity", "isInserted", "isUpdated", "isDeleted", "isFault",
-        "hasChanges", "changedValues", "description", "debugDescription", "hashValue", "id", "observationRegistrar",
+        "hasChanges", "changedValues", "description", "debugDescription", "hashValue", "observationRegistrar",
         "willAccess", "didChange", "primitiveValue", "setPrimitiveValue", "value", "setValue", "init", "deinit",
     ]
 

@@ -112,8 +112,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Whether the object is inserted, updated or deleted and not saved yet.
     public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
 
-    /// ``objectID``, for `Identifiable`.
-    public var id: ObjectID { objectID }
+    // `Identifiable` comes with the standard library's default for classes (`ObjectIdentifier(self)`), as
+    // `NSManagedObject`'s does: an entity's own `id` attribute is then an ordinary generated property, named `id`.
 
     /// Identity: an object equals only itself.
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }

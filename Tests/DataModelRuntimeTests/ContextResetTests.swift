@@ -55,3 +55,22 @@ struct ContextResetTests {
         }
     }
 }
+
+/// An attribute named `id` keeps its name, as in Xcode's codegen; `Identifiable` still identifies the object
+/// (the standard library's default for classes, as `NSManagedObject`'s).
+@Suite("An attribute named id")
+struct IDAttributeTests {
+    static func identity<T: Identifiable>(_ value: T) -> T.ID { value.id }
+
+    @Test func theAttributeIsIDAndObjectsStayIdentifiable() throws {
+        let store = try TestStore(.sqlite, model: PersonModel.model)
+        defer { store.cleanUp() }
+        let person = Person(context: store.context)
+        person.id = "p-1"
+        try store.context.save()
+        let fetched = try #require(
+            try store.reopened().fetch(Person.fetchRequest().filtered(by: #Predicate { $0.id == "p-1" })).first)
+        #expect(fetched.id == "p-1")
+        #expect(Self.identity(person) == ObjectIdentifier(person))
+    }
+}

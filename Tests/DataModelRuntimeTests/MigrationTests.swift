@@ -77,7 +77,7 @@ struct MigrationTests {
         let container = try PersistentContainer(model: PersonModel.model, store: .sqlite(at: url))
         let people = try container.viewContext.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
         #expect(people.count == 50)
-        let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id_ ?? "", $0) })
+        let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id ?? "", $0) })
         for index in 0..<50 {
             let person = try #require(byID["id-\(index)"])
             #expect(person.name == "person \(index)")

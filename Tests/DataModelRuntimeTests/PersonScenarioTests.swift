@@ -6,9 +6,9 @@ import Testing
 struct PersonScenarioTests {
     /// Adds a person, or updates the date of the one with the same id.
     private func upsert(id: String, name: String, at date: Date, in context: ManagedObjectContext) throws {
-        let existing = try context.fetch(Person.fetchRequest().matching(\.id_, equals: id)).first
+        let existing = try context.fetch(Person.fetchRequest().matching(\.id, equals: id)).first
         let person = existing ?? Person(context: context)
-        person.id_ = id
+        person.id = id
         person.name = name
         person.updateDate = date
     }
@@ -42,14 +42,14 @@ struct PersonScenarioTests {
         let remaining = try other.fetch(
             Person.fetchRequest().sorted(by: [SortDescriptor(\.updateDate, order: .reverse)]))
         #expect(remaining.count == 10)
-        #expect(remaining.first?.id_ == "p0")
-        #expect(remaining.compactMap(\.id_).sorted() == (["p0"] + (6..<15).map { "p\($0)" }).sorted())
+        #expect(remaining.first?.id == "p0")
+        #expect(remaining.compactMap(\.id).sorted() == (["p0"] + (6..<15).map { "p\($0)" }).sorted())
     }
 
     /// Removes the person with `id` or called `name`, as the seed app's store does.
     private func remove(id: String, name: String, in context: ManagedObjectContext) throws -> Int {
         let request = Person.fetchRequest().filtered(
-            by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name })
+            by: #Predicate { !($0.id ?? "").isEmpty && $0.id == id || $0.name == name })
         let found = try context.fetch(request)
         for person in found { context.delete(person) }
         return found.count
@@ -66,7 +66,7 @@ struct PersonScenarioTests {
                 in: context)
         }
         let nameless = Person(context: context)
-        nameless.id_ = ""
+        nameless.id = ""
         nameless.name = "No id"
         try context.save()
         #expect(try context.count(for: Person.fetchRequest()) == 7)
@@ -85,7 +85,7 @@ struct PersonScenarioTests {
         let name = "x"
         let plan = try context.explain(
             Person.fetchRequest().filtered(
-                by: #Predicate { !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name }))
+                by: #Predicate { !($0.id ?? "").isEmpty && $0.id == id || $0.name == name }))
         #expect(plan.path == .sql)
 
         let removed = try context.execute(BatchDeleteRequest<Person>())

@@ -179,7 +179,7 @@ struct PersonPredicateTests {
         let context = store.context
         for (id, name) in [("a", "Ada"), ("", "Bob"), ("c", "Cy"), (nil, "Ada")] as [(String?, String)] {
             let person = Person(context: context)
-            person.id_ = id
+            person.id = id
             person.name = name
         }
         try context.save()
@@ -187,7 +187,7 @@ struct PersonPredicateTests {
         let name = "Bob"
         let request = Person.fetchRequest().filtered(
             by: #Predicate {
-                !($0.id_ ?? "").isEmpty && $0.id_ == id || $0.name == name
+                !($0.id ?? "").isEmpty && $0.id == id || $0.name == name
             })
         let plan = try context.explain(request)
         #expect(plan.path == .sql)

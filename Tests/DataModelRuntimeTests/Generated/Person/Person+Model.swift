@@ -60,7 +60,7 @@ public enum PersonModel {
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Person.email: "email"
-                case \Person.id_: "id"
+                case \Person.id: "id"
                 case \Person.name: "name"
                 case \Person.updateDate: "updateDate"
                 default: nil

@@ -13,7 +13,7 @@ extension Person {
         set { setValue(newValue, for: "email") }
     }
 
-    public var id_: String? {
+    public var id: String? {
         get { value(for: "id") }
         set { setValue(newValue, for: "id") }
     }
