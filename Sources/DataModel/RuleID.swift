@@ -33,6 +33,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable {
     case missingParent = "missing-parent"
     case noModelVersion = "no-model-version"
     case orderedToOne = "ordered-to-one"
+    case renamedProperty = "renamed-property"
     case reservedName = "reserved-name"
     case shadowedProperty = "shadowed-property"
     case storeLayout = "store-layout"

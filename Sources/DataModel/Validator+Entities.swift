@@ -213,6 +213,10 @@ extension ValidationRun {
             error(
                 "'\(name)' is a reserved name in Core Data (a member of NSManagedObject); rename the property",
                 .reservedName, location)
+        } else if case let swiftName = ModelNaming.runtimePropertyName(name), swiftName != name {
+            warning(
+                "the runtime flavor declares '\(entity.name).\(name)' as '\(swiftName)': '\(name)' is a member of the runtime's ManagedObject (the stored name stays '\(name)')",
+                .renamedProperty, location)
         }
     }
 

@@ -68,6 +68,10 @@ private let ruleCases: [RuleCase] = [
             + "\n    <entity name=\"Novel\" parentEntity=\"Book\">\n        <attribute name=\"title\" attributeType=\"String\"/>\n    </entity>",
         culprit: "<attribute name=\"title\" attributeType"),
     RuleCase(
+        rule: "renamed-property", severity: .warning,
+        body: author + "\n" + attribute("<attribute name=\"context\" optional=\"YES\" attributeType=\"String\"/>"),
+        culprit: "<attribute name=\"context\""),
+    RuleCase(
         rule: "reserved-name", severity: .error,
         body: author + "\n" + attribute("<attribute name=\"isDeleted\" optional=\"YES\" attributeType=\"Boolean\"/>"),
         culprit: "<attribute name=\"isDeleted\""),
@@ -221,7 +225,11 @@ struct ValidatorTests {
     @Test func cleanModelHasNoDiagnostics() throws {
         let (model, parserDiagnostics) = try parse(everythingXML)
         #expect(parserDiagnostics.isEmpty)
-        #expect(Validator().validate(model).isEmpty, "\(Validator().validate(model))")
+        // Its `Plain.value` is declared `value_` by the runtime flavor (`value` is a member of ManagedObject): the one
+        // warning the validator owes it.
+        let diagnostics = Validator().validate(model)
+        #expect(diagnostics.map(\.ruleID) == ["renamed-property"], "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains("'Plain.value' as 'value_'") == true)
         #expect(try diagnose(modelXML(author + "\n" + book())).isEmpty)
     }
 
