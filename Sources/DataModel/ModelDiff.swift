@@ -1,3 +1,5 @@
+import DataModelStoreLayout
+
 /// One semantic difference between two versions of a model: an element added, removed, renamed, or one
 /// field of it changed (old and new value).
 ///
@@ -76,10 +78,12 @@ public enum ModelDiff {
     /// in the old model, after the new model's changes).
     public static func changes(from old: ObjectModel, to new: ObjectModel) -> [ModelChange] {
         var changes: [ModelChange] = []
-        let oldEntities = Matcher(old.entities, identifier: { $0.renamingIdentifier ?? $0.name })
+        let oldEntities = Matcher(
+            old.entities,
+            identifier: { RenamingIdentifier.of(name: $0.name, renamingIdentifier: $0.renamingIdentifier) })
         var matchedOld = Set<String>()
         for entity in new.entities {
-            let identifier = entity.renamingIdentifier ?? entity.name
+            let identifier = RenamingIdentifier.of(name: entity.name, renamingIdentifier: entity.renamingIdentifier)
             guard let previous = oldEntities[identifier] ?? oldEntities[entity.name],
                 !matchedOld.contains(previous.name)
             else {
@@ -92,8 +96,12 @@ public enum ModelDiff {
         for entity in old.entities where !matchedOld.contains(entity.name) {
             changes.append(ModelChange(.removed, .entity, entity: entity.name, location: entity.location))
         }
-        compareConfigurations(old.configurations, new.configurations, into: &changes)
-        compareFetchRequests(old.fetchRequests, new.fetchRequests, into: &changes)
+        compareProperties(
+            old.configurations, new.configurations, element: .configuration, entity: nil, name: \.name,
+            identifier: \.name, location: \.location, fields: configurationFields, into: &changes)
+        compareProperties(
+            old.fetchRequests, new.fetchRequests, element: .fetchRequest, entity: nil, name: \.name,
+            identifier: \.name, location: \.location, fields: fetchRequestFields, into: &changes)
         return changes
     }
 
@@ -121,11 +129,13 @@ public enum ModelDiff {
 
         compareProperties(
             old.attributes, new.attributes, element: .attribute, entity: new.name, name: \.name,
-            identifier: { $0.renamingIdentifier ?? $0.name }, location: \.location, fields: attributeFields,
+            identifier: { RenamingIdentifier.of(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
+            location: \.location, fields: attributeFields,
             into: &changes)
         compareProperties(
             old.relationships, new.relationships, element: .relationship, entity: new.name, name: \.name,
-            identifier: { $0.renamingIdentifier ?? $0.name }, location: \.location, fields: relationshipFields,
+            identifier: { RenamingIdentifier.of(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
+            location: \.location, fields: relationshipFields,
             into: &changes)
         compareProperties(
             old.fetchedProperties, new.fetchedProperties, element: .fetchedProperty, entity: new.name, name: \.name,
@@ -153,12 +163,20 @@ public enum ModelDiff {
         }
     }
 
-    /// Added, removed, renamed and changed elements of one kind within an entity.
+    /// Added, removed, renamed and changed elements of one kind: within `entity`, or model-level elements
+    /// (configurations, fetch requests) when `entity` is nil.
     private static func compareProperties<T>(
-        _ old: [T], _ new: [T], element: ModelChange.Element, entity: String, name: (T) -> String,
+        _ old: [T], _ new: [T], element: ModelChange.Element, entity: String?, name: (T) -> String,
         identifier: (T) -> String, location: (T) -> SourceLocation, fields: (T, T) -> [(String, String?, String?)],
         into changes: inout [ModelChange]
     ) {
+        func change(
+            _ kind: ModelChange.Kind, _ item: T, field: String? = nil, old: String? = nil, new: String? = nil
+        ) -> ModelChange {
+            ModelChange(
+                kind, element, entity: entity ?? name(item), name: entity == nil ? nil : name(item), field: field,
+                oldValue: old, newValue: new, location: location(item))
+        }
         let oldByIdentifier = Matcher(old, identifier: identifier)
         let oldByName = Matcher(old, identifier: name)
         var matched = Set<String>()
@@ -167,25 +185,19 @@ public enum ModelDiff {
             guard let previous = oldByIdentifier[identifier(item)] ?? oldByName[name(item)],
                 !matched.contains(name(previous))
             else {
-                changes.append(ModelChange(.added, element, entity: entity, name: name(item), location: location(item)))
+                changes.append(change(.added, item))
                 continue
             }
             matched.insert(name(previous))
             if name(previous) != name(item) {
-                changes.append(
-                    ModelChange(
-                        .renamed, element, entity: entity, name: name(item), oldValue: name(previous),
-                        newValue: name(item), location: location(item)))
+                changes.append(change(.renamed, item, old: name(previous), new: name(item)))
             }
             for (field, before, after) in fields(previous, item) where before != after {
-                changes.append(
-                    ModelChange(
-                        .changed, element, entity: entity, name: name(item), field: field, oldValue: before,
-                        newValue: after, location: location(item)))
+                changes.append(change(.changed, item, field: field, old: before, new: after))
             }
         }
         for item in old where !matched.contains(name(item)) {
-            changes.append(ModelChange(.removed, element, entity: entity, name: name(item), location: location(item)))
+            changes.append(change(.removed, item))
         }
     }
 
@@ -244,62 +256,22 @@ public enum ModelDiff {
 
     // MARK: Model-level elements
 
-    private static func compareConfigurations(
-        _ old: [Configuration], _ new: [Configuration], into changes: inout [ModelChange]
-    ) {
-        let previous = Matcher(old, identifier: \.name)
-        for configuration in new {
-            guard let before = previous[configuration.name] else {
-                changes.append(
-                    ModelChange(.added, .configuration, entity: configuration.name, location: configuration.location))
-                continue
-            }
-            let fields: [(String, String?, String?)] = [
-                (
-                    "entities", before.memberEntities.joined(separator: ", "),
-                    configuration.memberEntities.joined(separator: ", ")
-                ),
-                ("CloudKit", yesNo(before.usedWithCloudKit), yesNo(configuration.usedWithCloudKit)),
-            ]
-            for (field, oldValue, newValue) in fields where oldValue != newValue {
-                changes.append(
-                    ModelChange(
-                        .changed, .configuration, entity: configuration.name, field: field, oldValue: oldValue,
-                        newValue: newValue, location: configuration.location))
-            }
-        }
-        let names = Set(new.map(\.name))
-        for configuration in old where !names.contains(configuration.name) {
-            changes.append(
-                ModelChange(.removed, .configuration, entity: configuration.name, location: configuration.location))
-        }
+    private static func configurationFields(_ old: Configuration, _ new: Configuration) -> [(String, String?, String?)]
+    {
+        [
+            ("entities", old.memberEntities.joined(separator: ", "), new.memberEntities.joined(separator: ", ")),
+            ("CloudKit", yesNo(old.usedWithCloudKit), yesNo(new.usedWithCloudKit)),
+        ]
     }
 
-    private static func compareFetchRequests(
-        _ old: [FetchRequestTemplate], _ new: [FetchRequestTemplate], into changes: inout [ModelChange]
-    ) {
-        let previous = Matcher(old, identifier: \.name)
-        for request in new {
-            guard let before = previous[request.name] else {
-                changes.append(ModelChange(.added, .fetchRequest, entity: request.name, location: request.location))
-                continue
-            }
-            let fields: [(String, String?, String?)] = [
-                ("entity", before.entity, request.entity),
-                ("predicate", before.predicateString, request.predicateString),
-                ("options", describe(before.options), describe(request.options)),
-            ]
-            for (field, oldValue, newValue) in fields where oldValue != newValue {
-                changes.append(
-                    ModelChange(
-                        .changed, .fetchRequest, entity: request.name, field: field, oldValue: oldValue,
-                        newValue: newValue, location: request.location))
-            }
-        }
-        let names = Set(new.map(\.name))
-        for request in old where !names.contains(request.name) {
-            changes.append(ModelChange(.removed, .fetchRequest, entity: request.name, location: request.location))
-        }
+    private static func fetchRequestFields(_ old: FetchRequestTemplate, _ new: FetchRequestTemplate) -> [(
+        String, String?, String?
+    )] {
+        [
+            ("entity", old.entity, new.entity),
+            ("predicate", old.predicateString, new.predicateString),
+            ("options", describe(old.options), describe(new.options)),
+        ]
     }
 
     // MARK: Helpers

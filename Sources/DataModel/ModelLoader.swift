@@ -72,13 +72,23 @@ public enum ModelLoader {
     public static func loadAllVersions(path: String, limits: XMLParsingLimits = .default) throws(ModelLoadingError)
         -> [LoadedModel]
     {
-        let first = try load(path: path, limits: limits)
-        guard first.availableVersions.count > 1 else { return [first] }
+        try loadVersions(path: path, limits: limits).versions
+    }
+
+    /// Loads every version of the model at `path`, in natural order, and tells which is the chosen one (`versionName`,
+    /// or the current one); each version is read once.
+    public static func loadVersions(
+        path: String, versionName: String? = nil, limits: XMLParsingLimits = .default
+    ) throws(ModelLoadingError) -> (versions: [LoadedModel], chosen: Int) {
+        let chosen = try load(path: path, versionName: versionName, limits: limits)
         var models: [LoadedModel] = []
-        for version in first.availableVersions {
-            models.append(try load(path: path, versionName: version, limits: limits))
+        for version in chosen.availableVersions {
+            models.append(
+                version == chosen.model.versionName
+                    ? chosen : try load(path: path, versionName: version, limits: limits))
         }
-        return models
+        let index = models.firstIndex { $0.model.versionName == chosen.model.versionName }
+        return index.map { (models, $0) } ?? ([chosen], 0)
     }
 
     // MARK: Bundles

@@ -33,16 +33,11 @@ enum MigrateCommand {
         let versions: [LoadedModel]
         let target: Int
         do {
-            versions = try ModelLoader.loadAllVersions(path: bundle)
-            let targetName = try ModelLoader.load(
-                path: bundle, versionName: arguments.value(.toVersion) ?? arguments.value(.modelVersion)
-            )
-            .model.versionName
-            guard let index = versions.firstIndex(where: { $0.model.versionName == targetName }) else {
-                throw UsageError("'\(bundle)' has no version '\(targetName)'")
-            }
-            target = index
-        } catch let error as ModelLoadingError {
+            let loaded = try ModelLoader.loadVersions(
+                path: bundle, versionName: arguments.value(.toVersion) ?? arguments.value(.modelVersion))
+            versions = loaded.versions
+            target = loaded.chosen
+        } catch {
             printer.print(error.diagnostics)
             return error.kind == .io ? .ioError : .modelError
         }
