@@ -313,6 +313,10 @@ public enum ModelNaming {
         public var schema: Bool?
         /// The model version to use instead of the current one.
         public var modelVersion: String?
+        /// The dialect of `<ModelName>.sql`: `sqlite` (the default) or `postgres`.
+        public var schemaDialect: String?
+        /// Whether `<ModelName>.sql` declares key columns as foreign keys.
+        public var foreignKeys: Bool?
 
         /// The file name looked up next to the model.
         public static let fileName = "datamodelgen.json"
@@ -320,7 +324,8 @@ public enum ModelNaming {
         /// Creates a config.
         public init(
             flavor: String? = nil, access: String? = nil, templates: String? = nil, includeManual: Bool? = nil,
-            output: String? = nil, schema: Bool? = nil, modelVersion: String? = nil
+            output: String? = nil, schema: Bool? = nil, modelVersion: String? = nil, schemaDialect: String? = nil,
+            foreignKeys: Bool? = nil
         ) {
             self.flavor = flavor
             self.access = access
@@ -329,6 +334,8 @@ public enum ModelNaming {
             self.output = output
             self.schema = schema
             self.modelVersion = modelVersion
+            self.schemaDialect = schemaDialect
+            self.foreignKeys = foreignKeys
         }
     }
 
