@@ -21,6 +21,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
 
         // The names the generator, the loader, the CLI and the plugins share (standard library only; the plugins
         // compile the same file through `Plugins/PluginsShared/ModelNaming.swift`, a symlink).
@@ -36,6 +41,8 @@ let package = Package(
         .target(name: "DataModelStoreLayout"),
         // A small Swift wrapper over the SQLite C API.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        // A small Swift wrapper over PostgreSQL's C client library, libpq.
+        .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
         // The default templates (`Templates/*.mustache`), compiled into the module as string literals
         // (`EmbeddedTemplates.swift`, written by `Scripts/embed-templates.sh` and checked by a test): a binary needs
         // no files beside it, and a package that depends on this one builds no plugin for it.
@@ -105,6 +112,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit"]),
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
