@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -128,3 +129,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (`Fuzz/<name>/`), one per parser that takes outside input. They have no `main` (libFuzzer's is
+// linked in by `-sanitize=fuzzer`), so they exist only when `Scripts/fuzz.sh` builds them with
+// DATAMODELGEN_FUZZ=1 and the fuzzer flags.
+if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-model", ["DataModel", "DataModelCodegen"]),
+        ("fuzz-current-version", ["DataModel"]),
+        ("fuzz-mustache", ["Mustache"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/\(target.name)"))
+    }
+}
