@@ -139,8 +139,10 @@ if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
         ("fuzz-current-version", ["DataModel"]),
         ("fuzz-mustache", ["Mustache"]),
     ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for target in fuzzTargets {
         package.targets.append(
-            .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/\(target.name)"))
+            .executableTarget(
+                name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)"))
     }
 }
