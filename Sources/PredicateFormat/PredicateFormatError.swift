@@ -39,7 +39,7 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
     public let message: String
     /// The format string the error is in (for a missing variable, the predicate's printed form).
     public let format: String
-    /// The 1-based line of the offending token.
+    /// The 1-based line of the offending token (lines end at each line feed, U+000A).
     public let line: Int
     /// The 1-based column of the offending token, in characters (one past the end for a problem at
     /// the end of the string).
@@ -74,8 +74,8 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
 
     /// The description followed by the offending line of the format string and a caret under the column.
     public var detailedDescription: String {
-        let lines = format.split(separator: "\n", omittingEmptySubsequences: false)
-        let source = line - 1 < lines.count ? String(lines[line - 1]) : ""
+        let lines = format.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        let source = line - 1 < lines.count ? String(String.UnicodeScalarView(lines[line - 1])) : ""
         return description + "\n" + source + "\n" + String(repeating: " ", count: column - 1) + "^"
     }
 }

@@ -116,6 +116,8 @@ struct PredicateFormatParser {
 
     // MARK: Predicates
 
+    /// The node's predicate, or an error at the current token. (Call it with an already parsed node: in
+    /// `requirePredicate(try parseOr())` the receiver would be read before the parse moved on.)
     private func requirePredicate(_ node: Node) throws(PredicateFormatError) -> FormatPredicate {
         switch node {
         case .predicate(let predicate): return predicate
@@ -133,7 +135,8 @@ struct PredicateFormatParser {
             guard canStartPredicate(current) else {
                 throw error(.syntax, "expected a predicate after \(token.quoted)", at: current)
             }
-            operands.append(try requirePredicate(try parseAnd()))
+            let node = try parseAnd()
+            operands.append(try requirePredicate(node))
         }
         return .predicate(.or(operands))
     }
@@ -147,7 +150,8 @@ struct PredicateFormatParser {
             guard canStartPredicate(current) else {
                 throw error(.syntax, "expected a predicate after \(token.quoted)", at: current)
             }
-            operands.append(try requirePredicate(try parseNot()))
+            let node = try parseNot()
+            operands.append(try requirePredicate(node))
         }
         return .predicate(.and(operands))
     }
@@ -160,7 +164,8 @@ struct PredicateFormatParser {
         guard canStartPredicate(current) else {
             throw error(.syntax, "expected a predicate after \(token.quoted)", at: current)
         }
-        return .predicate(.not(try requirePredicate(try parseNot())))
+        let node = try parseNot()
+        return .predicate(.not(try requirePredicate(node)))
     }
 
     private mutating func parsePrimaryPredicate() throws(PredicateFormatError) -> Node {
@@ -305,7 +310,8 @@ struct PredicateFormatParser {
             guard canStartExpression(current) else {
                 throw error(.syntax, "expected a value after \(token.quoted)", at: current)
             }
-            let right = try operand(try next(&self), of: token)
+            let rightNode = try next(&self)
+            let right = try operand(rightNode, of: token)
             node = .expression(.arithmetic(op, left, right))
         }
         return node
@@ -341,7 +347,8 @@ struct PredicateFormatParser {
         if case .number = current.kind, !isSymbol(".", peek(1)) {
             return .expression(.constant(try numberValue(advance(), negative: true)))
         }
-        let operand = try operand(try parseUnary(), of: token)
+        let operandNode = try parseUnary()
+        let operand = try operand(operandNode, of: token)
         return .expression(.negation(of: operand))
     }
 
@@ -543,7 +550,8 @@ struct PredicateFormatParser {
         guard canStartPredicate(current) else {
             throw error(.syntax, "expected the predicate of SUBQUERY, found \(current.quoted)", at: current)
         }
-        let predicate = try requirePredicate(try parseOr())
+        let node = try parseOr()
+        let predicate = try requirePredicate(node)
         try expect(")", "to close SUBQUERY at column \(column(of: keyword))")
         return .subquery(collection: collection, variable: variable, predicate: predicate)
     }

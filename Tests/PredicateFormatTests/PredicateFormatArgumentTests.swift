@@ -39,7 +39,7 @@ struct PredicateFormatArgumentTests {
         let values: [any PredicateValueConvertible] = [
             Date(timeIntervalSinceReferenceDate: -12.5), UUID(), Data("hello".utf8), Decimal(string: "-0.125") ?? 0,
             ObjectReference("x-coredata://S/E/p1"), "quote \" backslash \\ newline \n tab \t nul \u{0}", Int64.min,
-            Double.infinity, -0.0, 1e-300, ["nested", [1, 2]],
+            Double.infinity, -0.0, 1e-300, PredicateValue.array(["nested", [1, 2]]),
         ]
         for value in values {
             let predicate = try FormatPredicate(format: "a == %@", value)
@@ -174,9 +174,9 @@ struct PredicateFormatArgumentTests {
 }
 
 /// The ``PredicateFormatError`` `body` throws, or nil.
-func catching(_ body: () throws -> Void) -> PredicateFormatError? {
+func catching<T>(_ body: () throws -> T) -> PredicateFormatError? {
     do {
-        try body()
+        _ = try body()
         return nil
     } catch let error as PredicateFormatError {
         return error

@@ -27,10 +27,11 @@ struct PredicateFormatHostileInputTests {
             }
             return true
         } catch {
-            let lines = format.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = format.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(error.line >= 1 && error.line <= lines.count, "\(context()): \(error)")
             if error.line >= 1 && error.line <= lines.count {
-                #expect(error.column >= 1 && error.column <= lines[error.line - 1].count + 1, "\(context()): \(error)")
+                let length = String(String.UnicodeScalarView(lines[error.line - 1])).count
+                #expect(error.column >= 1 && error.column <= length + 1, "\(context()): \(error)")
             }
             #expect(!error.message.isEmpty)
             return false
