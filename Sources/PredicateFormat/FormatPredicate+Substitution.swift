@@ -102,7 +102,8 @@ extension FormatExpression {
         case .variable(let name): bound.contains(name) ? self : values[name].map(FormatExpression.constant) ?? self
         case .member(let base, let path): .member(of: base.substituting(values, bound: bound), path: path)
         case .aggregate(let elements): .aggregate(of: elements.map { $0.substituting(values, bound: bound) })
-        case .function(let name, let arguments): .function(name, arguments.map { $0.substituting(values, bound: bound) })
+        case .function(let name, let arguments):
+            .function(name, arguments.map { $0.substituting(values, bound: bound) })
         case .arithmetic(let op, let left, let right):
             .arithmetic(op, left.substituting(values, bound: bound), right.substituting(values, bound: bound))
         case .method(let receiver, let selector, let arguments):
@@ -126,7 +127,8 @@ extension PredicateFormatError {
         var offset = 0
         var index = 0
         while index + target.count <= scalars.count {
-            let boundary = index + target.count == scalars.count
+            let boundary =
+                index + target.count == scalars.count
                 || !PredicateFormatLexer.isIdentifierContinue(scalars[index + target.count])
             if Array(scalars[index..<index + target.count]) == target, boundary {
                 offset = index

@@ -81,7 +81,9 @@ enum PredicateFormatKeyword: String, CaseIterable {
 struct PredicateFormatLexer {
     /// Words Foundation reserves that mean nothing in this grammar (index expressions and the like); they
     /// are accepted as names but printed `#`-escaped so Foundation can read the output.
-    static let reservedWithoutMeaning: Set<String> = ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI"]
+    static let reservedWithoutMeaning: Set<String> = [
+        "FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CASEINSENSITIVE", "CI",
+    ]
 
     private let format: String
     private let scalars: [Unicode.Scalar]
@@ -90,12 +92,20 @@ struct PredicateFormatLexer {
     private var argumentIndex = 0
     private var tokens: [PredicateFormatToken] = []
 
-    /// Tokenizes `format`, substituting `arguments` for its format specifiers.
+    /// Tokenizes `format`, substituting `arguments` for its format specifiers. Besides the tokens, returns
+    /// the error for arguments left unused, which the parser reports only when the string parses (a
+    /// syntax error is the more useful message).
     static func tokenize(_ format: String, arguments: [PredicateValue]) throws(PredicateFormatError)
-        -> [PredicateFormatToken]
+        -> (tokens: [PredicateFormatToken], unusedArguments: PredicateFormatError?)
     {
         var lexer = PredicateFormatLexer(format: format, arguments: arguments)
-        return try lexer.run()
+        let tokens = try lexer.run()
+        guard lexer.argumentIndex < arguments.count else { return (tokens, nil) }
+        let unused = lexer.error(
+            .argument,
+            "too many arguments: the format string uses \(lexer.argumentIndex), \(arguments.count) given",
+            at: lexer.scalars.count)
+        return (tokens, unused)
     }
 
     private init(format: String, arguments: [PredicateValue]) {
@@ -187,12 +197,6 @@ struct PredicateFormatLexer {
                 default: try scanSymbol(scalar, start: start)
                 }
             }
-        }
-        if argumentIndex < arguments.count {
-            throw error(
-                .argument,
-                "too many arguments: the format string uses \(argumentIndex), \(arguments.count) given",
-                at: scalars.count)
         }
         add(.end, at: scalars.count)
         return tokens
@@ -374,7 +378,9 @@ struct PredicateFormatLexer {
         case ("&", _), ("|", _):
             throw error(.syntax, "unexpected '\(scalar)'; did you mean '\(scalar)\(scalar)'?", at: start)
         default:
-            let shown = scalar.properties.isWhitespace || scalar.value < 0x20 ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : String(scalar)
+            let shown =
+                scalar.properties.isWhitespace || scalar.value < 0x20
+                ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : String(scalar)
             throw error(.syntax, "unexpected character '\(shown)'", at: start)
         }
         position += symbol.unicodeScalars.count

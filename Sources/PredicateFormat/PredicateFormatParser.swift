@@ -16,9 +16,11 @@ struct PredicateFormatParser {
         case predicate(FormatPredicate)
     }
 
+    private let unusedArguments: PredicateFormatError?
+
     init(format: String, arguments: [PredicateValue]) throws(PredicateFormatError) {
         self.format = format
-        self.tokens = try PredicateFormatLexer.tokenize(format, arguments: arguments)
+        (self.tokens, self.unusedArguments) = try PredicateFormatLexer.tokenize(format, arguments: arguments)
     }
 
     /// Parses the whole format string as a predicate.
@@ -80,6 +82,7 @@ struct PredicateFormatParser {
         advance()
     }
 
+    /// Checks that the whole string was read and every argument used.
     private func expectEnd() throws(PredicateFormatError) {
         guard current.kind == .end else {
             if comparisonOperator(current) != nil {
@@ -87,6 +90,7 @@ struct PredicateFormatParser {
             }
             throw error(.syntax, "unexpected \(current.quoted)", at: current)
         }
+        if let unusedArguments { throw unusedArguments }
     }
 
     /// Enters one level of nesting, failing past ``FormatPredicate/maximumNestingDepth``.
@@ -357,7 +361,8 @@ struct PredicateFormatParser {
         while true {
             if isSymbol("[") {
                 throw error(
-                    .unsupported, "index expressions such as 'array[0]', '[FIRST]', '[LAST]' and '[SIZE]' are not supported",
+                    .unsupported,
+                    "index expressions such as 'array[0]', '[FIRST]', '[LAST]' and '[SIZE]' are not supported",
                     at: current)
             }
             guard isSymbol(".") else { return node }
@@ -568,7 +573,9 @@ struct PredicateFormatParser {
         switch typeToken.kind {
         case .string(let name), .value(.string(let name), _): type = name
         default:
-            throw error(.syntax, "expected a quoted type name such as 'NSDate' in CAST, found \(typeToken.quoted)", at: typeToken)
+            throw error(
+                .syntax, "expected a quoted type name such as 'NSDate' in CAST, found \(typeToken.quoted)",
+                at: typeToken)
         }
         try expect(")", "to close CAST at column \(column(of: keyword))")
         if case .constant(let value) = operand, type != "NSDate", CastFolding.foldingTypes.contains(type),

@@ -59,7 +59,8 @@ extension FormatExpression: CustomStringConvertible {
         case .function(let name, let arguments):
             name + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
         case .method(let receiver, let selector, let arguments):
-            "FUNCTION(" + ([receiver.description, PredicateValue.quote(selector)] + arguments.map(\.description))
+            "FUNCTION("
+                + ([receiver.description, PredicateValue.quote(selector)] + arguments.map(\.description))
                 .joined(separator: ", ") + ")"
         case .cast(let operand, let type): "CAST(\(operand), \(PredicateValue.quote(type)))"
         case .subquery(let collection, let variable, let predicate):

@@ -50,7 +50,8 @@ struct PredicateFormatArgumentTests {
     @Test func keyPathSpecifier() throws {
         #expect(try FormatPredicate(format: "%K == 1", "name").description == "name == 1")
         #expect(try FormatPredicate(format: "%K.@count > 1", "employees").description == "employees.@count > 1")
-        #expect(try FormatPredicate(format: "%K == %@", "department.name", "R").description == #"department.name == "R""#)
+        #expect(
+            try FormatPredicate(format: "%K == %@", "department.name", "R").description == #"department.name == "R""#)
         #expect(try FormatPredicate(format: "%K == 1", "in").description == "#in == 1")
         #expect(try FormatPredicate(format: "a.%K == 1", "b.c").description == "a.b.c == 1")
         #expect(try FormatPredicate(format: "%K LIKE %@", "firstName", "Adam").description == #"firstName LIKE "Adam""#)
@@ -111,6 +112,12 @@ struct PredicateFormatArgumentTests {
         #expect(extra.kind == .argument)
         #expect(extra.column == 8)
         #expect(extra.message == "too many arguments: the format string uses 1, 2 given")
+        // A syntax error is reported before unused arguments.
+        let syntax = try #require(catching { try FormatPredicate(format: "a == ", "x") })
+        #expect(syntax.kind == .syntax)
+        #expect(syntax.message == "expected a value after '=='")
+        let expression = try #require(catching { try FormatExpression(format: "a + %d", 1, 2) })
+        #expect((expression.kind, expression.column) == (.argument, 7))
     }
 
     @Test func keyPathArgumentMustBeAKeyPathString() throws {

@@ -123,7 +123,8 @@ struct PredicateFormatParserTests {
             format: "id == CAST('e621e1f8-c36c-495a-93fc-0c247a3e6e5f', 'NSUUID')",
             canonical: #"id == CAST("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "NSUUID")"#),
         Case(format: "blob == CAST('AAEC', 'NSData')", canonical: #"blob == CAST("AAEC", "NSData")"#),
-        Case(format: "price == CAST('1.25', 'NSDecimalNumber')", canonical: #"price == CAST("1.25", "NSDecimalNumber")"#),
+        Case(
+            format: "price == CAST('1.25', 'NSDecimalNumber')", canonical: #"price == CAST("1.25", "NSDecimalNumber")"#),
         // Variables.
         Case(format: "name == $NAME", canonical: "name == $NAME"),
         Case(format: "$x.name == 'a'", canonical: #"$x.name == "a""#),
@@ -208,9 +209,11 @@ struct PredicateFormatParserTests {
             FormatComparison(.member(.variable("e"), [.key("age")]), .greaterThan, .constant(30)))
         #expect(
             expression
-                == .member(.subquery(collection: .keyPath([.key("employees")]), variable: "e", predicate: inner), [
-                    .collection(.count)
-                ]))
+                == .member(
+                    .subquery(collection: .keyPath([.key("employees")]), variable: "e", predicate: inner),
+                    [
+                        .collection(.count)
+                    ]))
     }
 
     @Test func constantsAndFolding() throws {
@@ -219,7 +222,8 @@ struct PredicateFormatParserTests {
         #expect(
             try FormatExpression(format: "CAST(86400, 'NSDate')")
                 == .constant(.date(Date(timeIntervalSinceReferenceDate: 86400))))
-        #expect(try FormatExpression(format: "CAST(name, 'NSString')") == .cast(.keyPath([.key("name")]), type: "NSString"))
+        #expect(
+            try FormatExpression(format: "CAST(name, 'NSString')") == .cast(.keyPath([.key("name")]), type: "NSString"))
         #expect(
             try FormatExpression(format: "CAST('x-coredata://S/Person/p1', 'NSManagedObjectID')")
                 == .constant(.object(ObjectReference("x-coredata://S/Person/p1"))))

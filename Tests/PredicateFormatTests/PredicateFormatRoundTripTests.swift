@@ -21,9 +21,13 @@ struct SeededGenerator: RandomNumberGenerator {
 struct PredicateTreeGenerator {
     var random: SeededGenerator
 
-    static let keys = ["name", "age", "department", "size", "in", "first", "self", "count", "length", "café", "_x1", "FUNCTION", "now"]
+    static let keys = [
+        "name", "age", "department", "size", "in", "first", "self", "count", "length", "café", "_x1", "FUNCTION", "now",
+    ]
     static let variables = ["X", "low", "FETCH_SOURCE", "AND", "e"]
-    static let stringPieces = ["a", "Ada", "\"", "'", "\\", "\n", "\t", "\u{0}", "\u{7F}", "é", "e\u{301}", "😀", " ", "%@", "$X", "#", "*?"]
+    static let stringPieces = [
+        "a", "Ada", "\"", "'", "\\", "\n", "\t", "\u{0}", "\u{7F}", "é", "e\u{301}", "😀", " ", "%@", "$X", "#", "*?",
+    ]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
     mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
@@ -36,7 +40,8 @@ struct PredicateTreeGenerator {
     mutating func double() -> Double {
         switch int(0...4) {
         case 0: return Double(int(-1000...1000)) / 8
-        case 1: return pick([0.0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e-300])
+        case 1:
+            return pick([0.0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e-300])
         default:
             let value = Double(bitPattern: random.next())
             return value.isFinite ? value : 1.5
@@ -71,7 +76,9 @@ struct PredicateTreeGenerator {
 
     mutating func path() -> [FormatExpression.KeyPathComponent] {
         (0..<int(1...3)).map { _ in
-            chance(20) ? .collection(pick(FormatExpression.CollectionOperator.allCases)) : .key(pick(PredicateTreeGenerator.keys))
+            chance(20)
+                ? .collection(pick(FormatExpression.CollectionOperator.allCases))
+                : .key(pick(PredicateTreeGenerator.keys))
         }
     }
 
@@ -137,9 +144,12 @@ struct PredicateTreeGenerator {
         let op = pick(FormatComparison.Operator.allCases)
         var right = expression(depth: depth)
         if op == .between {
-            right = chance(50) ? .constant(.array([value(depth: 0), value(depth: 0)])) : .aggregate([
-                .variable("low"), expression(depth: 0),
-            ])
+            right =
+                chance(50)
+                ? .constant(.array([value(depth: 0), value(depth: 0)]))
+                : .aggregate([
+                    .variable("low"), expression(depth: 0),
+                ])
         }
         var options: FormatComparison.Options = []
         if chance(30) { options.insert(.caseInsensitive) }
