@@ -248,3 +248,118 @@ struct PredicateFormatParserTests {
         #expect(FormatExpression(keyPath: "") == nil)
     }
 }
+
+/// Format strings as Core Data code and models write them (fetch request templates, fetched properties,
+/// derived attributes, the `NSPredicate(format:)` idioms of tutorials), with their arguments.
+@Suite("Predicate format strings from Core Data code")
+struct PredicateFormatRealWorldTests {
+    /// A format string, its arguments, and its canonical form.
+    struct Case: CustomTestStringConvertible, @unchecked Sendable {
+        var format: String
+        var arguments: [any PredicateValueConvertible] = []
+        var canonical: String
+        var testDescription: String { format }
+    }
+
+    static let date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+    static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
+    static let object = ObjectReference("x-coredata://STORE/Person/p3")
+
+    static let predicates: [Case] = [
+        // Fetch request templates and fetched properties of the models in the repository and its corpus.
+        Case(format: "humanName == $humanName", canonical: "humanName == $humanName"),
+        Case(
+            format: "oneToOne.name == $NAME OR string == $NEEDLE",
+            canonical: "oneToOne.name == $NAME OR string == $NEEDLE"),
+        Case(format: "parent.parentName == $parentName", canonical: "parent.parentName == $parentName"),
+        Case(format: "true == true", canonical: "YES == YES"),
+        Case(format: "uuid == $UUID", canonical: "uuid == $UUID"),
+        Case(format: "author == $FETCH_SOURCE AND year > 2000", canonical: "author == $FETCH_SOURCE AND year > 2000"),
+        Case(format: "entityName == $FETCH_SOURCE.entityName", canonical: "entityName == $FETCH_SOURCE.entityName"),
+        Case(format: "select == $SELECTED", canonical: "select == $SELECTED"),
+        Case(format: "string BEGINSWITH[cd] $PREFIX", canonical: "string BEGINSWITH[cd] $PREFIX"),
+        Case(format: "title == nil", canonical: "title == nil"),
+        Case(format: "int16 BETWEEN {1, 10}", canonical: "int16 BETWEEN {1, 10}"),
+        // NSPredicate(format:) as tutorials and apps write it.
+        Case(
+            format: "(id.length > 0 AND id == %@) OR (name == %@)", arguments: ["A-1", "Ada"],
+            canonical: #"(id.length > 0 AND id == "A-1") OR name == "Ada""#),
+        Case(format: "name == %@", arguments: ["Acme"], canonical: #"name == "Acme""#),
+        Case(format: "name CONTAINS[cd] %@", arguments: ["ac"], canonical: #"name CONTAINS[cd] "ac""#),
+        Case(format: "name ==[c] %@", arguments: ["acme"], canonical: #"name ==[c] "acme""#),
+        Case(format: "age > %d", arguments: [30], canonical: "age > 30"),
+        Case(format: "rating >= %i AND score < %f", arguments: [3, 9.5], canonical: "rating >= 3 AND score < 9.5"),
+        Case(format: "members.@count > %ld", arguments: [2], canonical: "members.@count > 2"),
+        Case(format: "%K == %@", arguments: ["department.name", "R&D"], canonical: #"department.name == "R&D""#),
+        Case(format: "%K BEGINSWITH[cd] %@", arguments: ["title", "the"], canonical: #"title BEGINSWITH[cd] "the""#),
+        Case(
+            format: "self == %@", arguments: [object],
+            canonical: #"SELF == CAST("x-coredata://STORE/Person/p3", "NSManagedObjectID")"#),
+        Case(
+            format: "SELF IN %@", arguments: [[object]],
+            canonical: #"SELF IN {CAST("x-coredata://STORE/Person/p3", "NSManagedObjectID")}"#),
+        Case(format: "NOT (SELF IN %@)", arguments: [[1, 2]], canonical: "NOT SELF IN {1, 2}"),
+        Case(
+            format: "ANY members == %@", arguments: [object],
+            canonical: #"ANY members == CAST("x-coredata://STORE/Person/p3", "NSManagedObjectID")"#),
+        Case(format: "company == %@", arguments: [PredicateValue.null], canonical: "company == nil"),
+        Case(format: "timestamp > %@", arguments: [date], canonical: #"timestamp > CAST(700000000.0, "NSDate")"#),
+        Case(
+            format: "date >= %@ AND date < %@", arguments: [date, date.addingTimeInterval(86_400)],
+            canonical: #"date >= CAST(700000000.0, "NSDate") AND date < CAST(700086400.0, "NSDate")"#),
+        Case(
+            format: "id == %@", arguments: [uuid],
+            canonical: #"id == CAST("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "NSUUID")"#),
+        Case(format: "isCompleted == NO", canonical: "isCompleted == NO"),
+        Case(format: "isFavorite == %@", arguments: [true], canonical: "isFavorite == YES"),
+        Case(
+            format: "ANY tags.name IN %@", arguments: [["swift", "linux"]],
+            canonical: #"ANY tags.name IN {"swift", "linux"}"#),
+        Case(format: "employees.@count == 0", canonical: "employees.@count == 0"),
+        Case(format: "lineItems.@sum.amount > 100", canonical: "lineItems.@sum.amount > 100"),
+        Case(format: "parent == nil", canonical: "parent == nil"),
+        Case(format: "parent != nil", canonical: "parent != nil"),
+        Case(format: "name != nil AND name != ''", canonical: #"name != nil AND name != """#),
+        Case(format: "email LIKE[c] '*@example.com'", canonical: #"email LIKE[c] "*@example.com""#),
+        Case(format: "zip MATCHES %@", arguments: ["[0-9]{5}"], canonical: #"zip MATCHES "[0-9]{5}""#),
+        Case(format: "ALL children.age >= 18", canonical: "ALL children.age >= 18"),
+        Case(format: "NONE children.age < 18", canonical: "NOT ANY children.age < 18"),
+        Case(
+            format: "SUBQUERY(items, $item, $item.price > %@).@count > 0", arguments: [10],
+            canonical: "SUBQUERY(items, $item, $item.price > 10).@count > 0"),
+        Case(
+            format: "(firstName CONTAINS[cd] %@) OR (lastName CONTAINS[cd] %@)", arguments: ["a", "a"],
+            canonical: #"firstName CONTAINS[cd] "a" OR lastName CONTAINS[cd] "a""#),
+        Case(format: "firstName = $FIRST AND lastName = $LAST", canonical: "firstName == $FIRST AND lastName == $LAST"),
+        Case(format: "group.name =[c] %@", arguments: ["x"], canonical: #"group.name ==[c] "x""#),
+        Case(format: "date > CAST(662688000.0, 'NSDate')", canonical: #"date > CAST(662688000.0, "NSDate")"#),
+        Case(
+            format: "objectID IN %@", arguments: [[object]],
+            canonical: #"objectID IN {CAST("x-coredata://STORE/Person/p3", "NSManagedObjectID")}"#),
+    ]
+
+    static let expressions: [Case] = [
+        // Derived attributes.
+        Case(format: "canonical:(optionalString)", canonical: "canonical:(optionalString)"),
+        Case(format: "ilo.@count", canonical: "ilo.@count"),
+        Case(format: "now()", canonical: "now()"),
+        Case(format: "oneToMany.@count", canonical: "oneToMany.@count"),
+        Case(format: "lowercase:(name)", canonical: "lowercase:(name)"),
+        Case(format: "uppercase:(name)", canonical: "uppercase:(name)"),
+        Case(format: "employees.@sum.salary", canonical: "employees.@sum.salary"),
+    ]
+
+    @Test(arguments: predicates)
+    func predicate(_ testCase: Case) throws {
+        let predicate = try FormatPredicate(format: testCase.format, argumentArray: testCase.arguments)
+        #expect(predicate.description == testCase.canonical)
+        #expect(try FormatPredicate(format: predicate.description) == predicate)
+    }
+
+    @Test(arguments: expressions)
+    func expression(_ testCase: Case) throws {
+        let expression = try FormatExpression(format: testCase.format, argumentArray: testCase.arguments)
+        #expect(expression.description == testCase.canonical)
+        #expect(try FormatExpression(format: expression.description) == expression)
+    }
+}
