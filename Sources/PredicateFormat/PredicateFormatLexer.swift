@@ -166,7 +166,9 @@ struct PredicateFormatLexer {
     private mutating func run() throws(PredicateFormatError) -> [PredicateFormatToken] {
         while let scalar = peek() {
             let start = position
-            if scalar.properties.isWhitespace {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+                || (!scalar.isASCII && scalar.properties.isWhitespace)
+            {
                 position += 1
             } else if PredicateFormatLexer.isIdentifierStart(scalar) {
                 try scanWord(start: start)
@@ -430,11 +432,13 @@ struct PredicateFormatLexer {
         }
         let argument = arguments[argumentIndex]
         argumentIndex += 1
-        let wrongKind = error(
-            .argument,
-            "'\(specifier)' expects \(PredicateFormatLexer.expected(conversion)), "
-                + "got \(argument.kindNameWithArticle) (argument \(argumentIndex))",
-            at: start)
+        func wrongKind() -> PredicateFormatError {
+            error(
+                .argument,
+                "'\(specifier)' expects \(PredicateFormatLexer.expected(conversion)), "
+                    + "got \(argument.kindNameWithArticle) (argument \(argumentIndex))",
+                at: start)
+        }
         switch (conversion, argument) {
         case (.object, _):
             add(.value(argument, specifier: specifier), at: start)
@@ -453,12 +457,12 @@ struct PredicateFormatLexer {
         case (.double, .decimal(let number)):
             add(.value(.double(Double("\(number)") ?? .nan), specifier: specifier), at: start)
         case (.character, .integer(let code)):
-            guard let scalar = UInt32(exactly: code).flatMap(Unicode.Scalar.init) else { throw wrongKind }
+            guard let scalar = UInt32(exactly: code).flatMap(Unicode.Scalar.init) else { throw wrongKind() }
             add(.value(.string(String(Character(scalar))), specifier: specifier), at: start)
         case (.character, .string(let text)) where text.count == 1:
             add(.value(argument, specifier: specifier), at: start)
         default:
-            throw wrongKind
+            throw wrongKind()
         }
     }
 

@@ -75,9 +75,15 @@ struct PredicateFormatParser {
         PredicateFormatError(kind, message, format: format, scalarOffset: token.offset)
     }
 
-    private mutating func expect(_ symbol: String, _ context: String) throws(PredicateFormatError) {
+    /// Consumes `symbol` or fails with "expected '<symbol>' <context>", followed by the column of `opener`
+    /// when there is one (computed only on failure).
+    private mutating func expect(_ symbol: String, _ context: String, opener: PredicateFormatToken? = nil)
+        throws(PredicateFormatError)
+    {
         guard isSymbol(symbol) else {
-            throw error(.syntax, "expected '\(symbol)' \(context), found \(current.quoted)", at: current)
+            let location = opener.map { " at column \(column(of: $0))" } ?? ""
+            throw error(
+                .syntax, "expected '\(symbol)' \(context)\(location), found \(current.quoted)", at: current)
         }
         advance()
     }
@@ -106,7 +112,10 @@ struct PredicateFormatParser {
         switch token.kind {
         case .number, .string, .identifier, .variable, .collectionOperator, .value, .keyPathArgument: true
         case .keyword(let keyword):
-            [.null, .nil, .true, .yes, .false, .no, .self, .subquery, .cast].contains(keyword)
+            switch keyword {
+            case .null, .nil, .true, .yes, .false, .no, .self, .subquery, .cast: true
+            default: false
+            }
         case .symbol(let symbol): symbol == "(" || symbol == "{" || symbol == "-"
         case .end: false
         }
@@ -115,7 +124,10 @@ struct PredicateFormatParser {
     private func canStartPredicate(_ token: PredicateFormatToken) -> Bool {
         if canStartExpression(token) || token.kind == .symbol("!") { return true }
         guard case .keyword(let keyword) = token.kind else { return false }
-        return [.not, .any, .some, .all, .none, .truePredicate, .falsePredicate].contains(keyword)
+        switch keyword {
+        case .not, .any, .some, .all, .none, .truePredicate, .falsePredicate: return true
+        default: return false
+        }
     }
 
     // MARK: Predicates
@@ -299,14 +311,17 @@ struct PredicateFormatParser {
         }
     }
 
+    /// Parses a left-associative chain of the arithmetic operators of one precedence level.
     private mutating func parseBinary(
-        _ operators: [String: FormatExpression.ArithmeticOperator],
+        level: Int,
         next: (inout PredicateFormatParser) throws(PredicateFormatError) -> Node
     ) throws(PredicateFormatError) -> Node {
         var node = try next(&self)
         var chain = 0
         defer { depth -= chain }
-        while case .symbol(let symbol) = current.kind, let op = operators[symbol] {
+        while case .symbol(let symbol) = current.kind, let op = FormatExpression.ArithmeticOperator(rawValue: symbol),
+            op.precedence == level
+        {
             let token = advance()
             let left = try operand(node, of: token)
             chain += 1
@@ -322,19 +337,19 @@ struct PredicateFormatParser {
     }
 
     private mutating func parseAdditive() throws(PredicateFormatError) -> Node {
-        try parseBinary(["+": .add, "-": .subtract]) { (parser) throws(PredicateFormatError) in
+        try parseBinary(level: 1) { (parser) throws(PredicateFormatError) in
             try parser.parseMultiplicative()
         }
     }
 
     private mutating func parseMultiplicative() throws(PredicateFormatError) -> Node {
-        try parseBinary(["*": .multiply, "/": .divide]) { (parser) throws(PredicateFormatError) in
+        try parseBinary(level: 2) { (parser) throws(PredicateFormatError) in
             try parser.parsePower()
         }
     }
 
     private mutating func parsePower() throws(PredicateFormatError) -> Node {
-        try parseBinary(["**": .power]) { (parser) throws(PredicateFormatError) in
+        try parseBinary(level: 3) { (parser) throws(PredicateFormatError) in
             try parser.parseUnary()
         }
     }
@@ -415,7 +430,7 @@ struct PredicateFormatParser {
                 throw error(.syntax, "expected a predicate or a value after '('", at: current)
             }
             let node = try parseOr()
-            try expect(")", "to close the '(' at column \(column(of: token))")
+            try expect(")", "to close the '('", opener: token)
             return node
         case .symbol("{"):
             return .expression(try parseAggregate())
@@ -501,13 +516,16 @@ struct PredicateFormatParser {
     }
 
     /// Parses `, expression` pairs until `)`, after the opening parenthesis and a first element.
-    private mutating func parseArguments(closing context: String) throws(PredicateFormatError) -> [FormatExpression] {
+    private mutating func parseArguments(closing context: String, opener: PredicateFormatToken? = nil)
+        throws(PredicateFormatError)
+        -> [FormatExpression]
+    {
         var arguments: [FormatExpression] = []
         while isSymbol(",") {
             let comma = advance()
             arguments.append(try parseExpressionOperand(after: comma))
         }
-        try expect(")", context)
+        try expect(")", context, opener: opener)
         return arguments
     }
 
@@ -536,7 +554,7 @@ struct PredicateFormatParser {
                 elements.append(try parseExpressionOperand(after: comma))
             }
         }
-        try expect("}", "to close the '{' at column \(column(of: open))")
+        try expect("}", "to close the '{'", opener: open)
         return .aggregate(of: elements)
     }
 
@@ -557,7 +575,7 @@ struct PredicateFormatParser {
         }
         let node = try parseOr()
         let predicate = try requirePredicate(node)
-        try expect(")", "to close SUBQUERY at column \(column(of: keyword))")
+        try expect(")", "to close SUBQUERY", opener: keyword)
         return .subquery(collection: collection, variable: variable, predicate: predicate)
     }
 
@@ -577,7 +595,7 @@ struct PredicateFormatParser {
                 .syntax, "expected a quoted type name such as 'NSDate' in CAST, found \(typeToken.quoted)",
                 at: typeToken)
         }
-        try expect(")", "to close CAST at column \(column(of: keyword))")
+        try expect(")", "to close CAST", opener: keyword)
         if case .constant(let value) = operand, type != "NSDate", CastFolding.foldingTypes.contains(type),
             CastFolding.fold(value, to: type) == nil
         {
@@ -633,7 +651,7 @@ struct PredicateFormatParser {
             throw error(
                 .syntax, "expected a quoted method name in FUNCTION, found \(selectorToken.quoted)", at: selectorToken)
         }
-        let arguments = try parseArguments(closing: "to close FUNCTION at column \(column(of: keyword))")
+        let arguments = try parseArguments(closing: "to close FUNCTION", opener: keyword)
         return .method(receiver: receiver, selector: selector, arguments: arguments)
     }
 }
