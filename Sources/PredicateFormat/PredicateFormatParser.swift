@@ -138,7 +138,8 @@ struct PredicateFormatParser {
         switch node {
         case .predicate(let predicate): return predicate
         case .expression:
-            throw error(.syntax, "expected a comparison operator, found \(current.quoted)", at: current)
+            let hint = current.kind == .keyword(.not) ? " (to negate a comparison, write 'NOT (a IN b)')" : ""
+            throw error(.syntax, "expected a comparison operator, found \(current.quoted)\(hint)", at: current)
         }
     }
 

@@ -42,7 +42,7 @@ public enum PredicateValue: Hashable, Sendable {
 ///
 /// The library never looks inside: it compares references by ``identity`` and prints them as
 /// `CAST("<identity>", "NSManagedObjectID")`, which parses back to the same reference. A runtime
-/// typically uses an object ID's URI representation (`x-coredata://…/Entity/p1`) as the identity.
+/// typically uses an object ID's URI form (`x-datamodel://<store>/<Entity>/p1`, Core Data's shape) as the identity.
 public struct ObjectReference: Hashable, Sendable, CustomStringConvertible {
     /// The identity the runtime gave the object.
     public var identity: String

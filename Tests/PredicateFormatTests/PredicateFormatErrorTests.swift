@@ -31,6 +31,9 @@ struct PredicateFormatErrorTests {
         Case(format: "a == 1 b", column: 8, message: "unexpected 'b'"),
         Case(format: "a", column: 2, message: "expected a comparison operator, found the end of the format string"),
         Case(format: "isActive AND b == 1", column: 10, message: "expected a comparison operator, found 'AND'"),
+        Case(
+            format: "id NOT IN {1}", column: 4,
+            message: "expected a comparison operator, found 'NOT' (to negate a comparison, write 'NOT (a IN b)')"),
         Case(format: "a == 1 == 2", column: 8, message: "a predicate cannot be compared with '=='"),
         Case(format: "(a == 1) + 2 == 3", column: 10, message: "a predicate cannot be an operand of '+'"),
         Case(format: "a ==[x] 1", column: 6, message: "unknown comparison option 'x' (the options are c, d and n)"),
