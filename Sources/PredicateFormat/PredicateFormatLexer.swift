@@ -135,8 +135,14 @@ struct PredicateFormatLexer {
 
     /// Whether `name` must be written `#name` to be read as a key: a reserved word of Foundation's.
     static func isReservedWord(_ name: String) -> Bool {
-        let upper = name.uppercased()
+        guard let upper = asciiUppercased(name) else { return false }
         return PredicateFormatKeyword(rawValue: upper) != nil || reservedWithoutMeaning.contains(upper)
+    }
+
+    /// `name` in upper case when it is all ASCII (keywords are; `"ın"` must not read as `IN`), else nil.
+    static func asciiUppercased(_ name: String) -> String? {
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return name.uppercased()
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar, radix: Int) -> Bool {
@@ -216,7 +222,7 @@ struct PredicateFormatLexer {
 
     private mutating func scanWord(start: Int) throws(PredicateFormatError) {
         let name = scanName() ?? ""  // safe: the caller checked an identifier starts here
-        let upper = name.uppercased()
+        let upper = PredicateFormatLexer.asciiUppercased(name) ?? name
         if upper == "UTI", peek() == "-" {
             throw error(.unsupported, "the UTI-CONFORMS-TO and UTI-EQUALS operators are not supported", at: start)
         }

@@ -256,7 +256,7 @@ struct PredicateFormatParser {
             throw error(.syntax, "expected a value after \(operatorToken.quoted)", at: current)
         }
         let rightStart = current
-        guard case .expression(let right) = try parsePostfixFreeOperand() else {
+        guard case .expression(let right) = try parseAdditive() else {
             throw error(.syntax, "expected a value after \(operatorToken.quoted), found a predicate", at: rightStart)
         }
         if op == .between {
@@ -269,11 +269,6 @@ struct PredicateFormatParser {
             }
         }
         return FormatComparison(left, op, right, modifier: modifier, options: options)
-    }
-
-    /// The right-hand operand of a comparison: an arithmetic expression.
-    private mutating func parsePostfixFreeOperand() throws(PredicateFormatError) -> Node {
-        try parseAdditive()
     }
 
     private mutating func parseOptions() throws(PredicateFormatError) -> FormatComparison.Options {

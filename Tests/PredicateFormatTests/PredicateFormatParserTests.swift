@@ -68,6 +68,7 @@ struct PredicateFormatParserTests {
         Case(format: "#AND == 1", canonical: "#AND == 1"),
         Case(format: "a.#in == 1", canonical: "a.#in == 1"),
         Case(format: "café == 1", canonical: "café == 1"),
+        Case(format: "ın == 1", canonical: "ın == 1"),
         Case(format: "name.length > 0", canonical: "name.length > 0"),
         Case(format: "items.count == 0", canonical: "items.count == 0"),
         // Aggregate modifiers.
