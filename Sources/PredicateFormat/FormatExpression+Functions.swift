@@ -40,7 +40,8 @@ extension FormatExpression {
         guard !candidates.isEmpty else {
             return .failure(
                 FunctionProblem(
-                    message: "unknown function '\(spelled)'; custom functions need FUNCTION(receiver, 'method', …)",
+                    message:
+                        "unknown function '\(abbreviated(spelled))'; custom functions need FUNCTION(receiver, 'method', …)",
                     isUnknown: true))
         }
         let expected = candidates.map { "'\($0)' takes \(arity(of: $0))" }.joined(separator: ", ")

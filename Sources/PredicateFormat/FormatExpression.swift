@@ -178,13 +178,44 @@ enum CastFolding {
         case ("NSUUID", .string(let text)):
             return UUID(uuidString: text).map(PredicateValue.uuid)
         case ("NSData", .string(let text)):
-            return Data(base64Encoded: text).map(PredicateValue.data)
+            // Canonical base64 only, so that the constant prints back as the same text.
+            guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else { return nil }
+            return .data(data)
         case ("NSDecimalNumber", .string(let text)):
+            guard isDecimalNumber(text) else { return nil }
             return Decimal(string: text).map(PredicateValue.decimal)
         case ("NSManagedObjectID", .string(let text)):
             return .object(ObjectReference(text))
         default:
             return nil
         }
+    }
+
+    /// Whether `text` is a whole decimal number: `[-+]digits[.digits][e[-+]digits]`, at most 200 digits
+    /// (the longest `Decimal` prints is 166) and an exponent of at most three digits.
+    static func isDecimalNumber(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars[...]
+        func digits(max: Int) -> Int {
+            var count = 0
+            while let first = scalars.first, first >= "0", first <= "9" {
+                scalars.removeFirst()
+                count += 1
+            }
+            return count <= max ? count : -1
+        }
+        if scalars.first == "-" || scalars.first == "+" { scalars.removeFirst() }
+        let integral = digits(max: 200)
+        var fraction = 0
+        if scalars.first == "." {
+            scalars.removeFirst()
+            fraction = digits(max: 200)
+        }
+        guard integral >= 0, fraction >= 0, integral + fraction > 0, integral + fraction <= 200 else { return false }
+        if scalars.first == "e" || scalars.first == "E" {
+            scalars.removeFirst()
+            if scalars.first == "-" || scalars.first == "+" { scalars.removeFirst() }
+            guard digits(max: 3) > 0 else { return false }
+        }
+        return scalars.isEmpty
     }
 }

@@ -32,18 +32,23 @@ struct PredicateFormatToken: Equatable {
     /// How the token reads in an error message.
     var quoted: String {
         switch kind {
-        case .identifier(let name): "'\(name)'"
+        case .identifier(let name): "'\(abbreviated(name))'"
         case .keyword(let keyword): "'\(keyword.rawValue)'"
-        case .number(let text, _, _): "'\(text)'"
-        case .string(let text): "the string \"\(text.prefix(20))\(text.count > 20 ? "…" : "")\""
-        case .variable(let name): "'$\(name)'"
-        case .collectionOperator(let name): "'@\(name)'"
+        case .number(let text, _, _): "'\(abbreviated(text))'"
+        case .string(let text): "the string \"\(abbreviated(text))\""
+        case .variable(let name): "'$\(abbreviated(name))'"
+        case .collectionOperator(let name): "'@\(abbreviated(name))'"
         case .value(_, let specifier): "'\(specifier)'"
         case .keyPathArgument: "'%K'"
         case .symbol(let symbol): "'\(symbol)'"
         case .end: "the end of the format string"
         }
     }
+}
+
+/// `text` cut to 20 characters and an ellipsis, for error messages.
+func abbreviated(_ text: String) -> String {
+    text.count > 20 ? text.prefix(20) + "…" : text
 }
 
 /// The reserved words that have a meaning in the grammar. All of Foundation's reserved words (these and
@@ -451,7 +456,8 @@ struct PredicateFormatLexer {
         case (.keyPath, .string(let path)):
             guard let components = FormatExpression.keyPathComponents(path) else {
                 throw error(
-                    .argument, "'%K' argument \"\(path)\" is not a key path (argument \(argumentIndex))", at: start)
+                    .argument, "'%K' argument \"\(abbreviated(path))\" is not a key path (argument \(argumentIndex))",
+                    at: start)
             }
             add(.keyPathArgument(components), at: start)
         case (.integer, .integer), (.double, .double), (.string, .string):

@@ -490,23 +490,25 @@ struct PredicateFormatParser {
         let sign = negative ? "-" : ""
         if isFloat {
             guard let value = Double(sign + text) else {
-                throw error(.syntax, "invalid number '\(text)'", at: token)
+                throw error(.syntax, "invalid number '\(abbreviated(text))'", at: token)
             }
             return .double(value)
         }
         if radix != 10 {
             guard let magnitude = UInt64(text, radix: radix) else {
-                throw error(.syntax, "integer literal '\(text)' does not fit in 64 bits", at: token)
+                throw error(.syntax, "integer literal '\(abbreviated(text))' does not fit in 64 bits", at: token)
             }
             if negative, magnitude == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
             guard let value = Int64(exactly: magnitude) else {
-                throw error(.syntax, "integer literal '\(text)' does not fit in a signed 64-bit integer", at: token)
+                throw error(
+                    .syntax, "integer literal '\(abbreviated(text))' does not fit in a signed 64-bit integer", at: token
+                )
             }
             return .integer(negative ? -value : value)
         }
         if let value = Int64(sign + text) { return .integer(value) }
         guard let value = Double(sign + text) else {
-            throw error(.syntax, "invalid number '\(text)'", at: token)
+            throw error(.syntax, "invalid number '\(abbreviated(text))'", at: token)
         }
         return .double(value)
     }
@@ -595,7 +597,7 @@ struct PredicateFormatParser {
         if case .constant(let value) = operand, type != "NSDate", CastFolding.foldingTypes.contains(type),
             CastFolding.fold(value, to: type) == nil
         {
-            throw error(.syntax, "cannot convert \(value) to \(type)", at: keyword)
+            throw error(.syntax, "cannot convert \(value.abbreviatedDescription) to \(type)", at: keyword)
         }
         return .cast(operand, to: type)
     }

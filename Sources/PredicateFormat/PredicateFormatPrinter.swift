@@ -121,6 +121,12 @@ extension PredicateValue: CustomStringConvertible {
         }
     }
 
+    /// The description, cut to about 40 characters for error messages.
+    var abbreviatedDescription: String {
+        let full = description
+        return full.count > 40 ? full.prefix(40) + "…" : full
+    }
+
     /// A double that reads back as the same double: Swift's shortest round-trip form, always with a `.`
     /// or exponent; infinities as `1e999` (which reads back as infinity).
     static func describe(_ number: Double) -> String {

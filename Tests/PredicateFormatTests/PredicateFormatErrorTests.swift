@@ -66,6 +66,11 @@ struct PredicateFormatErrorTests {
         Case(format: "SUBQUERY(a, $x, $x).@count > 0", column: 19, message: "expected a comparison operator"),
         Case(format: "CAST(a, NSDate) > 1", column: 9, message: "expected a quoted type name"),
         Case(format: "id == CAST('nope', 'NSUUID')", column: 7, message: "cannot convert \"nope\" to NSUUID"),
+        Case(format: "a == CAST('12abc', 'NSDecimalNumber')", column: 6, message: "cannot convert \"12abc\""),
+        Case(format: "a == CAST('====', 'NSData')", column: 6, message: "cannot convert \"====\" to NSData"),
+        Case(
+            format: "a == CAST('\(String(repeating: "9", count: 300))', 'NSDecimalNumber')", column: 6,
+            message: "cannot convert \"\(String(repeating: "9", count: 39))… to NSDecimalNumber"),
         Case(format: "FUNCTION(SELF, name) == 1", column: 16, message: "expected a quoted method name"),
         Case(format: "a == %y", column: 6, message: "unknown format specifier '%y'"),
         Case(format: "a == %", column: 6, message: "incomplete format specifier '%'"),

@@ -54,7 +54,12 @@ struct PredicateTreeGenerator {
         case 1: return .bool(chance(50))
         case 2: return .integer(pick([0, 1, -1, Int64.min, Int64.max, Int64(int(-100_000...100_000))]))
         case 3: return .double(double())
-        case 4: return .decimal(Decimal(int(-100_000...100_000)) / 100)
+        case 4:
+            let extremes = ["1e127", "-1e-127", "0.5", "9999999999999999999999999999999999999"]
+            return .decimal(
+                chance(80)
+                    ? Decimal(int(-100_000...100_000)) / 100
+                    : chance(50) ? .greatestFiniteMagnitude : Decimal(string: pick(extremes)) ?? 0)
         case 5, 6: return .string(string())
         case 7:
             let seconds = double()
