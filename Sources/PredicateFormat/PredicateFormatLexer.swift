@@ -24,7 +24,7 @@ struct PredicateFormatToken: Equatable {
         /// A key path substituted for `%K`.
         case keyPathArgument([FormatExpression.KeyPathComponent])
         /// Punctuation or an operator symbol.
-        case symbol(String)
+        case symbol(PredicateFormatSymbol)
         /// The end of the format string.
         case end
     }
@@ -40,10 +40,42 @@ struct PredicateFormatToken: Equatable {
         case .collectionOperator(let name): "'@\(abbreviated(name))'"
         case .value(_, let specifier): "'\(specifier)'"
         case .keyPathArgument: "'%K'"
-        case .symbol(let symbol): "'\(symbol)'"
+        case .symbol(let symbol): "'\(symbol.rawValue)'"
         case .end: "the end of the format string"
         }
     }
+}
+
+/// The punctuation and operator symbols of the format language.
+enum PredicateFormatSymbol: String {
+    case openParenthesis = "("
+    case closeParenthesis = ")"
+    case openBrace = "{"
+    case closeBrace = "}"
+    case openBracket = "["
+    case closeBracket = "]"
+    case comma = ","
+    case dot = "."
+    case plus = "+"
+    case minus = "-"
+    case star = "*"
+    case power = "**"
+    case slash = "/"
+    case equalEqual = "=="
+    case equal = "="
+    case notEqual = "!="
+    case lessGreater = "<>"
+    case less = "<"
+    case lessEqual = "<="
+    case equalLess = "=<"
+    case greater = ">"
+    case greaterEqual = ">="
+    case equalGreater = "=>"
+    case ampersands = "&&"
+    case bars = "||"
+    case bang = "!"
+    case colon = ":"
+    case colonEqual = ":="
 }
 
 /// `text` cut to 20 characters and an ellipsis, for error messages.
@@ -396,8 +428,11 @@ struct PredicateFormatLexer {
                 ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : String(scalar)
             throw error(.syntax, "unexpected character '\(shown)'", at: start)
         }
+        guard let known = PredicateFormatSymbol(rawValue: symbol) else {
+            throw error(.syntax, "unexpected '\(symbol)'", at: start)  // safe: the cases above are all symbols
+        }
         position += symbol.unicodeScalars.count
-        add(.symbol(symbol), at: start)
+        add(.symbol(known), at: start)
     }
 
     // MARK: Format specifiers

@@ -61,7 +61,7 @@ struct PredicateFormatParser {
         return token
     }
 
-    private func isSymbol(_ symbol: String, _ token: PredicateFormatToken? = nil) -> Bool {
+    private func isSymbol(_ symbol: PredicateFormatSymbol, _ token: PredicateFormatToken? = nil) -> Bool {
         (token ?? current).kind == .symbol(symbol)
     }
 
@@ -77,13 +77,15 @@ struct PredicateFormatParser {
 
     /// Consumes `symbol` or fails with "expected '<symbol>' <context>", followed by the column of `opener`
     /// when there is one (computed only on failure).
-    private mutating func expect(_ symbol: String, _ context: String, opener: PredicateFormatToken? = nil)
+    private mutating func expect(
+        _ symbol: PredicateFormatSymbol, _ context: String, opener: PredicateFormatToken? = nil
+    )
         throws(PredicateFormatError)
     {
         guard isSymbol(symbol) else {
             let location = opener.map { " at column \(column(of: $0))" } ?? ""
             throw error(
-                .syntax, "expected '\(symbol)' \(context)\(location), found \(current.quoted)", at: current)
+                .syntax, "expected '\(symbol.rawValue)' \(context)\(location), found \(current.quoted)", at: current)
         }
         advance()
     }
@@ -116,13 +118,13 @@ struct PredicateFormatParser {
             case .null, .nil, .true, .yes, .false, .no, .self, .subquery, .cast: true
             default: false
             }
-        case .symbol(let symbol): symbol == "(" || symbol == "{" || symbol == "-"
+        case .symbol(let symbol): symbol == .openParenthesis || symbol == .openBrace || symbol == .minus
         case .end: false
         }
     }
 
     private func canStartPredicate(_ token: PredicateFormatToken) -> Bool {
-        if canStartExpression(token) || token.kind == .symbol("!") { return true }
+        if canStartExpression(token) || token.kind == .symbol(.bang) { return true }
         guard case .keyword(let keyword) = token.kind else { return false }
         switch keyword {
         case .not, .any, .some, .all, .none, .truePredicate, .falsePredicate: return true
@@ -145,9 +147,9 @@ struct PredicateFormatParser {
 
     private mutating func parseOr() throws(PredicateFormatError) -> Node {
         let first = try parseAnd()
-        guard isKeyword(.or) || isSymbol("||") else { return first }
+        guard isKeyword(.or) || isSymbol(.bars) else { return first }
         var operands = [try requirePredicate(first)]
-        while isKeyword(.or) || isSymbol("||") {
+        while isKeyword(.or) || isSymbol(.bars) {
             let token = advance()
             guard canStartPredicate(current) else {
                 throw error(.syntax, "expected a predicate after \(token.quoted)", at: current)
@@ -160,9 +162,9 @@ struct PredicateFormatParser {
 
     private mutating func parseAnd() throws(PredicateFormatError) -> Node {
         let first = try parseNot()
-        guard isKeyword(.and) || isSymbol("&&") else { return first }
+        guard isKeyword(.and) || isSymbol(.ampersands) else { return first }
         var operands = [try requirePredicate(first)]
-        while isKeyword(.and) || isSymbol("&&") {
+        while isKeyword(.and) || isSymbol(.ampersands) {
             let token = advance()
             guard canStartPredicate(current) else {
                 throw error(.syntax, "expected a predicate after \(token.quoted)", at: current)
@@ -174,7 +176,7 @@ struct PredicateFormatParser {
     }
 
     private mutating func parseNot() throws(PredicateFormatError) -> Node {
-        guard isKeyword(.not) || isSymbol("!") else { return try parsePrimaryPredicate() }
+        guard isKeyword(.not) || isSymbol(.bang) else { return try parsePrimaryPredicate() }
         let token = advance()
         try enter(at: token)
         defer { depth -= 1 }
@@ -223,12 +225,12 @@ struct PredicateFormatParser {
 
     private func comparisonOperator(_ token: PredicateFormatToken) -> FormatComparison.Operator? {
         switch token.kind {
-        case .symbol("=="), .symbol("="): .equalTo
-        case .symbol("!="), .symbol("<>"): .notEqualTo
-        case .symbol("<"): .lessThan
-        case .symbol("<="), .symbol("=<"): .lessThanOrEqualTo
-        case .symbol(">"): .greaterThan
-        case .symbol(">="), .symbol("=>"): .greaterThanOrEqualTo
+        case .symbol(.equalEqual), .symbol(.equal): .equalTo
+        case .symbol(.notEqual), .symbol(.lessGreater): .notEqualTo
+        case .symbol(.less): .lessThan
+        case .symbol(.lessEqual), .symbol(.equalLess): .lessThanOrEqualTo
+        case .symbol(.greater): .greaterThan
+        case .symbol(.greaterEqual), .symbol(.equalGreater): .greaterThanOrEqualTo
         case .keyword(.between): .between
         case .keyword(.in): .in
         case .keyword(.contains): .contains
@@ -249,7 +251,7 @@ struct PredicateFormatParser {
         }
         advance()
         var options: FormatComparison.Options = []
-        if isSymbol("[") {
+        if isSymbol(.openBracket) {
             options = try parseOptions()
         }
         guard canStartExpression(current) else {
@@ -285,7 +287,7 @@ struct PredicateFormatParser {
             options.insert(option)
         }
         advance()
-        guard isSymbol("]") else {
+        guard isSymbol(.closeBracket) else {
             throw error(.syntax, "expected ']' to close the options opened at column \(column(of: open))", at: current)
         }
         advance()
@@ -315,7 +317,8 @@ struct PredicateFormatParser {
         var node = try next(&self)
         var chain = 0
         defer { depth -= chain }
-        while case .symbol(let symbol) = current.kind, let op = FormatExpression.ArithmeticOperator(rawValue: symbol),
+        while case .symbol(let symbol) = current.kind,
+            let op = FormatExpression.ArithmeticOperator(rawValue: symbol.rawValue),
             op.precedence == level
         {
             let token = advance()
@@ -351,7 +354,7 @@ struct PredicateFormatParser {
     }
 
     private mutating func parseUnary() throws(PredicateFormatError) -> Node {
-        guard isSymbol("-") else { return try parsePostfix() }
+        guard isSymbol(.minus) else { return try parsePostfix() }
         let token = advance()
         try enter(at: token)
         defer { depth -= 1 }
@@ -359,7 +362,7 @@ struct PredicateFormatParser {
             throw error(.syntax, "expected a value after '-'", at: current)
         }
         // A signed literal is read whole, so the most negative integer stays an integer.
-        if case .number = current.kind, !isSymbol(".", peek(1)) {
+        if case .number = current.kind, !isSymbol(.dot, peek(1)) {
             return .expression(.constant(try numberValue(advance(), negative: true)))
         }
         let operandNode = try parseUnary()
@@ -370,17 +373,17 @@ struct PredicateFormatParser {
     private mutating func parsePostfix() throws(PredicateFormatError) -> Node {
         var node = try parsePrimary()
         while true {
-            if isSymbol("[") {
+            if isSymbol(.openBracket) {
                 throw error(
                     .unsupported,
                     "index expressions such as 'array[0]', '[FIRST]', '[LAST]' and '[SIZE]' are not supported",
                     at: current)
             }
-            guard isSymbol(".") else { return node }
+            guard isSymbol(.dot) else { return node }
             let dot = current
             let base = try operand(node, of: dot)
             var path: [FormatExpression.KeyPathComponent] = []
-            while isSymbol(".") {
+            while isSymbol(.dot) {
                 advance()
                 path.append(contentsOf: try parseKeyPathComponent())
             }
@@ -418,7 +421,7 @@ struct PredicateFormatParser {
     private mutating func parsePrimary() throws(PredicateFormatError) -> Node {
         let token = current
         switch token.kind {
-        case .symbol("("):
+        case .symbol(.openParenthesis):
             advance()
             try enter(at: token)
             defer { depth -= 1 }
@@ -426,9 +429,9 @@ struct PredicateFormatParser {
                 throw error(.syntax, "expected a predicate or a value after '('", at: current)
             }
             let node = try parseOr()
-            try expect(")", "to close the '('", opener: token)
+            try expect(.closeParenthesis, "to close the '('", opener: token)
             return node
-        case .symbol("{"):
+        case .symbol(.openBrace):
             return .expression(try parseAggregate())
         case .number:
             advance()
@@ -460,7 +463,7 @@ struct PredicateFormatParser {
             return .expression(try parseCast())
         case .variable(let name):
             advance()
-            if isSymbol(":=") {
+            if isSymbol(.colonEqual) {
                 throw error(.unsupported, "assignment expressions ('$x := …') are not supported", at: current)
             }
             return .expression(.variable(name))
@@ -469,10 +472,10 @@ struct PredicateFormatParser {
             return .expression(.keyPath([.collection(try collectionOperator(name, at: token))]))
         case .identifier(let name):
             advance()
-            if name.uppercased() == "FUNCTION", isSymbol("(") {
+            if name.uppercased() == "FUNCTION", isSymbol(.openParenthesis) {
                 return .expression(try parseMethod(at: token))
             }
-            if isSymbol("(") || isSymbol(":") {
+            if isSymbol(.openParenthesis) || isSymbol(.colon) {
                 return .expression(try parseFunction(name, at: token))
             }
             return .expression(.keyPath([.key(name)]))
@@ -519,11 +522,11 @@ struct PredicateFormatParser {
         -> [FormatExpression]
     {
         var arguments: [FormatExpression] = []
-        while isSymbol(",") {
+        while isSymbol(.comma) {
             let comma = advance()
             arguments.append(try parseExpressionOperand(after: comma))
         }
-        try expect(")", context, opener: opener)
+        try expect(.closeParenthesis, context, opener: opener)
         return arguments
     }
 
@@ -545,14 +548,14 @@ struct PredicateFormatParser {
         try enter(at: open)
         defer { depth -= 1 }
         var elements: [FormatExpression] = []
-        if !isSymbol("}") {
+        if !isSymbol(.closeBrace) {
             elements.append(try parseExpressionOperand(after: open))
-            while isSymbol(",") {
+            while isSymbol(.comma) {
                 let comma = advance()
                 elements.append(try parseExpressionOperand(after: comma))
             }
         }
-        try expect("}", "to close the '{'", opener: open)
+        try expect(.closeBrace, "to close the '{'", opener: open)
         return .aggregate(of: elements)
     }
 
@@ -560,20 +563,20 @@ struct PredicateFormatParser {
         let keyword = advance()
         try enter(at: keyword)
         defer { depth -= 1 }
-        try expect("(", "after 'SUBQUERY'")
+        try expect(.openParenthesis, "after 'SUBQUERY'")
         let collection = try parseExpressionOperand(after: keyword)
-        try expect(",", "after the collection of SUBQUERY")
+        try expect(.comma, "after the collection of SUBQUERY")
         guard case .variable(let variable) = current.kind else {
             throw error(.syntax, "expected a variable such as '$x' in SUBQUERY, found \(current.quoted)", at: current)
         }
         advance()
-        try expect(",", "after the variable of SUBQUERY")
+        try expect(.comma, "after the variable of SUBQUERY")
         guard canStartPredicate(current) else {
             throw error(.syntax, "expected the predicate of SUBQUERY, found \(current.quoted)", at: current)
         }
         let node = try parseOr()
         let predicate = try requirePredicate(node)
-        try expect(")", "to close SUBQUERY", opener: keyword)
+        try expect(.closeParenthesis, "to close SUBQUERY", opener: keyword)
         return .subquery(collection: collection, variable: variable, predicate: predicate)
     }
 
@@ -581,9 +584,9 @@ struct PredicateFormatParser {
         let keyword = advance()
         try enter(at: keyword)
         defer { depth -= 1 }
-        try expect("(", "after 'CAST'")
+        try expect(.openParenthesis, "after 'CAST'")
         let operand = try parseExpressionOperand(after: keyword)
-        try expect(",", "after the value of CAST")
+        try expect(.comma, "after the value of CAST")
         let typeToken = advance()
         let type: String
         switch typeToken.kind {
@@ -593,7 +596,7 @@ struct PredicateFormatParser {
                 .syntax, "expected a quoted type name such as 'NSDate' in CAST, found \(typeToken.quoted)",
                 at: typeToken)
         }
-        try expect(")", "to close CAST", opener: keyword)
+        try expect(.closeParenthesis, "to close CAST", opener: keyword)
         if case .constant(let value) = operand, type != "NSDate", CastFolding.foldingTypes.contains(type),
             CastFolding.fold(value, to: type) == nil
         {
@@ -606,10 +609,10 @@ struct PredicateFormatParser {
         -> FormatExpression
     {
         var spelled = name
-        while isSymbol(":") {
+        while isSymbol(.colon) {
             advance()
             spelled += ":"
-            if case .identifier(let part) = current.kind, isSymbol(":", peek(1)) {
+            if case .identifier(let part) = current.kind, isSymbol(.colon, peek(1)) {
                 advance()
                 spelled += part
             }
@@ -617,9 +620,9 @@ struct PredicateFormatParser {
         try enter(at: nameToken)
         defer { depth -= 1 }
         let open = current
-        try expect("(", "after the function name '\(spelled)'")
+        try expect(.openParenthesis, "after the function name '\(spelled)'")
         var arguments: [FormatExpression] = []
-        if !isSymbol(")") {
+        if !isSymbol(.closeParenthesis) {
             arguments.append(try parseExpressionOperand(after: open))
             arguments += try parseArguments(closing: "to close the arguments of '\(spelled)'")
         } else {
@@ -640,7 +643,7 @@ struct PredicateFormatParser {
         defer { depth -= 1 }
         let open = advance()
         let receiver = try parseExpressionOperand(after: open)
-        try expect(",", "after the receiver of FUNCTION")
+        try expect(.comma, "after the receiver of FUNCTION")
         let selectorToken = advance()
         let selector: String
         switch selectorToken.kind {
