@@ -142,6 +142,7 @@ if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
         ("fuzz-model", ["DataModel", "DataModelCodegen"]),
         ("fuzz-current-version", ["DataModel"]),
         ("fuzz-mustache", ["Mustache"]),
+        ("fuzz-predicate-format", ["PredicateFormat"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for target in fuzzTargets {
