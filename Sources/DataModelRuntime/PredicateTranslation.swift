@@ -323,7 +323,8 @@ final class PredicateSQLTranslator {
                 return nil
             }
             let identified = object.isIdentified(by: id)
-            return .condition(negated ? SQLFragment("NOT " + identified.sql, identified.arguments) : identified, exact: true)
+            return .condition(
+                negated ? SQLFragment("NOT " + identified.sql, identified.arguments) : identified, exact: true)
         case (.object(let left), .object(let right)):
             return .condition(
                 SQLFragment(

@@ -59,7 +59,8 @@ struct ChildContextTests {
         #expect(pushed.objectID == hire.objectID)
 
         let elsewhere = try store.reopened()
-        #expect(try elsewhere.fetch(DepartmentEntity.fetchRequest()).compactMap(\.name).sorted() == ["Research", "Sales"])
+        #expect(
+            try elsewhere.fetch(DepartmentEntity.fetchRequest()).compactMap(\.name).sorted() == ["Research", "Sales"])
         #expect(try elsewhere.count(for: EmployeeEntity.fetchRequest()) == 3, "nothing reached the store yet")
 
         try parent.save()
@@ -235,14 +236,55 @@ struct ChildContextTests {
         defer { store.cleanUp() }
         let child = ManagedObjectContext(parent: store.context)
         let name = Notifications()
-        withObservationTracking { _ = research.name } onChange: { name.increment() }
+        withObservationTracking {
+            _ = research.name
+        } onChange: {
+            name.increment()
+        }
         let employees = Notifications()
-        withObservationTracking { _ = research.employees } onChange: { employees.increment() }
+        withObservationTracking {
+            _ = research.employees
+        } onChange: {
+            employees.increment()
+        }
         let draft = try #require(child.object(with: research.objectID) as? DepartmentEntity)
         draft.name = "R&D"
         EmployeeEntity(context: child).department = draft
         #expect(name.value == 0 && employees.value == 0)
         try child.save()
         #expect(name.value == 1 && employees.value == 1)
+    }
+}
+
+/// The README's scratch-pad snippet, as written there.
+@Suite("README: child contexts, undo, object comparisons")
+struct ReadmeChildContextSnippetTests {
+    @Test func snippetRuns() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.viewContext
+        let acme = BusinessEntity(context: context)
+        acme.name = "Acme"
+        let rnd = DepartmentEntity(context: context)
+        rnd.name = "R&D"
+        let ann = EmployeeEntity(context: context)
+        ann.department = rnd
+        try context.save()
+
+        let editor = ManagedObjectContext(parent: context)  // a child context (no concurrency type: see below)
+        let draft = editor.object(with: acme.objectID) as? BusinessEntity
+        draft?.name = "Acme Corp"
+        try editor.save()  // into `context` (validated), not the store
+        #expect(acme.name == "Acme Corp" && context.hasChanges)
+        try context.save()  // now the store; dropping `editor` instead discards
+        context.undoManager = UndoManager()  // nil by default, as in Core Data
+        acme.name = "Renamed"
+        context.undo()  // also redo(), processPendingChanges(), groups
+        #expect(acme.name == "Acme Corp")
+        let deptID = rnd.objectID  // predicates capture IDs, not objects (not Sendable)
+        let staff = try context.fetch(
+            EmployeeEntity.fetchRequest()
+                .filtered(by: #Predicate { $0.department?.objectID == deptID }))  // SQL: foreign key = ?
+        let same = try context.fetch(EmployeeEntity.fetchRequest().matching(\.department, equals: rnd))
+        #expect(staff == [ann] && same == [ann])
     }
 }

@@ -159,7 +159,9 @@ struct ObjectComparisonTests {
         let mentoredByStar = #Predicate<RosterPerson> { $0.mentor?.objectID == starID }
         let plan = try context.explain(FetchRequest<RosterPerson>().filtered(by: mentoredByStar))
         #expect(plan.path == .sql)
-        #expect(plan.predicateSQL?.contains("COALESCE") == true, "the mentor's entity column is compared too")
+        // The mentor's entity column is compared too (Core Data's `Z<n>_MENTOR`).
+        #expect(plan.predicateSQL == #"(t0."ZMENTOR" IS ? AND COALESCE(t0."Z2_MENTOR", 2) IS ?)"#)
+        #expect(plan.arguments == [.integer(starID.primaryKey), .integer(Int64(starID.entityNumber))])
         #expect(try fetchChecked(mentoredByStar, in: context) == [rookie])
 
         let coachID = coach.objectID
