@@ -151,8 +151,7 @@ extension ManagedObjectContext {
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
-        undoManager?.removeAllActions()
-        undoRecord = nil
+        noteSaveForUndo()
     }
 
     /// Applies a child's changes to this context's objects: insertions (same IDs), changed attributes, the

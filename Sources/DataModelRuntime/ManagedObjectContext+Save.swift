@@ -87,8 +87,7 @@ extension ManagedObjectContext {
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
-        undoManager?.removeAllActions()
-        undoRecord = nil
+        noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
     }
 

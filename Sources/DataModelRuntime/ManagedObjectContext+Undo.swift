@@ -9,9 +9,12 @@ struct UndoState {
     let isUpdated: Bool
     let isDeleted: Bool
     let wasInsertedWhenDeleted: Bool
+    /// The context's ``ManagedObjectContext/saveGeneration`` when recorded.
+    let generation: Int
 
-    init(of object: ManagedObject, isRegistered: Bool = true) {
+    init(of object: ManagedObject, isRegistered: Bool = true, generation: Int) {
         self.isRegistered = isRegistered
+        self.generation = generation
         values = object.values
         snapshot = object.snapshot
         isInserted = object.isInserted
@@ -65,7 +68,7 @@ extension ManagedObjectContext {
     @inline(never)
     func noteUndoableChange(_ object: ManagedObject, wasRegistered: Bool = true) {
         guard let record = currentUndoRecord() else { return }
-        record.capture(object, UndoState(of: object, isRegistered: wasRegistered))
+        record.capture(object, UndoState(of: object, isRegistered: wasRegistered, generation: saveGeneration))
     }
 
     /// The record of the undo manager's open group, registering a new one (and opening an event group)
@@ -88,6 +91,15 @@ extension ManagedObjectContext {
         return record
     }
 
+    /// A save (into the store, or a child's into its parent) ends the undo manager's event group and keeps its
+    /// actions: the states they recorded are now older than the saved state.
+    func noteSaveForUndo() {
+        saveGeneration += 1
+        guard let undoManager else { return }
+        undoManager.endEventGroup()
+        undoRecord = nil
+    }
+
     /// An object just inserted: before the change it was not in the context.
     func recordInsertion(_ object: ManagedObject) {
         guard undoManager != nil else { return }
@@ -100,7 +112,10 @@ extension ManagedObjectContext {
         undoRecord = nil
         let opposite = UndoRecord(token: -1)
         for object in record.objects {
-            opposite.capture(object, UndoState(of: object, isRegistered: object.context === self && !object.isInvalid))
+            opposite.capture(
+                object,
+                UndoState(
+                    of: object, isRegistered: object.context === self && !object.isInvalid, generation: saveGeneration))
         }
         for object in record.objects {
             guard let state = record.state(of: object) else { continue }
@@ -111,6 +126,10 @@ extension ManagedObjectContext {
 
     private func restore(_ object: ManagedObject, to state: UndoState) {
         let isRegistered = object.context === self && !object.isInvalid
+        if state.generation != saveGeneration {
+            restoreAcrossSave(object, to: state, isRegistered: isRegistered)
+            return
+        }
         guard state.isRegistered else {
             if isRegistered {
                 object.willChangeAllObserved()
@@ -133,5 +152,44 @@ extension ManagedObjectContext {
         if object.isInserted && !insertedList.contains(where: { $0 === object }) { insertedList.append(object) }
         if object.isUpdated && !updatedList.contains(where: { $0 === object }) { updatedList.append(object) }
         if object.isDeleted && !deletedList.contains(where: { $0 === object }) { deletedList.append(object) }
+    }
+
+    /// Restores a state recorded before the last save: the saved state is now the committed one, and the
+    /// recorded state becomes unsaved changes against it (values to update, a row to delete, or an object
+    /// to insert again with its ID).
+    private func restoreAcrossSave(_ object: ManagedObject, to state: UndoState, isRegistered: Bool) {
+        let shouldExist = state.isRegistered && !state.isDeleted
+        let hasRow = isRegistered && !object.isInserted && !object.wasInsertedWhenDeleted
+        switch (shouldExist, hasRow) {
+        case (true, true):
+            if object.snapshot == nil { object.snapshot = object.values }
+            object.replaceObserved(state.values)
+            object.isDeleted = false
+            object.isUpdated = true
+            if !updatedList.contains(where: { $0 === object }) { updatedList.append(object) }
+        case (true, false):
+            if !isRegistered {
+                object.context = self
+                object.isInvalid = false
+                registered.insert(object)
+            }
+            object.replaceObserved(state.values)
+            object.snapshot = nil
+            object.isInserted = true
+            object.isUpdated = false
+            object.isDeleted = false
+            object.wasInsertedWhenDeleted = false
+            if !insertedList.contains(where: { $0 === object }) { insertedList.append(object) }
+        case (false, true):
+            if object.snapshot == nil { object.snapshot = object.values }
+            object.isDeleted = true
+            if !deletedList.contains(where: { $0 === object }) { deletedList.append(object) }
+        case (false, false):
+            if isRegistered {
+                object.willChangeAllObserved()
+                unregister(object)
+                object.didChangeAllObserved()
+            }
+        }
     }
 }

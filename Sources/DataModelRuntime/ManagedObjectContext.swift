@@ -58,13 +58,17 @@ public final class ManagedObjectContext {
     ///
     /// Every kind of change is recorded: insertions, deletions (with what their delete rules changed),
     /// attributes, relationships (both sides). Changes are grouped per event (see ``processPendingChanges()``)
-    /// or by ``UndoManager/beginUndoGrouping()`` / ``UndoManager/endUndoGrouping()``. ``rollback()``,
-    /// ``reset()`` and ``save()`` remove every action: undo reaches back to the last save.
+    /// or by ``UndoManager/beginUndoGrouping()`` / ``UndoManager/endUndoGrouping()``. As in Core Data,
+    /// ``save()`` ends the current group and keeps the actions (undoing saved changes makes them unsaved
+    /// changes again: a saved insertion becomes a deletion, a saved deletion an insertion), while
+    /// ``rollback()`` and ``reset()`` remove every action.
     public var undoManager: UndoManager? {
         didSet { undoRecord = nil }
     }
     /// The objects the undo manager's open group changed, with their states before.
     var undoRecord: UndoRecord?
+    /// Counts saves: an undo state recorded before the last save is applied as a change to the saved state.
+    var saveGeneration = 0
 
     /// Every object the context knows, by ID.
     @exclusivity(unchecked) var registered = ObjectTable()

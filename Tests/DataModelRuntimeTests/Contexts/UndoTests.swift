@@ -27,7 +27,7 @@ struct UndoTests {
         let team = RosterTeam(context: context)
         team.name = "Blue"
         try context.save()
-        #expect(context.undoManager?.canUndo == false, "save removes the actions")
+        context.undoManager?.removeAllActions()
         team.name = "Green"
         context.processPendingChanges()
         team.name = "Red"
@@ -126,6 +126,39 @@ struct UndoTests {
         context.rollback()
         #expect(!manager.canUndo && !manager.canRedo)
         #expect(team.name == "Blue")
+    }
+
+    @Test func savedChangesUndoAsNewChanges() throws {
+        let store = try TestStore(.sqlite, model: RosterModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        context.undoManager = UndoManager()
+        let team = RosterTeam(context: context)
+        team.name = "Blue"
+        let person = RosterPerson(context: context)
+        person.team = team
+        try context.save()  // ends the group and keeps it
+        #expect(context.undoManager?.canUndo == true)
+        team.name = "Red"
+        try context.save()
+
+        context.undo()  // the rename, saved: now an unsaved update back to "Blue"
+        #expect(team.name == "Blue" && team.isUpdated)
+        try context.save()
+        #expect(try store.reopened().fetch(FetchRequest<RosterTeam>()).first?.name == "Blue")
+
+        context.undo()  // the saved insertions: now unsaved deletions
+        #expect(team.isDeleted && person.isDeleted)
+        try context.save()
+        #expect(try store.reopened().count(for: FetchRequest<RosterPerson>()) == 0)
+
+        context.redo()  // inserted again, with their IDs and relationship
+        #expect(team.isInserted && person.isInserted && person.team === team && team.managedObjectContext === context)
+        try context.save()
+        let reopened = try store.reopened()
+        let stored = try #require(reopened.fetch(FetchRequest<RosterPerson>()).first)
+        #expect(stored.objectID == person.objectID && stored.team?.objectID == team.objectID)
+        #expect(stored.team?.name == "Blue")
     }
 
     @Test func childSavesAreUndoableInTheParent() throws {
