@@ -130,6 +130,7 @@ extension ManagedObjectContext {
     /// // plan.path == .sql, plan.predicateSQL == "(COALESCE(t0.\"ZAGE\", ?) > ?)"
     /// ```
     public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> FetchExplanation {
+        if let parent { return try explainThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)

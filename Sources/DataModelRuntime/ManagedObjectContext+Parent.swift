@@ -132,6 +132,23 @@ extension ManagedObjectContext {
         return Array(objects[start..<end])
     }
 
+    /// A child's ``explain(_:)``: the parent's plan, which the child's fetch runs, unless the child's own
+    /// unsaved changes make it evaluate in memory over what the parent hands over.
+    func explainThroughParent<T: ManagedObject>(_ parent: ManagedObjectContext, _ request: FetchRequest<T>)
+        throws(StoreError) -> FetchExplanation
+    {
+        let explanation = try parent.explain(request)
+        guard request.includesPendingChanges && hasChanges else { return explanation }
+        let entity = try self.entity(of: request)
+        let narrowed =
+            request.predicate == nil
+            || predicatePlan(for: request, entity: entity).translated?.usesRelationships == false
+        return FetchExplanation(
+            path: narrowed && explanation.path != .memory ? .sqlThenMemory : .memory,
+            whereClause: explanation.whereClause, predicateSQL: explanation.predicateSQL,
+            arguments: explanation.arguments, reason: "the child context's unsaved changes are checked in memory")
+    }
+
     // MARK: Saving into the parent
 
     /// A child's save: its validated changes become the parent's unsaved changes, and the child's objects

@@ -29,7 +29,16 @@ public final class ManagedObjectContext {
     /// The context this one saves into, for a child context (``init(parent:)``); `nil` for a context that
     /// saves to the store. A child reads its objects from the parent (with the parent's unsaved changes) and
     /// ``save()`` hands its changes to the parent, which writes them when it saves.
-    public let parent: ManagedObjectContext?
+    ///
+    /// Set once, at creation: Core Data's `child.parent = context` is ``init(parent:)`` here.
+    public var parent: ManagedObjectContext? {
+        get { parentContext }
+        @available(
+            *, unavailable, message: "a child context is created with its parent: ManagedObjectContext(parent: context)"
+        )
+        set {}
+    }
+    let parentContext: ManagedObjectContext?
     /// Nesting depth of context operations: changes are merged from the inbox only between them.
     @exclusivity(unchecked) var operationDepth = 0
 
@@ -84,7 +93,7 @@ public final class ManagedObjectContext {
 
     init(coordinator: StoreCoordinator, parent: ManagedObjectContext? = nil) {
         self.coordinator = coordinator
-        self.parent = parent
+        parentContext = parent
         shared = ContextShared()
     }
 

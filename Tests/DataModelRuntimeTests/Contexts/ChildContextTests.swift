@@ -57,6 +57,7 @@ struct ChildContextTests {
         let pushed = try #require(parent.object(with: hire.objectID) as? EmployeeEntity)
         #expect(pushed.isInserted && pushed.department === research)
         #expect(pushed.objectID == hire.objectID)
+        #expect(!hire.objectID.isTemporaryID)
 
         let elsewhere = try store.reopened()
         #expect(
@@ -86,8 +87,10 @@ struct ChildContextTests {
         #expect(departments.allSatisfy { $0.managedObjectContext === child })
         let childLegal = try #require(child.existingObject(with: legal.objectID) as? DepartmentEntity)
         #expect(names(childLegal.employees) == ["Ann"])
-        let cyrus = try child.fetch(EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.name == "Cyrus" }))
+        let isCyrus = EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.name == "Cyrus" })
+        let cyrus = try child.fetch(isCyrus)
         #expect(cyrus.count == 1)
+        #expect(try child.explain(isCyrus).path == parent.explain(isCyrus).path, "the parent's plan")
         #expect(try child.count(for: EmployeeEntity.fetchRequest()) == 3)
 
         // The child's own changes on top of the parent's, in fetches, counts, sorts and windows.
@@ -106,6 +109,10 @@ struct ChildContextTests {
         let legalID = legal.objectID
         let inLegal = #Predicate<EmployeeEntity> { $0.department?.objectID == legalID }
         #expect(names(try child.fetch(EmployeeEntity.fetchRequest().filtered(by: inLegal))) == ["Ann"])
+        #expect(try child.explain(EmployeeEntity.fetchRequest().filtered(by: inLegal)).path == .sqlThenMemory)
+        let inRnD = #Predicate<EmployeeEntity> { $0.department?.name == "R&D" }
+        #expect(try child.explain(EmployeeEntity.fetchRequest().filtered(by: inRnD)).path == .memory)
+        #expect(names(try child.fetch(EmployeeEntity.fetchRequest().filtered(by: inRnD))) == ["Abe"])
         #expect(try child.count(for: EmployeeEntity.fetchRequest()) == 3)
         #expect(try parent.count(for: EmployeeEntity.fetchRequest()) == 3, "the parent is untouched")
     }
