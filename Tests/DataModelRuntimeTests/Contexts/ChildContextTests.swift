@@ -238,6 +238,39 @@ struct ChildContextTests {
         #expect(try store.reopened().count(for: FetchRequest<RosterBadge>()) == 0)
     }
 
+    @Test func manyToManyDiscardedInsertionsAndTheParentsInsertions() throws {
+        let (store, research, sales) = try company()
+        defer { store.cleanUp() }
+        let parent = store.context
+        let acme = BusinessEntity(context: parent)
+        acme.name = "Acme"
+        acme.departments = [research]
+        let pending = EmployeeEntity(context: parent)
+        pending.name = "Pending"
+        pending.business = acme
+
+        let child = ManagedObjectContext(parent: parent)
+        let draftAcme = try #require(child.object(with: acme.objectID) as? BusinessEntity)
+        #expect(draftAcme.departments.compactMap(\.name) == ["Research"] && draftAcme.isInserted == false)
+        let draftSales = try #require(child.object(with: sales.objectID) as? DepartmentEntity)
+        draftAcme.addToDepartments(draftSales)  // a join table row
+        #expect(draftSales.businesses == [draftAcme])
+        let scrap = EmployeeEntity(context: child)
+        scrap.name = "Scrap"
+        child.delete(scrap)  // inserted and deleted: nothing to hand over
+        child.delete(try #require(child.object(with: pending.objectID)))  // the parent's own insertion
+        try child.save()
+        #expect(Set(acme.departments) == [research, sales] && sales.businesses == [acme])
+        #expect(parent.insertedObjects == [acme], "the parent's insertion, deleted in the child, is gone")
+        #expect(acme.employees.isEmpty)
+        #expect(parent.object(with: scrap.objectID)?.isInserted != true)
+        try parent.save()
+        let reopened = try store.reopened()
+        let stored = try #require(reopened.fetch(BusinessEntity.fetchRequest()).first)
+        #expect(stored.departments.compactMap(\.name).sorted() == ["Research", "Sales"])
+        #expect(try reopened.count(for: EmployeeEntity.fetchRequest()) == 3)
+    }
+
     @Test func theParentsObserversAreNotified() throws {
         let (store, research, _) = try company()
         defer { store.cleanUp() }
