@@ -271,6 +271,24 @@ struct ChildContextTests {
         #expect(try reopened.count(for: EmployeeEntity.fetchRequest()) == 3)
     }
 
+    @Test func aMergingChildTakesWhatTheParentSaves() throws {
+        let (store, research, _) = try company()
+        defer { store.cleanUp() }
+        let child = ManagedObjectContext(parent: store.context)
+        child.automaticallyMergesChangesFromParent = true
+        let draft = try #require(child.object(with: research.objectID) as? DepartmentEntity)
+        #expect(draft.name == "Research" && draft.employees.count == 2)
+        research.name = "R&D"
+        EmployeeEntity(context: store.context).department = research
+        #expect(draft.name == "Research", "unsaved in the parent: the child keeps what it read")
+        try store.context.save()
+        #expect(draft.name == "R&D" && draft.employees.count == 3)
+        var ids: [ObjectID] = [draft.objectID]
+        try child.obtainPermanentIDs(for: [draft])
+        ids.append(draft.objectID)
+        #expect(ids[0] == ids[1] && !ids[0].isTemporaryID)
+    }
+
     @Test func theParentsObserversAreNotified() throws {
         let (store, research, _) = try company()
         defer { store.cleanUp() }
