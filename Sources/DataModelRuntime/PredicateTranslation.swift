@@ -642,17 +642,35 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
         guard let base = translator.term(sequence), let item = translator.term(element) else { return nil }
         switch (base, item) {
         case (.constant(let values), .object(let object)):
-            // `ids.contains($0.objectID)`, `ids.contains($0.toOne?.objectID)` with captured `ObjectID`s.
+            // `ids.contains($0.objectID)`, `$0.toOne.flatMap { ids.contains($0.objectID) }` with captured
+            // `ObjectID`s: `key IN (…)` per entity of the IDs (with its `Z_ENT` where the row can be of several).
             guard let collection = unwrapped(values) as? any Sequence else { return nil }
-            var parts: [SQLFragment] = []
+            var keysByEntity: [Int: [PrimitiveValue]] = [:]
+            var includesNil = false
             for value in collection {
                 guard let element = unwrapped(value) else {
-                    parts.append(SQLFragment(object.primaryKey.sql + " IS NULL", object.primaryKey.arguments))
+                    includesNil = true
                     continue
                 }
                 guard let id = element as? ObjectID else { return nil }
-                let identified = object.isIdentified(by: id)
-                if identified.sql != "0" { parts.append(identified) }
+                if object.isIdentified(by: id).sql == "0" { continue }
+                keysByEntity[id.entityNumber, default: []].append(.integer(id.primaryKey))
+            }
+            var parts: [SQLFragment] = []
+            for (entityNumber, keys) in keysByEntity.sorted(by: { $0.key < $1.key }) {
+                let list =
+                    object.primaryKey.sql + " IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ")
+                    + ")"
+                var part = SQLFragment("COALESCE(" + list + ", 0)", object.primaryKey.arguments + keys)
+                if let entity = object.entityNumber {
+                    part = SQLFragment(
+                        "(" + part.sql + " AND " + entity.sql + " IS ?)",
+                        part.arguments + entity.arguments + [.integer(Int64(entityNumber))])
+                }
+                parts.append(part)
+            }
+            if includesNil {
+                parts.append(SQLFragment(object.primaryKey.sql + " IS NULL", object.primaryKey.arguments))
             }
             if parts.isEmpty { return .condition(SQLFragment("0"), exact: true) }
             if parts.count == 1 { return .condition(parts[0], exact: true) }

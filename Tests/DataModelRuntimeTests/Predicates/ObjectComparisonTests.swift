@@ -77,7 +77,9 @@ struct ObjectComparisonTests {
         #expect(try fetchChecked(inDepartments, in: store.context).map(\.name) == ["E0", "E1", "E2"])
         let picked = Set([employees[1].objectID, employees[3].objectID])
         let byID = #Predicate<EmployeeEntity> { picked.contains($0.objectID) }
-        #expect(try store.context.explain(EmployeeEntity.fetchRequest().filtered(by: byID)).path == .sql)
+        let plan = try store.context.explain(EmployeeEntity.fetchRequest().filtered(by: byID))
+        #expect(plan.path == .sql)
+        #expect(plan.predicateSQL == #"(COALESCE(t0."Z_PK" IN (?, ?), 0) AND t0."Z_ENT" IS ?)"#)
         #expect(try fetchChecked(byID, in: store.context).map(\.name) == ["E1", "E3"])
         let nobody: [ObjectID] = []
         let empty = #Predicate<EmployeeEntity> { nobody.contains($0.objectID) }
@@ -165,6 +167,15 @@ struct ObjectComparisonTests {
         #expect(try fetchChecked(mentoredByStar, in: context) == [rookie])
 
         let coachID = coach.objectID
+        let everyone = [coach.objectID, star.objectID, rookie.objectID, team.objectID]
+        let listed = #Predicate<RosterPerson> { everyone.contains($0.objectID) }
+        #expect(try context.explain(FetchRequest<RosterPerson>().filtered(by: listed)).path == .sql)
+        #expect(
+            try fetchChecked(listed, in: context).count == 3, "one IN list per entity; the team's ID names no person")
+        let mentors: Set<ObjectID> = [star.objectID, coach.objectID]
+        let mentored = #Predicate<RosterPerson> { p in p.mentor.flatMap { mentors.contains($0.objectID) } ?? false }
+        #expect(try context.explain(FetchRequest<RosterPerson>().filtered(by: mentored)).path == .sql)
+        #expect(Set(try fetchChecked(mentored, in: context)) == [rookie, intern])
         let isCoach = #Predicate<RosterPerson> { $0.objectID == coachID }
         #expect(try context.explain(FetchRequest<RosterPerson>().filtered(by: isCoach)).path == .sql)
         #expect(try fetchChecked(isCoach, in: context) == [coach])
