@@ -10,14 +10,15 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
         try operation { () throws(StoreError) -> [T] in
             let objects = try fetchInOperation(request)
-            if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            if !request.relationshipKeyPathsForPrefetching.isEmpty && parent == nil {
                 prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
             }
             return objects
         }
     }
 
-    private func fetchInOperation<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+    func fetchInOperation<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+        if let parent { return try fetchThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -85,6 +86,7 @@ extension ManagedObjectContext {
     }
 
     private func countInOperation<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
+        if let parent { return try fetchThroughParent(parent, request).count }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -128,6 +130,7 @@ extension ManagedObjectContext {
     /// // plan.path == .sql, plan.predicateSQL == "(COALESCE(t0.\"ZAGE\", ?) > ?)"
     /// ```
     public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> FetchExplanation {
+        if let parent { return try explainThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -160,7 +163,7 @@ extension ManagedObjectContext {
         return entity
     }
 
-    private func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
+    func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
         request.includesSubentities ? entity.includes(object.entityRuntime) : object.entityRuntime === entity
     }
 
@@ -193,7 +196,7 @@ extension ManagedObjectContext {
         let matches: (ManagedObject) -> Bool
     }
 
-    private func resolve(_ conditions: [EqualityCondition], in entity: EntityRuntime) throws(StoreError)
+    func resolve(_ conditions: [EqualityCondition], in entity: EntityRuntime) throws(StoreError)
         -> [ResolvedCondition]
     {
         var resolved: [ResolvedCondition] = []
@@ -250,7 +253,7 @@ extension ManagedObjectContext {
         let reason: String?
     }
 
-    private func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
+    func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
             return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
