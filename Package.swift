@@ -62,7 +62,8 @@ let package = Package(
         // (Foundation only; the runtime translates the tree). See Docs/PredicateFormat.md.
         .target(name: "PredicateFormat"),
         // The runtime that generated code imports.
-        .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore"]),
+        .target(
+            name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
         if let parent { return try fetchThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
-        let plan = predicatePlan(for: request, entity: entity)
+        let plan = try predicatePlan(for: request, entity: entity)
         let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
@@ -59,7 +59,7 @@ extension ManagedObjectContext {
             do {
                 typed = try typed.filter { try predicate.evaluate($0) }
             } catch {
-                throw .predicateFailed("\(error)")
+                throw (error as? StoreError) ?? .predicateFailed("\(error)")
             }
         }
         if !request.sortDescriptors.isEmpty {
@@ -89,7 +89,7 @@ extension ManagedObjectContext {
         if let parent { return try fetchThroughParent(parent, request).count }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
-        let plan = predicatePlan(for: request, entity: entity)
+        let plan = try predicatePlan(for: request, entity: entity)
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
         if !request.includesPendingChanges {
             // The store's count alone.
@@ -133,7 +133,7 @@ extension ManagedObjectContext {
         if let parent { return try explainThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
-        let plan = predicatePlan(for: request, entity: entity)
+        let plan = try predicatePlan(for: request, entity: entity)
         var path = plan.path
         var reason = plan.reason
         if request.predicate != nil && path != .memory && hasPendingChanges(in: entity, request: request, plan: plan) {
@@ -253,8 +253,10 @@ extension ManagedObjectContext {
         let reason: String?
     }
 
-    func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
+    func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) throws(StoreError) -> PredicatePlan {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
+        // A format predicate's keys are checked against the entity before anything runs.
+        try (predicate.expression as? FormatPredicateExpression)?.checkKeys(entity: entity)
         guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
             return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
         }
@@ -325,7 +327,7 @@ extension ManagedObjectContext {
         request.includesPendingChanges = false
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
-        let plan = predicatePlan(for: request, entity: entity)
+        let plan = try predicatePlan(for: request, entity: entity)
         if request.predicate == nil || plan.path == .sql {
             var ids: [ObjectID] = []
             do {
@@ -366,7 +368,7 @@ extension ManagedObjectContext {
             do {
                 if try request.predicate?.evaluate(object) ?? true { ids.append(object.objectID) }
             } catch {
-                throw .predicateFailed("\(error)")
+                throw (error as? StoreError) ?? .predicateFailed("\(error)")
             }
         }
         return ids

@@ -85,7 +85,7 @@ extension ManagedObjectContext {
         let conditions = try resolve(request.conditions, in: entity)
         // The parent narrows by the predicate when its answer depends only on each object's own values (the
         // objects this context changed are added below); otherwise it hands over every object of the entity.
-        let plan = predicatePlan(for: request, entity: entity)
+        let plan = try predicatePlan(for: request, entity: entity)
         base.sortDescriptors = []
         base.fetchLimit = nil
         base.fetchOffset = nil
@@ -112,7 +112,7 @@ extension ManagedObjectContext {
             do {
                 objects = try objects.filter { try predicate.evaluate($0) }
             } catch {
-                throw .predicateFailed("\(error)")
+                throw (error as? StoreError) ?? .predicateFailed("\(error)")
             }
         }
         if !request.sortDescriptors.isEmpty {
@@ -140,9 +140,8 @@ extension ManagedObjectContext {
         let explanation = try parent.explain(request)
         guard request.includesPendingChanges && hasChanges else { return explanation }
         let entity = try self.entity(of: request)
-        let narrowed =
-            request.predicate == nil
-            || predicatePlan(for: request, entity: entity).translated?.usesRelationships == false
+        let plan = try predicatePlan(for: request, entity: entity)
+        let narrowed = request.predicate == nil || plan.translated?.usesRelationships == false
         return FetchExplanation(
             path: narrowed && explanation.path != .memory ? .sqlThenMemory : .memory,
             whereClause: explanation.whereClause, predicateSQL: explanation.predicateSQL,

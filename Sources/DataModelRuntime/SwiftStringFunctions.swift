@@ -22,6 +22,8 @@ enum SwiftStringFunctions {
         try database.createTextPredicate("dm_starts_with", startsWith)
         try database.createTextPredicate("dm_contains", contains)
         try database.createTextFunction(orderKeyFunction, orderKey)
+        // Format predicates' string operators (`dm_fp_<operation>_<options>`).
+        try FormatStringMatching.register(on: database)
     }
 
     /// The SQL function returning ``orderKey(_:)``.
