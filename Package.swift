@@ -130,7 +130,8 @@ let package = Package(
         // benchmarks (kept fresh by CommittedGeneratedCodeTests).
         .target(
             name: "GeneratedCompanyModel", dependencies: ["DataModelRuntime"], path: "Tests/GeneratedModels/Company"),
-        .testTarget(name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime", "GeneratedCompanyModel"]),
+        .testTarget(
+            name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -111,9 +111,14 @@ struct FormatEvaluator {
         }
     }
 
+    /// The elements `ANY` / `ALL` / `SUBQUERY` range over: none for `nil` (a to-many across a
+    /// missing to-one), the value itself when it is not a collection.
     private func elements(_ value: FormatValue) -> [FormatValue] {
-        if case .collection(let elements) = value { return elements }
-        return [value]
+        switch value {
+        case .collection(let elements): return elements
+        case .null: return []
+        default: return [value]
+        }
     }
 
     // MARK: Expressions

@@ -235,13 +235,11 @@ struct FormatSQLWalker {
 
     /// `<` and friends; a `NULL` side makes the condition false, as in memory.
     private func ordered(_ left: SQLTerm, _ op: String, _ right: SQLTerm) -> SQLTerm? {
-        var constants: [PrimitiveValue] = []
         func side(_ term: SQLTerm, other: SQLTerm) -> (SQLFragment, SQLScalarType?, Bool)? {
             if let value = term.formatConstant {
                 guard let (_, type, _) = translator.scalar(other), let encoded = encode(value, like: type),
                     !encoded.isNull
                 else { return nil }
-                constants.append(encoded)
                 return (SQLFragment("?", [encoded]), nil, false)
             }
             guard let (fragment, type, nullable) = translator.scalar(term) else { return nil }
@@ -252,8 +250,8 @@ struct FormatSQLWalker {
         else { return nil }
         if let aType, let bType, kind(aType) != kind(bType) { return nil }
         _ = typeKind
-        let test =
-            "(" + a.sql + " " + op + " " + b.sql + translator.collation(type, constants.isEmpty ? nil : constants) + ")"
+        // Strings order as Swift orders them whatever the constant (`"\u{212A}"` sorts as `"K"`).
+        let test = "(" + a.sql + " " + op + " " + b.sql + translator.collation(type, nil) + ")"
         let sql = aNullable || bNullable ? "COALESCE(" + test + ", 0)" : test
         return .condition(SQLFragment(sql, a.arguments + b.arguments), exact: true)
     }
@@ -404,8 +402,9 @@ struct FormatSQLWalker {
             guard rest.isEmpty, let (source, _) = translator.toManySource(reference, needsDestination: false) else {
                 return nil
             }
-            return .scalar(
-                SQLFragment("(SELECT COUNT(*) " + source + ")", reference.owner.arguments), .integer, nullable: false)
+            return ownerChecked(
+                reference, SQLFragment("(SELECT COUNT(*) " + source + ")", reference.owner.arguments), .integer,
+                nullable: false)
         }
         guard let (source, alias) = translator.toManySource(reference, needsDestination: true) else { return nil }
         let element = SQLObjectReference(entity: reference.relationship.destination, alias: alias)
@@ -434,9 +433,22 @@ struct FormatSQLWalker {
         case .count:
             return nil
         }
-        return .scalar(
+        return ownerChecked(
+            reference,
             SQLFragment("(SELECT " + sql + " " + source + ")", value.arguments + reference.owner.arguments), resultType,
             nullable: nullable)
+    }
+
+    /// An aggregate of a to-many reached through a to-one: `nil` when the to-one is (as in memory,
+    /// where the key path stops at `nil`). The fetched row's own to-manys always have an owner.
+    private func ownerChecked(
+        _ reference: SQLToManyReference, _ value: SQLFragment, _ type: SQLScalarType, nullable: Bool
+    ) -> SQLTerm {
+        guard !reference.owner.sql.hasSuffix(#"."Z_PK""#) else { return .scalar(value, type, nullable: nullable) }
+        return .scalar(
+            SQLFragment(
+                "CASE WHEN " + reference.owner.sql + " IS NULL THEN NULL ELSE " + value.sql + " END",
+                reference.owner.arguments + value.arguments), type, nullable: true)
     }
 }
 
