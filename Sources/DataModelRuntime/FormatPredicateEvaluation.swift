@@ -361,6 +361,12 @@ enum FormatStringMatching {
     /// The SQL function for `operation` with `options`, or `nil` (`MATCHES` runs in memory).
     static func sqlFunction(_ operation: Operation, _ options: FormatComparison.Options) -> String? {
         guard operation != .matches else { return nil }
+        // Without options: the functions `#Predicate`'s `starts(with:)` and `contains` use (same
+        // `Character` semantics, with their ASCII fast paths).
+        if options.subtracting(.normalized).isEmpty {
+            if operation == .beginsWith { return "dm_starts_with" }
+            if operation == .contains { return "dm_contains" }
+        }
         var code = ""
         if options.contains(.caseInsensitive) { code += "c" }
         if options.contains(.diacriticInsensitive) { code += "d" }
@@ -369,7 +375,7 @@ enum FormatStringMatching {
 
     static func register(on database: Database) throws(SQLiteError) {
         for operation in Operation.allCases where operation != .matches {
-            for code in optionCodes {
+            for code in optionCodes where !(code.isEmpty && (operation == .beginsWith || operation == .contains)) {
                 var options: FormatComparison.Options = []
                 if code.contains("c") { options.insert(.caseInsensitive) }
                 if code.contains("d") { options.insert(.diacriticInsensitive) }
