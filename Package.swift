@@ -63,7 +63,8 @@ let package = Package(
         .target(name: "PredicateFormat"),
         // The runtime that generated code imports.
         .target(
-            name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
+            name: "DataModelRuntime",
+            dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
@@ -131,7 +132,8 @@ let package = Package(
         .target(
             name: "GeneratedCompanyModel", dependencies: ["DataModelRuntime"], path: "Tests/GeneratedModels/Company"),
         .testTarget(
-            name: "DataModelRuntimeTests", dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
+            name: "DataModelRuntimeTests",
+            dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,7 +60,8 @@ enum FormatValue {
         case let data as Data: self = .data(data)
         case let object as ManagedObject: self = .object(object)
         case let objects as Set<ManagedObject>:
-            self = .collection(objects.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.map(FormatValue.object))
+            self = .collection(
+                objects.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.map(FormatValue.object))
         case let objects as [ManagedObject]: self = .collection(objects.map(FormatValue.object))
         default: self = .null
         }

@@ -153,7 +153,8 @@ struct FormatSQLWalker {
                     reference.owner.arguments + inner.arguments), exact: true)
         }
         return .condition(
-            SQLFragment("EXISTS (SELECT 1 " + source + " AND " + inner.sql + ")", reference.owner.arguments + inner.arguments),
+            SQLFragment(
+                "EXISTS (SELECT 1 " + source + " AND " + inner.sql + ")", reference.owner.arguments + inner.arguments),
             exact: true)
     }
 
@@ -218,7 +219,9 @@ struct FormatSQLWalker {
                 return nil
             }
             let op = negated ? " IS NOT " : " IS "
-            if encoded.isNull { return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true) }
+            if encoded.isNull {
+                return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true)
+            }
             return .condition(
                 SQLFragment(
                     fragment.sql + op + "?" + translator.collation(type, [encoded]), fragment.arguments + [encoded]),
@@ -245,7 +248,8 @@ struct FormatSQLWalker {
             guard let (fragment, type, nullable) = translator.scalar(term) else { return nil }
             return (fragment, type, nullable)
         }
-        guard let (a, aType, aNullable) = side(left, other: right), let (b, bType, bNullable) = side(right, other: left),
+        guard let (a, aType, aNullable) = side(left, other: right),
+            let (b, bType, bNullable) = side(right, other: left),
             let type = aType ?? bType, type.isOrderable, let typeKind = kind(type)
         else { return nil }
         if let aType, let bType, kind(aType) != kind(bType) { return nil }
@@ -378,7 +382,8 @@ struct FormatSQLWalker {
                 else { return nil }
                 if object.alias == nil { translator.noteRelationship() }
                 let attribute = entity.attributes[index]
-                return .scalar(column, .attribute(attribute.type), nullable: attribute.isOptional || object.alias == nil)
+                return .scalar(
+                    column, .attribute(attribute.type), nullable: attribute.isOptional || object.alias == nil)
             }
             guard let index = entity.relationshipIndex[key] else { return nil }
             let relationship = entity.relationships[index]

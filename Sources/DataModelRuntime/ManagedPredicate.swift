@@ -196,7 +196,8 @@ struct FormatPredicateExpression: StandardPredicateExpression {
         throw DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: decoder.codingPath,
-                debugDescription: "a format predicate is decoded from its format string with ManagedPredicate(format:)"))
+                debugDescription: "a format predicate is decoded from its format string with ManagedPredicate(format:)")
+        )
     }
 
     func encode(to encoder: any Encoder) throws {

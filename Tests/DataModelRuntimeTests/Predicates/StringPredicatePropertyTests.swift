@@ -8,7 +8,9 @@ import Testing
 /// `nil`, to-one paths, to-many aggregates, `ANY` / `ALL`, `SUBQUERY`, `IN`, `BETWEEN`, combined
 /// with `AND`, `OR`, `NOT`.
 enum FormatGrammar {
-    static let texts = ["", "a", "Ann", "ann", "é", "e\u{301}", "É", "Ke", "\u{212A}e", "ß", "SS", "naïve", "a*b", "Zoë"]
+    static let texts = [
+        "", "a", "Ann", "ann", "é", "e\u{301}", "É", "Ke", "\u{212A}e", "ß", "SS", "naïve", "a*b", "Zoë",
+    ]
     static let patterns = ["*", "?", "a*", "*e", "?n*", "*\u{301}*", "A?n", "*ss*", "K*"]
     static let stringOperators: [FormatComparison.Operator] = [
         .equalTo, .notEqualTo, .lessThan, .greaterThanOrEqualTo, .beginsWith, .endsWith, .contains,
@@ -38,20 +40,25 @@ enum FormatGrammar {
         }
     }
 
-    static func stringComparison(_ path: String, _ rng: inout SeededGenerator, modifier: FormatComparison.Modifier = .direct)
+    static func stringComparison(
+        _ path: String, _ rng: inout SeededGenerator, modifier: FormatComparison.Modifier = .direct
+    )
         -> FormatComparison
     {
         let options = rng.pick(optionSets)
         switch rng.int(8) {
         case 0:
-            return FormatComparison(key(path), .like, .constant(.string(rng.pick(patterns))), modifier: modifier, options: options)
+            return FormatComparison(
+                key(path), .like, .constant(.string(rng.pick(patterns))), modifier: modifier, options: options)
         case 1:
             let list = (0..<rng.int(3)).map { _ in PredicateValue.string(rng.pick(texts)) }
             return FormatComparison(key(path), .in, .constant(.array(list)), modifier: modifier, options: options)
         case 2:
-            return FormatComparison(key(path), rng.chance(50) ? .equalTo : .notEqualTo, .constant(.null), modifier: modifier)
+            return FormatComparison(
+                key(path), rng.chance(50) ? .equalTo : .notEqualTo, .constant(.null), modifier: modifier)
         default:
-            return FormatComparison(key(path), rng.pick(stringOperators), text(&rng), modifier: modifier, options: options)
+            return FormatComparison(
+                key(path), rng.pick(stringOperators), text(&rng), modifier: modifier, options: options)
         }
     }
 
@@ -64,14 +71,17 @@ enum FormatGrammar {
         case 5:
             let low = Int64(rng.int(60))
             return .comparison(
-                FormatComparison(key("age"), .between, .constant(.array([.integer(low), .integer(low + Int64(rng.int(30)))]))))
+                FormatComparison(
+                    key("age"), .between, .constant(.array([.integer(low), .integer(low + Int64(rng.int(30)))]))))
         case 6:
             return .comparison(
                 FormatComparison(
                     key("dateJoined"), rng.pick(numberOperators),
                     .constant(.date(Date(timeIntervalSinceReferenceDate: Double(rng.int(8) * 50))))))
         case 7:
-            return .comparison(FormatComparison(key(rng.pick(["age", "dateJoined", "department", "business"])), .equalTo, .constant(.null)))
+            return .comparison(
+                FormatComparison(
+                    key(rng.pick(["age", "dateJoined", "department", "business"])), .equalTo, .constant(.null)))
         case 8:
             let path = rng.pick([
                 "department.employees.@count", "department.employees.@sum.age", "department.employees.@avg.age",
@@ -83,15 +93,20 @@ enum FormatGrammar {
             return .comparison(comparison)
         case 10:
             return .comparison(
-                FormatComparison(key("department.employees.age"), rng.pick(numberOperators), number(&rng), modifier: rng.chance(50) ? .any : .all))
+                FormatComparison(
+                    key("department.employees.age"), rng.pick(numberOperators), number(&rng),
+                    modifier: rng.chance(50) ? .any : .all))
         case 11:
             let inner = FormatPredicate.comparison(
                 FormatComparison(.member(.variable("e"), [.key("age")]), rng.pick(numberOperators), number(&rng)))
             let subquery = FormatExpression.member(
-                .subquery(collection: key("department.employees"), variable: "e", predicate: inner), [.collection(.count)])
-            return .comparison(FormatComparison(subquery, rng.pick(numberOperators), .constant(.integer(Int64(rng.int(3))))))
+                .subquery(collection: key("department.employees"), variable: "e", predicate: inner),
+                [.collection(.count)])
+            return .comparison(
+                FormatComparison(subquery, rng.pick(numberOperators), .constant(.integer(Int64(rng.int(3))))))
         default:
-            return .comparison(FormatComparison(key("name.length"), rng.pick(numberOperators), .constant(.integer(Int64(rng.int(5))))))
+            return .comparison(
+                FormatComparison(key("name.length"), rng.pick(numberOperators), .constant(.integer(Int64(rng.int(5))))))
         }
     }
 

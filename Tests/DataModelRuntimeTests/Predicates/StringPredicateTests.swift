@@ -208,7 +208,9 @@ struct StringPredicateTests {
         #expect(try context.execute(delete).count == 1)
         let other = try company.store.reopened()
         #expect(try other.count(for: EmployeeEntity.fetchRequest()) == 6)
-        #expect(try other.count(for: EmployeeEntity.fetchRequest().filtered(by: ManagedPredicate(format: "age == 49"))) == 1)
+        #expect(
+            try other.count(for: EmployeeEntity.fetchRequest().filtered(by: ManagedPredicate(format: "age == 49"))) == 1
+        )
     }
 
     @Test func unknownKeysAndBadFormats() throws {
@@ -219,7 +221,8 @@ struct StringPredicateTests {
             try company.context.fetch(request)
         }
         #expect(throws: StoreError.unknownProperty(entity: "EmployeeEntity", property: "salary")) {
-            try company.context.count(for: EmployeeEntity.fetchRequest().filtered(by: ManagedPredicate(format: "salary > 1")))
+            try company.context.count(
+                for: EmployeeEntity.fetchRequest().filtered(by: ManagedPredicate(format: "salary > 1")))
         }
         do {
             _ = try ManagedPredicate<EmployeeEntity>(validatingFormat: "name == ")
