@@ -34,6 +34,15 @@ for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/
         stale=1
     fi
 done
+for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
+    [ -d "$generated" ] || continue
+    name=$(basename "$generated")
+    if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual \
+        --xcode-compatible --check; then
+        echo "STALE $generated: regenerate with Scripts/update-golden.sh"
+        stale=1
+    fi
+done
 if [ ${#models[@]} -eq 0 ]; then
     while IFS= read -r model; do models+=("$model"); done < <(
         { ls -d Models/*.xcdatamodeld
@@ -66,10 +75,12 @@ for model in "${models[@]}"; do
         echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'
         continue
     fi
-    for properties in "$out"/*+Properties.swift; do
+    # The app's own class file is named like the class (`X.swift`), as people name theirs: the generated
+    # names (`X+DataModelClass.swift`) must not collide with it.
+    for properties in "$out"/*+DataModelProperties.swift; do
         [ -e "$properties" ] || continue
-        class="${properties%+Properties.swift}"
-        [ -e "$class.swift" ] || printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' \
+        class="${properties%+DataModelProperties.swift}"
+        [ -e "$class+DataModelClass.swift" ] || printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' \
             "$(basename "$class")" >"$class.swift"
     done
     if typecheck "$out"; then

@@ -103,7 +103,7 @@ build >/dev/null
 edited_time=$(elapsed "$start" "$(now)")
 grep -q "$generation_line Company.xcdatamodeld" "$work/build.log" || fail "editing the model did not regenerate it"
 grep -q "Compiling CompanyData" "$work/build.log" || fail "editing the model did not recompile the target"
-grep -q "public var motto: String?" "$outputs/Company/EmployeeEntity+Properties.swift" || fail "the edit is not in the output"
+grep -q "public var motto: String?" "$outputs/Company/EmployeeEntity+DataModelProperties.swift" || fail "the edit is not in the output"
 cp "$work/contents.saved" "$company_contents"
 build >/dev/null
 echo "ok (${edited_time}s)"

@@ -25,15 +25,25 @@ public struct GenerationOptions: Sendable, Equatable {
     public var includeManual: Bool
     /// Whether to write `<ModelName>.sql` next to the Swift files.
     public var includeSchema: Bool
+    /// The runtime flavor's model type instead of `<ModelName>Model` (`--model-type-name`); checked with
+    /// ``ModelNaming/modelTypeNameProblem(_:)`` before it gets here.
+    public var modelTypeName: String?
+    /// Xcode's shapes for ports (`--xcode-compatible`): in the runtime flavor, scalar attributes (`Integer 16` …
+    /// `Boolean` using a scalar type) are non-optional Swift scalars whatever the model says (unset reads as 0 or
+    /// false), other attributes are optional whatever the model says, and files are named `+CoreDataClass.swift`
+    /// / `+CoreDataProperties.swift`. The Core Data flavor has Xcode's shapes already.
+    public var xcodeCompatible: Bool
 
     /// Creates options.
     public init(
         flavor: Flavor = .runtime, access: AccessLevel = .public, includeManual: Bool = false,
-        includeSchema: Bool = true
+        includeSchema: Bool = true, modelTypeName: String? = nil, xcodeCompatible: Bool = false
     ) {
         self.flavor = flavor
         self.access = access
         self.includeManual = includeManual
         self.includeSchema = includeSchema
+        self.modelTypeName = modelTypeName
+        self.xcodeCompatible = xcodeCompatible
     }
 }

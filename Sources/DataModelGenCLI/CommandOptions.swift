@@ -16,6 +16,13 @@ extension ArgumentParser.Option {
     static let templates = path(
         "templates", "DIR", "Directory of .mustache files overriding default templates by file name.")
     static let includeManual = flag("include-manual", "Also generate entities whose codegen is Manual/None.")
+    static let modelTypeName = value(
+        "model-type-name", "NAME",
+        "Name of the runtime flavor's model type (default: <ModelName>Model), when that name is taken in your code.")
+    static let xcodeCompatible = flag(
+        "xcode-compatible",
+        "Xcode's shapes for ports: scalars non-optional (unset reads 0), other attributes optional, +CoreDataClass/+CoreDataProperties file names."
+    )
     static let noSchema = flag("no-schema", "Do not write <ModelName>.sql next to the Swift files.")
     static let check = flag("check", "Write nothing; print a diff and exit 1 when the output is stale.")
     static let dryRun = flag("dry-run", "Write nothing; list the files that would be written, kept or removed.")
