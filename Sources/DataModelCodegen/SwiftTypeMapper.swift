@@ -40,7 +40,8 @@ struct SwiftTypeMapper: Sendable {
         case .runtime:
             relationshipTypeNames = RelationshipTypeNames(
                 flavor: flavor, unorderedSet: q("Set"), orderedSet: "", sequence: q("Sequence"),
-                indexSet: q("IndexSet"))
+                indexSet: q("IndexSet"),
+                xcodePropertyTypes: xcodeCompatible ? (q("NSSet") + "?", q("NSOrderedSet") + "?") : nil)
         }
     }
 
@@ -168,8 +169,14 @@ final class RelationshipTypeNames: Sendable {
     /// `NSSet?` and `NSOrderedSet?`: the coredata flavor's to-many property types.
     let optionalUnorderedSet: String
     let optionalOrderedSet: String
+    /// The runtime flavor's to-many property types with `--xcode-compatible` (`NSSet?`, `NSOrderedSet?`, Xcode's),
+    /// or nil for the Swift-native `Set<Dest>` and `[Dest]`.
+    let xcodePropertyTypes: (unordered: String, ordered: String)?
 
-    init(flavor: Flavor, unorderedSet: String, orderedSet: String, sequence: String, indexSet: String) {
+    init(
+        flavor: Flavor, unorderedSet: String, orderedSet: String, sequence: String, indexSet: String,
+        xcodePropertyTypes: (unordered: String, ordered: String)? = nil
+    ) {
         self.flavor = flavor
         self.unorderedSet = unorderedSet
         self.orderedSet = orderedSet
@@ -177,10 +184,11 @@ final class RelationshipTypeNames: Sendable {
         self.indexSet = indexSet
         optionalUnorderedSet = unorderedSet + "?"
         optionalOrderedSet = orderedSet + "?"
+        self.xcodePropertyTypes = xcodePropertyTypes
     }
 
-    /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata) or `Set<Dest>`/`[Dest]`
-    /// (runtime) for a to-many. The destination is a generated class: it is never qualified.
+    /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata, and runtime with
+    /// `--xcode-compatible`) or `Set<Dest>`/`[Dest]` (runtime) for a to-many. The destination is a generated class: it is never qualified.
     func propertyType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
         MustacheOutputBuffer.text {
             writePropertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &$0)
@@ -199,7 +207,9 @@ final class RelationshipTypeNames: Sendable {
         switch flavor {
         case .coredata: output.append(isOrdered ? optionalOrderedSet : optionalUnorderedSet)
         case .runtime:
-            if isOrdered {
+            if let xcodePropertyTypes {
+                output.append(isOrdered ? xcodePropertyTypes.ordered : xcodePropertyTypes.unordered)
+            } else if isOrdered {
                 output.append(UInt8(ascii: "["))
                 output.append(destination)
                 output.append(UInt8(ascii: "]"))

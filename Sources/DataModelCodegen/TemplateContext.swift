@@ -428,7 +428,8 @@ public struct TemplateContextBuilder: Sendable {
             inverseName: relationship.pointee.inverseName ?? "", isToMany: isToMany,
             isOrdered: isToMany && relationship.pointee.isOrdered, isOptional: relationship.pointee.isOptional,
             typeNames: typeMapper.relationshipTypeNames,
-            runtime: options.flavor == .runtime ? RuntimeRelationshipContext(relationship) : nil)
+            runtime: options.flavor == .runtime
+                ? RuntimeRelationshipContext(relationship, usesXcodeTypes: options.xcodeCompatible) : nil)
     }
 }
 

@@ -247,15 +247,20 @@ struct GeneratedCodeBesideUserCodeTests {
             [
                 "Port.swift": """
                 import DataModelRuntime
+                import Foundation
 
-                func describe(_ item: PortedItem) -> String {
+                func describe(_ item: PortedItem, tag: PortedTag) -> String {
                     let count: Int16 = item.count
                     item.count += 1
                     item.isDone.toggle()
                     let title = item.title ?? "Untitled"
                     if let date = item.timestamp { _ = date }
                     let total: Double = item.price * Double(count)
-                    return "\\(title) \\(total) \\(item.serial + 1)"
+                    let tags = item.tags?.allObjects as? [PortedTag] ?? []
+                    let tagSet = item.tags as? Set<PortedTag> ?? []
+                    let siblings = item.list?.items?.array as? [PortedItem] ?? []
+                    item.addToTags(tag)
+                    return "\\(title) \\(total) \\(item.serial + 1) \\(tags.count + tagSet.count + siblings.count)"
                 }
 
                 """
@@ -275,7 +280,7 @@ struct GeneratedCodeBesideUserCodeTests {
         for declaration in [
             "public var count: Int16 {", "public var isDone: Bool {", "public var price: Double {",
             "public var serial: Int64 {", "public var rating: Int32? {", "public var title: String? {",
-            "public var timestamp: Date? {",
+            "public var timestamp: Date? {", "public var tags: NSSet? {", "public var list: PortedList? {",
         ] {
             #expect(properties.contains(declaration), "\(declaration)")
         }

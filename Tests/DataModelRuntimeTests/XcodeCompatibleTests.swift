@@ -4,7 +4,8 @@ import Testing
 
 /// The runtime flavor generated with `--xcode-compatible` (`XcodeCompatible/Ported`, committed and checked for
 /// freshness): optional scalar attributes are Xcode's non-optional `Int16`, `Double`, `Bool`, reading 0 or false
-/// while unset (NULL in the store), and storing what is set; object attributes are optional as in Xcode.
+/// while unset (NULL in the store), and storing what is set; object attributes are optional, and to-many
+/// relationships are `NSSet?` / `NSOrderedSet?`, as in Xcode.
 @Suite("Xcode-compatible runtime flavor")
 struct XcodeCompatibleTests {
     @Test(arguments: StoreKind.allCases)
@@ -56,5 +57,49 @@ struct XcodeCompatibleTests {
         item.title = "Bread"
         try store.context.save()
         #expect(item.title == "Bread")
+    }
+
+    /// To-many relationships are Xcode's `NSSet?` / `NSOrderedSet?`: read as ported code reads them, set whole,
+    /// changed through the generated accessors, with inverses kept and the order stored.
+    @Test(arguments: StoreKind.allCases)
+    func toManyRelationshipsAreNSSetsAndNSOrderedSets(_ kind: StoreKind) throws {
+        let store = try TestStore(kind, model: PortedModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        let milk = PortedItem(context: context)
+        milk.title = "Milk"
+        let bread = PortedItem(context: context)
+        bread.title = "Bread"
+        let dairy = PortedTag(context: context)
+        dairy.name = "dairy"
+        let fresh = PortedTag(context: context)
+        fresh.name = "fresh"
+
+        #expect(milk.tags?.count == 0, "an empty to-many is an empty set, not nil")
+        milk.tags = NSSet(array: [dairy, fresh])
+        #expect((milk.tags as? Set<PortedTag>) == [dairy, fresh])
+        #expect(dairy.items?.contains(milk) == true, "the inverse is kept")
+        fresh.addToItems(bread)
+        #expect(Set((bread.tags?.allObjects as? [PortedTag]) ?? []) == [fresh])
+
+        let list = PortedList(context: context)
+        list.items = NSOrderedSet(array: [bread, milk])
+        #expect(milk.list === list)
+        let third = PortedItem(context: context)
+        third.title = "Eggs"
+        list.insertIntoItems(third, at: 1)
+        try context.save()
+
+        let reopened = try store.reopened()
+        let lists = try reopened.fetch(PortedList.fetchRequest())
+        let stored = try #require(lists.first)
+        #expect(((stored.items?.array as? [PortedItem]) ?? []).map(\.title) == ["Bread", "Eggs", "Milk"])
+        let tags = try reopened.fetch(PortedTag.fetchRequest())
+        let storedFresh = try #require(tags.first { $0.name == "fresh" })
+        #expect(Set(((storedFresh.items as? Set<PortedItem>) ?? []).compactMap(\.title)) == ["Bread", "Milk"])
+
+        list.items = nil
+        #expect(list.items?.count == 0)
+        #expect(milk.list == nil)
     }
 }

@@ -10,6 +10,7 @@ public enum PortedModel {
         name: "Ported",
         entities: [
             describePortedItem(),
+            describePortedList(),
             describePortedTag(),
         ])
 
@@ -34,6 +35,7 @@ public enum PortedModel {
                 AttributeDescription(name: "title", type: .string, isOptional: false, defaultValue: .string("")),
             ],
             relationships: [
+                RelationshipDescription(name: "list", destinationEntityName: "PortedList", inverseName: "items", maxCount: 1),
                 RelationshipDescription(name: "tags", destinationEntityName: "PortedTag", inverseName: "items", isToMany: true),
             ],
             uniquenessConstraints: [],
@@ -48,7 +50,33 @@ public enum PortedModel {
                 case \PortedItem.serial: "serial"
                 case \PortedItem.timestamp: "timestamp"
                 case \PortedItem.title: "title"
+                case \PortedItem.list: "list"
                 case \PortedItem.tags: "tags"
+                default: nil
+                }
+            })
+    }
+
+    /// The `PortedList` entity.
+    private static func describePortedList() -> EntityDescription {
+        EntityDescription(
+            name: "PortedList",
+            parentName: nil,
+            isAbstract: false,
+            objectType: PortedList.self,
+            attributes: [
+                AttributeDescription(name: "name", type: .string),
+            ],
+            relationships: [
+                RelationshipDescription(name: "items", destinationEntityName: "PortedItem", inverseName: "list", isToMany: true, isOrdered: true, deleteRule: .cascade),
+            ],
+            uniquenessConstraints: [],
+            fetchIndexes: [
+            ],
+            propertyNameForKeyPath: { keyPath in
+                switch keyPath {
+                case \PortedList.name: "name"
+                case \PortedList.items: "items"
                 default: nil
                 }
             })

@@ -43,9 +43,14 @@ extension PortedItem {
         set { setValue(newValue, for: "title") }
     }
 
-    public var tags: Set<PortedTag> {
-        get { toManySet(for: "tags") }
-        set { setToManySet(newValue, for: "tags") }
+    public var list: PortedList? {
+        get { toOne(for: "list") }
+        set { setToOne(newValue, for: "list") }
+    }
+
+    public var tags: NSSet? {
+        get { toManyNSSet(for: "tags") }
+        set { setToManyNSSet(newValue, for: "tags") }
     }
 }
 

@@ -13,9 +13,9 @@ extension PortedTag {
         set { setValue(newValue, for: "name") }
     }
 
-    public var items: Set<PortedItem> {
-        get { toManySet(for: "items") }
-        set { setToManySet(newValue, for: "items") }
+    public var items: NSSet? {
+        get { toManyNSSet(for: "items") }
+        set { setToManyNSSet(newValue, for: "items") }
     }
 }
 

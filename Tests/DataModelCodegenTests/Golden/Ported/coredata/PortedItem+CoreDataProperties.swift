@@ -22,6 +22,7 @@ extension PortedItem {
     @NSManaged public var serial: Int64
     @NSManaged public var timestamp: Date?
     @NSManaged public var title: String?
+    @NSManaged public var list: PortedList?
     @NSManaged public var tags: NSSet?
 
 }
