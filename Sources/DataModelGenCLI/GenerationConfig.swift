@@ -74,14 +74,15 @@ struct ConfigFailure: Error, CustomStringConvertible {
         return "\(path):\(line):\(column): error: \(message) [invalid-config]"
     }
 
-    /// The 1-based line and column of `"key"` in the file, or 1:1 when it cannot be found.
+    /// The 1-based line and column (in UTF-8 bytes, as compilers count) of `"key"` in the file, or 1:1 when it
+    /// cannot be found.
     private func location() -> (Int, Int) {
         guard case .success(let data) = FileReading.read(path, limit: 1 << 20) else { return (1, 1) }
         let text = String(decoding: data, as: UTF8.self)
         var line = 1
         for lineText in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if let range = lineText.firstRange(of: "\"\(key)\"") {
-                return (line, lineText.distance(from: lineText.startIndex, to: range.lowerBound) + 1)
+                return (line, lineText.utf8.distance(from: lineText.startIndex, to: range.lowerBound) + 1)
             }
             line += 1
         }
