@@ -49,6 +49,10 @@ grep -q "$generation_line Records.xcdatamodeld" "$work/build.log" || fail "clean
 if grep -q "unhandled" "$work/build.log"; then fail "SwiftPM warned about unhandled files"; fi
 # A clean build of a package that depends on this one prints no error or warning (a user reads one as a failure).
 if grep -E "(^|: )(error|warning):" "$work/build.log"; then fail "the clean build printed errors or warnings"; fi
+# The target holds the user's own EmployeeEntity.swift beside the generated EmployeeEntity+DataModelClass.swift:
+# generated file names never collide with the names people give their files (two EmployeeEntity.swift in one
+# target would not build).
+[ -f "$target/EmployeeEntity.swift" ] || fail "the example lost its own EmployeeEntity.swift"
 echo "ok (${clean_time}s)"
 
 step "the build plugin's files equal datamodelgen generate --no-schema"
