@@ -21,7 +21,7 @@ extension ArgumentParser.Option {
         "Name of the runtime flavor's model type (default: <ModelName>Model), when that name is taken in your code.")
     static let xcodeCompatible = flag(
         "xcode-compatible",
-        "Xcode's shapes for ports: scalars non-optional (unset reads 0), other attributes optional, +CoreDataClass/+CoreDataProperties file names."
+        "Xcode's shapes for ports: scalars non-optional (unset reads 0), other attributes optional, to-many NSSet?/NSOrderedSet?, +CoreDataClass/+CoreDataProperties file names."
     )
     static let noSchema = flag("no-schema", "Do not write <ModelName>.sql next to the Swift files.")
     static let check = flag("check", "Write nothing; print a diff and exit 1 when the output is stale.")
