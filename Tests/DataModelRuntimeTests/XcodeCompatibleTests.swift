@@ -102,4 +102,32 @@ struct XcodeCompatibleTests {
         #expect(list.items?.count == 0)
         #expect(milk.list == nil)
     }
+
+    /// Predicates and sorts read an unset optional scalar as the property does (0): in SQL as in memory.
+    @Test func predicatesAndSortsReadAnUnsetScalarAsZero() throws {
+        let store = try TestStore(.sqlite, model: PortedModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for (title, serial) in [("negative", Int64(-5)), ("unset", nil), ("positive", 7)] {
+            let item = PortedItem(context: context)
+            item.title = title
+            if let serial { item.serial = serial }
+        }
+        try context.save()
+        let zero = PortedItem.fetchRequest().filtered(by: #Predicate { $0.serial == 0 })
+        #expect(try context.explain(zero).path == .sql)
+        #expect(try context.fetch(zero).map(\.title) == ["unset"])
+        let small = PortedItem.fetchRequest().filtered(by: #Predicate { $0.serial < 5 })
+        #expect(Set(try context.fetch(small).compactMap(\.title)) == ["negative", "unset"])
+        var sorted = PortedItem.fetchRequest()
+        sorted.sortDescriptors = [SortDescriptor(\PortedItem.serial)]
+        #expect(try context.fetch(sorted).map(\.title) == ["negative", "unset", "positive"])
+
+        // The same answers in memory, with an unsaved change in the way.
+        let pending = PortedItem(context: context)
+        pending.title = "pending"
+        #expect(try context.explain(zero).path != .sql)
+        #expect(try context.fetch(zero).map(\.title) == ["unset", "pending"])
+        #expect(try context.fetch(sorted).map(\.title) == ["negative", "unset", "pending", "positive"])
+    }
 }
