@@ -311,11 +311,21 @@ extension ManagedObjectContext {
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
         let direction = descriptor.order == .forward ? " ASC" : " DESC"
-        guard entity.attributes[index].type == .string else { return SQLQuoting.identifier(column) + direction }
-        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
-        // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
-        // called for every comparison).
-        return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        let attribute = entity.attributes[index]
+        if attribute.isOptional, attribute.type.isNumeric || attribute.type == .boolean, attribute.type != .decimal,
+            !(type(of: keyPath).valueType is any OptionalValue.Type)
+        {
+            // A non-optional number property of an optional attribute (`--xcode-compatible`) reads NULL as 0, and
+            // sorts so.
+            return "COALESCE(" + SQLQuoting.identifier(column) + ", 0)" + direction
+        }
+        guard attribute.type != .string else {
+            // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
+            // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
+            // called for every comparison).
+            return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        }
+        return SQLQuoting.identifier(column) + direction
     }
 
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when
