@@ -22,10 +22,10 @@ struct ModelNamingTests {
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: ".PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.") == "Person")
-        // Older Xcode's "no custom class" is the entity's own class in the runtime flavor only.
+        // Older Xcode's "no custom class" is the generic class of each flavor.
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .runtime)
-                == "Person")
+                == "ManagedObject")
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .coredata)
                 == "NSManagedObject")
