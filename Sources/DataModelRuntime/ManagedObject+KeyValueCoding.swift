@@ -6,6 +6,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
     case unknownKey(entity: String, key: String)
     /// The value's type is not the property's (`expected` names the type it takes).
     case wrongType(entity: String, key: String, expected: String, got: String)
+    /// The key names a relationship where only attributes are taken (a ``BatchInsertRequest``'s dictionaries).
+    case notAnAttribute(entity: String, key: String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
             "\(entity) has no attribute or relationship '\(key)'"
         case .wrongType(let entity, let key, let expected, let got):
             "\(entity).\(key) takes \(expected), not a value of type \(got)"
+        case .notAnAttribute(let entity, let key):
+            "\(entity).\(key) is a relationship; a batch insert sets attributes only"
         }
     }
 
