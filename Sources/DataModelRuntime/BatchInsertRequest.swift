@@ -95,7 +95,8 @@ extension ManagedObjectContext {
                 throw StoreError.unknownEntity(request.entityName)
             }
             guard !entity.description.isAbstract else {
-                throw StoreError.invalidModel("entity '\(entity.name)' is abstract: batch insert rows of its sub-entities")
+                throw StoreError.invalidModel(
+                    "entity '\(entity.name)' is abstract: batch insert rows of its sub-entities")
             }
             var rows: [[PrimitiveValue]] = []
             var missing: [(row: Int, attribute: String)] = []
@@ -103,7 +104,9 @@ extension ManagedObjectContext {
                 var values = (0..<entity.attributes.count).map { entity.insertedValues[attribute: $0] }
                 for (key, value) in dictionary {
                     guard let index = entity.attributeIndex(key) else {
-                        if entity.relationshipIndex[key] != nil { throw KeyValueError.notAnAttribute(entity: entity.name, key: key) }
+                        if entity.relationshipIndex[key] != nil {
+                            throw KeyValueError.notAnAttribute(entity: entity.name, key: key)
+                        }
                         throw KeyValueError.unknownKey(entity: entity.name, key: key)
                     }
                     let type = entity.attributes[index].type

@@ -84,13 +84,14 @@ enum ModelRegistry {
         #if os(Linux)
             var found = TypeScan()
             withUnsafeMutablePointer(to: &found) { pointer in
-                swift_enumerateAllMetadataSections({ sections, context in
-                    guard let context else { return true }
-                    let scan = context.assumingMemoryBound(to: TypeScan.self)
-                    let range = sections.pointee.swift5_type_metadata
-                    scan.pointee.visit(start: range.start, length: range.length)
-                    return true
-                }, pointer)
+                swift_enumerateAllMetadataSections(
+                    { sections, context in
+                        guard let context else { return true }
+                        let scan = context.assumingMemoryBound(to: TypeScan.self)
+                        let range = sections.pointee.swift5_type_metadata
+                        scan.pointee.visit(start: range.start, length: range.length)
+                        return true
+                    }, pointer)
             }
             return found.types
         #else

@@ -7,6 +7,14 @@ import Foundation
 /// let context = container.viewContext
 /// ```
 ///
+/// or, as Core Data spells it, with the generated model found by name and the store described, then loaded:
+///
+/// ```swift
+/// let container = PersistentContainer(name: "Company")
+/// container.persistentStoreDescriptions.first?.url = storeURL
+/// container.loadPersistentStores { description, error in … }
+/// ```
+///
 /// The first open of an `.sqlite(at:)` file creates Core Data's schema for the model; later
 /// opens check that the file's tables and entities are the model's, and throw
 /// ``StoreError/modelMismatch(path:differences:)`` when they are not.
@@ -183,8 +191,10 @@ public final class PersistentContainer {
             if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
                 return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent(program, isDirectory: true)
             }
-            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
-                .appendingPathComponent(program, isDirectory: true)
+            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+                ".local/share", isDirectory: true
+            )
+            .appendingPathComponent(program, isDirectory: true)
         #else
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first

@@ -173,7 +173,9 @@ extension ManagedObjectContext {
                 let rest = joins.dropFirst()
                 let from =
                     SQLQuoting.identifier(first.table) + " AS " + first.alias
-                    + rest.map { " LEFT JOIN " + SQLQuoting.identifier($0.table) + " AS " + $0.alias + " ON " + $0.condition }
+                    + rest.map {
+                        " LEFT JOIN " + SQLQuoting.identifier($0.table) + " AS " + $0.alias + " ON " + $0.condition
+                    }
                     .joined()
                 return "(SELECT " + expression + " FROM " + from + " WHERE " + first.condition + ")" + direction
             }

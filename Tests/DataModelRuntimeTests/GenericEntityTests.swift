@@ -58,7 +58,8 @@ struct GenericEntityTests {
         #expect(Set(notes.map(\.entity.name)) == ["Note", "ChecklistNote"])
         let texts = notes.compactMap { $0.value(forKey: "text") as? String }.sorted()
         #expect(texts == ["buy milk", "call Bob", "packing"])
-        let pinned = try reopened.fetch(FetchRequest<ManagedObject>(entityName: "Note").matching("pinned", equals: true))
+        let pinned = try reopened.fetch(
+            FetchRequest<ManagedObject>(entityName: "Note").matching("pinned", equals: true))
         #expect(pinned.map { $0.value(forKey: "text") as? String } == ["call Bob"])
         let fetchedChecklist = try #require(try reopened.fetch(ChecklistNote.fetchRequest()).first)
         #expect(fetchedChecklist.itemCount == 3)
@@ -67,7 +68,8 @@ struct GenericEntityTests {
         #expect(fetchedNotebook.owner?.value(forKey: "name") as? String == "Ann")
         #expect(fetchedNotebook.notes.count == 3)
         let milk = try #require(notes.first { $0.value(forKey: "text") as? String == "buy milk" })
-        #expect((milk.value(forKey: "tags") as? [ManagedObject])?.map { $0.value(forKey: "name") as? String } == ["home"])
+        #expect(
+            (milk.value(forKey: "tags") as? [ManagedObject])?.map { $0.value(forKey: "name") as? String } == ["home"])
         #expect((milk.value(forKey: "notebook") as? Notebook) === fetchedNotebook)
 
         // Cascade from the generated class to the generic one.

@@ -13,7 +13,8 @@ struct SortByKeySQLTests {
         let context = store.context
         let employee = try #require(context.runtime.entity(named: "EmployeeEntity"))
         #expect(try context.sortTerm(forKey: "age", ascending: false, in: employee) == #"t0."ZAGE" DESC"#)
-        #expect(try context.sortTerm(forKey: "name", ascending: true, in: employee) == #"dm_swift_order(t0."ZNAME") ASC"#)
+        #expect(
+            try context.sortTerm(forKey: "name", ascending: true, in: employee) == #"dm_swift_order(t0."ZNAME") ASC"#)
         #expect(
             try context.sortTerm(forKey: "department.name", ascending: true, in: employee)
                 == #"(SELECT dm_swift_order(s1."ZNAME") FROM "ZDEPARTMENTENTITY" AS s1 WHERE s1."Z_PK" = t0."ZDEPARTMENT") ASC"#
@@ -50,8 +51,12 @@ struct SortByKeySQLTests {
             ranks.append(rank)
         }
         try chain.save()
-        let sorted = try chain.fetch(FetchRequest<ManagedObject>(entityName: "A").sorted(by: [SortDescriptor(key: "b.c.rank")]))
-        let read = sorted.map { (($0.value(forKey: "b") as? ManagedObject)?.value(forKey: "c") as? ManagedObject)?.value(forKey: "rank") as? Int32 }
+        let sorted = try chain.fetch(
+            FetchRequest<ManagedObject>(entityName: "A").sorted(by: [SortDescriptor(key: "b.c.rank")]))
+        let read = sorted.map {
+            (($0.value(forKey: "b") as? ManagedObject)?.value(forKey: "c") as? ManagedObject)?.value(forKey: "rank")
+                as? Int32
+        }
         #expect(read == [nil, 1, 2, 3])
     }
 }

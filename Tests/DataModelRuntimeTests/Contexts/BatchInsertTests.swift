@@ -29,7 +29,8 @@ struct BatchInsertTests {
         #expect(result.count == 4)
         #expect(Set(ids) == result.changes.inserted)
 
-        let employees = try context.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.objectID.primaryKey)]))
+        let employees = try context.fetch(
+            EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.objectID.primaryKey)]))
         #expect(employees.map(\.objectID) == ids)
         #expect(employees.map(\.name) == ["Ann", "Bob", "Cy", nil])
         // Left out: the model default (0); cleared with NSNull: none.
@@ -105,9 +106,11 @@ struct BatchInsertTests {
         #expect(try context.count(for: Notebook.fetchRequest()) == 0)
         // Generic entities too; left out, the default applies.
         let entity = try #require(EntityDescription.entity(forEntityName: "Note", in: context))
-        try context.execute(BatchInsertRequest(entity: entity, objects: [["text": "a"], ["text": "b", "pinned": true]]))
+        try context.execute(
+            BatchInsertRequest(entity: entity, objects: [["text": "a"], ["text": "b", "pinned": true]]))
         try context.execute(BatchInsertRequest(entityName: "Notebook", objects: [[:]]))
-        let notes = try context.fetch(FetchRequest<ManagedObject>(entityName: "Note").sorted(by: [SortDescriptor(key: "text")]))
+        let notes = try context.fetch(
+            FetchRequest<ManagedObject>(entityName: "Note").sorted(by: [SortDescriptor(key: "text")]))
         #expect(notes.map { $0.value(forKey: "pinned") as? Bool } == [false, true])
         #expect(try context.fetch(Notebook.fetchRequest()).map(\.title) == [""])
     }
@@ -117,7 +120,8 @@ struct BatchInsertTests {
         defer { store.cleanUp() }
         let context = store.context
         try context.execute(
-            BatchInsertRequest(entityName: "EmployeeEntity", objects: (0..<6).map { ["name": "E\($0)", "age": $0 * 10] }))
+            BatchInsertRequest(
+                entityName: "EmployeeEntity", objects: (0..<6).map { ["name": "E\($0)", "age": $0 * 10] }))
         var update = BatchUpdateRequest<EmployeeEntity>(predicate: #Predicate { ($0.age ?? 0) >= 30 }).setting(
             \.name, to: "senior")
         update.resultType = .count
@@ -132,7 +136,9 @@ struct BatchInsertTests {
         var byIDs = BatchDeleteRequest<EmployeeEntity>(predicate: #Predicate { $0.name == "senior" })
         byIDs.resultType = .objectIDs
         let expected = try context.fetch(
-            EmployeeEntity.fetchRequest().matching("name", equals: "senior").sorted(by: [SortDescriptor(\.objectID.primaryKey)]))
+            EmployeeEntity.fetchRequest().matching("name", equals: "senior").sorted(by: [
+                SortDescriptor(\.objectID.primaryKey)
+            ]))
         let deleted = try #require(try context.execute(byIDs).result as? [ObjectID])
         #expect(deleted == expected.map(\.objectID))
         #expect(try context.count(for: EmployeeEntity.fetchRequest()) == 2)
