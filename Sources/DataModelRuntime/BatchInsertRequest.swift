@@ -33,9 +33,10 @@ import SQLiteKit
 /// (relationships included: a batch insert sets attributes only, as in Core Data), a value of the wrong type, or a
 /// non-optional attribute left without a value fails the whole request before anything is written, with a
 /// ``KeyValueError`` or a ``ValidationError``. `nil` and `NSNull()` clear an attribute. The rows are written in
-/// one transaction; a row that breaks a uniqueness constraint fails the request (SQLite's constraint error, in a
-/// ``StoreError``) where Core Data would update the existing row. Other contexts learn about the rows as from a
-/// save.
+/// one transaction. As in Core Data, an entity with uniqueness constraints (on attributes) is upserted: a row whose
+/// constrained values are those of a stored row (or of an earlier row of the same request) updates that row's
+/// attributes the dictionary names instead of inserting one; its ID is in the result, and contexts holding it
+/// reload it. Other contexts learn about the rows as from a save.
 public final class BatchInsertRequest {
     /// The entity of the rows (not abstract).
     public let entityName: String
@@ -99,8 +100,10 @@ extension ManagedObjectContext {
                     "entity '\(entity.name)' is abstract: batch insert rows of its sub-entities")
             }
             var rows: [[PrimitiveValue]] = []
+            var dictionaryKeys: [[String]] = []
             var missing: [(row: Int, attribute: String)] = []
             for (number, dictionary) in request.dictionaries().enumerated() {
+                dictionaryKeys.append(dictionary.keys.sorted())
                 var values = (0..<entity.attributes.count).map { entity.insertedValues[attribute: $0] }
                 for (key, value) in dictionary {
                     guard let index = entity.attributeIndex(key) else {
@@ -147,10 +150,31 @@ extension ManagedObjectContext {
             guard !rows.isEmpty else {
                 return BatchResult(objectIDs: [], changes: StoreChanges(), resultType: request.resultType)
             }
+            // Uniqueness constraints on attributes: a row with the constrained values of a stored row (or of an
+            // earlier row of the batch) updates it, as Core Data's batch insert does.
+            let constraints: [[Int]] = entity.uniquenessConstraints.compactMap { names in
+                let indices = names.compactMap { entity.attributeIndex($0) }
+                guard !indices.isEmpty, indices.count == names.count,
+                    indices.allSatisfy({ entity.attributeColumns[$0] != nil })
+                else { return nil }
+                return indices
+            }
+            var written: [ObjectID] = []
+            var inserted: Set<ObjectID> = []
+            var updated: Set<ObjectID> = []
             do {
                 try database.transaction {
                     let statement = try database.cachedStatement(entity.insertSQL)
-                    for (row, id) in zip(rows, ids) {
+                    for (number, (row, id)) in zip(rows, ids).enumerated() {
+                        if let existing = try upsertTarget(for: row, constraints: constraints, in: entity) {
+                            let keys = dictionaryKeys[number].compactMap { entity.attributeIndex($0) }.filter {
+                                entity.attributeColumns[$0] != nil
+                            }
+                            try update(existing, of: entity, setting: keys, from: row)
+                            written.append(existing)
+                            if !inserted.contains(existing) { updated.insert(existing) }
+                            continue
+                        }
                         try statement.reset()
                         try statement.bind(id.primaryKey, at: 1)
                         try statement.bind(Int64(entity.number), at: 2)
@@ -165,6 +189,8 @@ extension ManagedObjectContext {
                             index += 1
                         }
                         try statement.run()
+                        written.append(id)
+                        inserted.insert(id)
                     }
                     try coordinator.writePrimaryKeyMaxima()
                 }
@@ -172,10 +198,48 @@ extension ManagedObjectContext {
                 throw StoreError(error)
             }
             coordinator.primaryKeyMaximaCommitted()
-            let changes = StoreChanges(inserted: Set(ids))
+            let changes = StoreChanges(inserted: inserted, updated: updated)
+            if !updated.isEmpty { mergeChanges(StoreChanges(updated: updated)) }
             coordinator.post(changes, from: inbox)
-            return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)
+            return BatchResult(objectIDs: written, changes: changes, resultType: request.resultType)
         }
+    }
+
+    /// The stored row whose values of one of `constraints` (attribute indices) are `row`'s, none of them `NULL`.
+    private func upsertTarget(for row: [PrimitiveValue], constraints: [[Int]], in entity: EntityRuntime)
+        throws(SQLiteError) -> ObjectID?
+    {
+        for constraint in constraints where !constraint.contains(where: { row[$0].isNull }) {
+            let sql =
+                #"SELECT "Z_PK", "Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " WHERE "
+                + constraint.compactMap { entity.attributeColumns[$0] }.map { SQLQuoting.identifier($0) + " = ?" }
+                .joined(separator: " AND ") + " LIMIT 1"
+            let statement = try database.cachedStatement(sql)
+            defer { statement.resetIgnoringErrors() }
+            for (offset, index) in constraint.enumerated() { try statement.bind(row[index], at: Int32(offset + 1)) }
+            if try statement.step() == .row,
+                let id = runtime.objectID(entityNumber: statement.int(at: 1), primaryKey: statement.int64(at: 0))
+            {
+                return id
+            }
+        }
+        return nil
+    }
+
+    /// Sets the attributes at `indices` of the row `id` to `row`'s values, `Z_OPT` + 1.
+    private func update(_ id: ObjectID, of entity: EntityRuntime, setting indices: [Int], from row: [PrimitiveValue])
+        throws(SQLiteError)
+    {
+        let columns = indices.compactMap { entity.attributeColumns[$0] }
+        let sql =
+            "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
+            + (columns.map { SQLQuoting.identifier($0) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#]).joined(separator: ", ")
+            + #" WHERE "Z_PK" = ?"#
+        let statement = try database.cachedStatement(sql)
+        defer { statement.resetIgnoringErrors() }
+        for (offset, index) in indices.enumerated() { try statement.bind(row[index], at: Int32(offset + 1)) }
+        try statement.bind(id.primaryKey, at: Int32(indices.count + 1))
+        try statement.run()
     }
 
     /// `value` without its optional wrapping, or `nil` for `nil` (of any optional type) and `NSNull`.

@@ -143,4 +143,39 @@ struct BatchInsertTests {
         #expect(deleted == expected.map(\.objectID))
         #expect(try context.count(for: EmployeeEntity.fetchRequest()) == 2)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func uniquenessConstraintsUpsert(kind: StoreKind) throws {
+        // Account.name is unique: a row with a stored name updates that row, as Core Data's batch insert does.
+        let store = try TestStore(kind, model: SaveAtomicityTests.strictModel)
+        defer { store.cleanUp() }
+        let context = store.context
+        let alpha = try context.insertNewObject(forEntityName: "Account")
+        alpha.setValue("alpha", forKey: "name")
+        alpha.setValue(Int64(5), forKey: "balance")
+        alpha.setValue(Date(timeIntervalSinceReferenceDate: 7), forKey: "opened")
+        try context.save()
+        let request = BatchInsertRequest(
+            entityName: "Account",
+            objects: [
+                ["name": "alpha", "balance": 50],  // updates alpha's balance, keeps its opened date
+                ["name": "beta", "balance": 1],
+                ["name": "beta", "balance": 2],  // updates the row the batch just inserted
+            ])
+        request.resultType = .objectIDs
+        let result = try context.execute(request)
+        let ids = try #require(result.result as? [ObjectID])
+        #expect(ids.count == 3)
+        #expect(ids[0] == alpha.objectID)
+        #expect(ids[1] == ids[2])
+        #expect(result.changes.updated == [alpha.objectID])
+        #expect(result.changes.inserted == [ids[1]])
+        // The executing context reloads the object it holds.
+        #expect(alpha.value(forKey: "balance") as? Int64 == 50)
+        #expect(alpha.value(forKey: "opened") as? Date == Date(timeIntervalSinceReferenceDate: 7))
+        let accounts = try store.reopened().fetch(
+            FetchRequest<ManagedObject>(entityName: "Account").sorted(by: [SortDescriptor(key: "name")]))
+        #expect(accounts.map { $0.value(forKey: "name") as? String } == ["alpha", "beta"])
+        #expect(accounts.map { $0.value(forKey: "balance") as? Int64 } == [50, 2])
+    }
 }
