@@ -24,7 +24,8 @@ extension ValidationRun {
                     .invalidClassName, entity.location)
             }
             // Entities whose class is `NSManagedObject` share the generic class and generate none.
-            if entity.codeGenerationType != .manual && !ModelNaming.isGenericClass(entity.className) {
+            if entity.codeGenerationType != .manual && !ModelNaming.isGenericClass(entity.className, flavor: .coredata)
+            {
                 // Keyed case-insensitively: the class names are also file names, and `Item.swift` overwrites
                 // `item.swift` on the case-insensitive file systems Xcode projects usually live on.
                 let className = entity.className

@@ -328,7 +328,7 @@ public struct TemplateContextBuilder: Sendable {
         }
         // An entity whose class is `NSManagedObject` (the generic class) gets no files, as in Xcode.
         let (generatesClass, generatesProperties) =
-            ModelNaming.isGenericClass(plainClass)
+            ModelNaming.isGenericClass(plainClass, flavor: flavor)
             ? (false, false) : entity.codeGenerationType.generatedFiles(includeManual: options.includeManual)
         // Read through buffers: an `Attribute` is large, and indexing the array would copy each one.
         // safe (unsafelyUnwrapped): `$0` is an index of the buffer, so the buffer is not empty and has a base address.

@@ -71,16 +71,16 @@ public enum ModelNaming {
     }
 
     /// The class of an entity in `flavor`: `NSManagedObject` (what older Xcode wrote for "no custom class") is the
-    /// generic class, `ManagedObject` in the runtime flavor; no file declares it (``isGenericClass(_:)``).
+    /// generic class, `ManagedObject` in the runtime flavor; no file declares it (``isGenericClass(_:flavor:)``).
     public static func className(entityName: String, className: String, flavor: Flavor) -> String {
         flavor == .runtime && className == "NSManagedObject" ? "ManagedObject" : className
     }
 
     /// Whether `className` (as ``className(entityName:className:flavor:)`` gives it) is the generic class of
-    /// objects, `NSManagedObject` or the runtime's `ManagedObject`: its entity gets no files, its objects are of
-    /// the generic class, and relationships to it are typed with it.
-    public static func isGenericClass(_ className: String) -> Bool {
-        className == "NSManagedObject" || className == "ManagedObject"
+    /// `flavor`'s objects, `NSManagedObject` or the runtime's `ManagedObject`: its entity gets no files, its objects
+    /// are of the generic class, and relationships to it are typed with it.
+    public static func isGenericClass(_ className: String, flavor: Flavor) -> Bool {
+        className == (flavor == .coredata ? "NSManagedObject" : "ManagedObject")
     }
 
     /// The class of an entity in `flavor`, from its name and `representedClassName`.
@@ -154,7 +154,7 @@ public enum ModelNaming {
             let className = className(
                 entityName: entity.name, representedClassName: entity.representedClassName, flavor: flavor)
             // `NSManagedObject` as the class (older models' "no custom class"): Xcode generates nothing for it.
-            if isGenericClass(className) { continue }
+            if isGenericClass(className, flavor: flavor) { continue }
             if writesClass {
                 let name = classFileName(className: className, flavor: flavor)
                 if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityClass(index))) }

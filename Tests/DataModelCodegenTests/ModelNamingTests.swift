@@ -55,6 +55,26 @@ struct ModelNamingTests {
             ])
     }
 
+    @Test func entitiesOfTheGenericClassGetNoFiles() {
+        // Older models' "no custom class": NSManagedObject, the runtime's ManagedObject. Xcode writes no class.
+        let entities: [ModelNaming.EntityFacts] = [
+            .init(name: "Note", representedClassName: "NSManagedObject", codeGeneration: .class),
+            .init(name: "Tag", representedClassName: "NSManagedObject", codeGeneration: .manual),
+            .init(name: "Book", representedClassName: "Book", codeGeneration: .class),
+        ]
+        for flavor in [ModelNaming.Flavor.coredata, .runtime] {
+            let files = ModelNaming.outputFiles(
+                modelName: "Shelf", entities: entities, flavor: flavor, includeManual: true
+            ).map(\.name)
+            #expect(!files.contains { $0.hasPrefix("NSManagedObject") || $0.hasPrefix("ManagedObject") })
+            #expect(files.contains { $0.hasPrefix("Book") })
+        }
+        #expect(ModelNaming.isGenericClass("NSManagedObject", flavor: .coredata))
+        #expect(ModelNaming.isGenericClass("ManagedObject", flavor: .runtime))
+        // A class the user named ManagedObject is the user's in the Core Data flavor.
+        #expect(!ModelNaming.isGenericClass("ManagedObject", flavor: .coredata))
+    }
+
     @Test func versionsInNaturalOrder() {
         let entries = ["Model 10.xcdatamodel", ".xccurrentversion", "Model.xcdatamodel", "Model 9.xcdatamodel", "x"]
         #expect(ModelNaming.versionNames(amongEntries: entries) == ["Model", "Model 9", "Model 10"])
