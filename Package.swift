@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -21,6 +22,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
 
         // The names the generator, the loader, the CLI and the plugins share (standard library only; the plugins
         // compile the same file through `Plugins/PluginsShared/ModelNaming.swift`, a symlink).
@@ -36,6 +42,8 @@ let package = Package(
         .target(name: "DataModelStoreLayout"),
         // A small Swift wrapper over the SQLite C API.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        // A small Swift wrapper over PostgreSQL's C client library, libpq.
+        .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
         // The default templates (`Templates/*.mustache`), compiled into the module as string literals
         // (`EmbeddedTemplates.swift`, written by `Scripts/embed-templates.sh` and checked by a test): a binary needs
         // no files beside it, and a package that depends on this one builds no plugin for it.
@@ -105,6 +113,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit"]),
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
@@ -120,3 +129,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (`Fuzz/<name>/`), one per parser that takes outside input. They have no `main` (libFuzzer's is
+// linked in by `-sanitize=fuzzer`), so they exist only when `Scripts/fuzz.sh` builds them with
+// DATAMODELGEN_FUZZ=1 and the fuzzer flags.
+if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-model", ["DataModel", "DataModelCodegen"]),
+        ("fuzz-current-version", ["DataModel"]),
+        ("fuzz-mustache", ["Mustache"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/\(target.name)"))
+    }
+}

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 files=()
 while IFS= read -r file; do files+=("$file"); done < <(
-    find Sources Tests Benchmarks Plugins Examples -type f -name '*.swift' \
+    find Sources Tests Benchmarks Plugins Examples Fuzz -type f -name '*.swift' \
         -not -path '*/Golden/*' -not -path '*/Generated/*' -not -path 'Tests/GeneratedModels/*' \
         -not -path '*/.build/*' -not -path 'Tests/ConcurrencyMisuse/*' \
         -not -path 'Sources/DataModelTemplates/EmbeddedTemplates.swift' | sort)

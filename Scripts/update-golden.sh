@@ -17,6 +17,7 @@ for model in Models/*.xcdatamodeld; do
         "$tool" generate "$model" --output "$golden/$name/runtime" --flavor runtime --include-manual --no-schema
     fi
     "$tool" schema "$model" --output "$golden/$name/$name.sql"
+    "$tool" schema "$model" --dialect postgres --foreign-keys --output "$golden/$name/$name.postgres.sql"
     "$tool" dump "$model" > "$golden/$name/$name.ir.json"
 done
 # The migration plans of the store-layout tests (steps and SQL of each case).

@@ -175,6 +175,14 @@ public enum ModelLoader {
                     at: SourceLocation(file: path)))
             return nil
         }
+        return currentVersionName(inFileContents: data, path: path, warnings: &warnings)
+    }
+
+    /// The version a `.xccurrentversion` file's bytes name (without `.xcdatamodel`), or `nil` when it names none;
+    /// a file that is not a property list adds a warning located at `path`. Any bytes are safe to pass.
+    public static func currentVersionName(inFileContents data: Data, path: String, warnings: inout [Diagnostic])
+        -> String?
+    {
         // The file as Xcode writes it is read directly; anything else goes through the property-list parser.
         if let name = CurrentVersionFile.plainName(in: data) { return stripExtension(name) }
         let trimmed = Validator.trimmingWhitespaceAndNewlines(String(decoding: data, as: UTF8.self))

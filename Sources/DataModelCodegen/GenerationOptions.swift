@@ -1,4 +1,5 @@
 import DataModelNaming
+import DataModelStoreLayout
 
 /// Which kind of Swift code to generate (`runtime` or `coredata`); the plugins read it too.
 public typealias Flavor = ModelNaming.Flavor
@@ -25,15 +26,18 @@ public struct GenerationOptions: Sendable, Equatable {
     public var includeManual: Bool
     /// Whether to write `<ModelName>.sql` next to the Swift files.
     public var includeSchema: Bool
+    /// How `<ModelName>.sql` is written: its dialect and foreign keys.
+    public var schema: SchemaOptions
 
     /// Creates options.
     public init(
         flavor: Flavor = .runtime, access: AccessLevel = .public, includeManual: Bool = false,
-        includeSchema: Bool = true
+        includeSchema: Bool = true, schema: SchemaOptions = SchemaOptions()
     ) {
         self.flavor = flavor
         self.access = access
         self.includeManual = includeManual
         self.includeSchema = includeSchema
+        self.schema = schema
     }
 }

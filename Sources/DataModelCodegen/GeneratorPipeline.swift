@@ -117,12 +117,12 @@ public struct GeneratorPipeline: Sendable {
     /// `usesDefaultTemplate`: whether `library`'s `schema.sql` is the default template (see
     /// ``SchemaRenderer/usesDefaultTemplate``).
     public func schemaFile(
-        for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool = false, usesDefaultTemplate: Bool
+        for model: ObjectModel, library: MustacheLibrary, options: SchemaOptions = SchemaOptions(),
+        usesDefaultTemplate: Bool
     ) throws(GenerationFailure) -> OutputFile {
         let layout = try layout(of: model)
         defer { scheduler.discard(layout) }
-        let renderer = SchemaRenderer(
-            library: library, ifNotExists: ifNotExists, usesDefaultTemplate: usesDefaultTemplate)
+        let renderer = SchemaRenderer(library: library, options: options, usesDefaultTemplate: usesDefaultTemplate)
         do {
             return OutputFile(
                 path: ModelNaming.schemaFileName(modelName: model.name),
@@ -134,11 +134,10 @@ public struct GeneratorPipeline: Sendable {
 
     /// The schema text of `model`, as `datamodelgen schema` prints it.
     public func schemaText(
-        for model: ObjectModel, library: MustacheLibrary, ifNotExists: Bool, usesDefaultTemplate: Bool
+        for model: ObjectModel, library: MustacheLibrary, options: SchemaOptions, usesDefaultTemplate: Bool
     ) throws(GenerationFailure) -> String {
         let layout = try layout(of: model)
-        let renderer = SchemaRenderer(
-            library: library, ifNotExists: ifNotExists, usesDefaultTemplate: usesDefaultTemplate)
+        let renderer = SchemaRenderer(library: library, options: options, usesDefaultTemplate: usesDefaultTemplate)
         do {
             return try renderer.render(model, layout: layout)
         } catch {

@@ -3,8 +3,30 @@ import DataModelNaming
 import DataModelStoreLayout
 import Mustache
 
-/// Renders a model's SQLite schema, in Core Data's store layout: the store layout's
-/// ``DDLWriter`` script, or a user's own `schema.sql` template.
+/// How a schema is written: the SQL dialect, `IF NOT EXISTS`, real foreign keys.
+public struct SchemaOptions: Sendable, Hashable {
+    /// The dialect: SQLite (Core Data's store, the default) or PostgreSQL.
+    public var dialect: SQLDialect
+    /// Whether statements say `IF NOT EXISTS`.
+    public var ifNotExists: Bool
+    /// Whether key columns are declared as foreign keys (``DDLWriter/foreignKeys``).
+    public var foreignKeys: Bool
+
+    /// Creates options; the defaults are Core Data's SQLite schema.
+    public init(dialect: SQLDialect = .sqlite, ifNotExists: Bool = false, foreignKeys: Bool = false) {
+        self.dialect = dialect
+        self.ifNotExists = ifNotExists
+        self.foreignKeys = foreignKeys
+    }
+
+    /// The pretty writer for these options.
+    var writer: DDLWriter {
+        DDLWriter(dialect: dialect, style: .pretty, ifNotExists: ifNotExists, foreignKeys: foreignKeys)
+    }
+}
+
+/// Renders a model's schema (SQLite, or PostgreSQL with ``SchemaOptions/dialect``), in Core Data's store
+/// layout: the store layout's ``DDLWriter`` script, or a user's own `schema.sql` template.
 ///
 /// The schema file is the ``DDLWriter``'s pretty script, the same writer whose compact statements
 /// the runtime executes. A user's `schema.sql.mustache` (`--templates`) renders through the
@@ -12,8 +34,8 @@ import Mustache
 public struct SchemaRenderer: Sendable {
     /// The compiled templates: a user's `schema.sql`, if any.
     public var library: MustacheLibrary
-    /// Whether statements say `IF NOT EXISTS`.
-    public var ifNotExists: Bool
+    /// The dialect, `IF NOT EXISTS` and foreign keys.
+    public var options: SchemaOptions
     /// Whether the schema is the default one, written by the ``DDLWriter``; `false` when the
     /// library's `schema.sql` is a user's template.
     public var usesDefaultTemplate: Bool
@@ -22,9 +44,9 @@ public struct SchemaRenderer: Sendable {
     ///
     /// - Parameter usesDefaultTemplate: Pass `false` when `library`'s `schema.sql` is a user's
     ///   template, to render it instead of the writer's script.
-    public init(library: MustacheLibrary, ifNotExists: Bool = false, usesDefaultTemplate: Bool = false) {
+    public init(library: MustacheLibrary, options: SchemaOptions = SchemaOptions(), usesDefaultTemplate: Bool = false) {
         self.library = library
-        self.ifNotExists = ifNotExists
+        self.options = options
         self.usesDefaultTemplate = usesDefaultTemplate
     }
 
@@ -34,12 +56,14 @@ public struct SchemaRenderer: Sendable {
     }
 
     /// The default schema file: the ``DDLWriter``'s pretty script under a header naming the model.
-    public static func script(for model: ObjectModel, layout: StoreLayout, ifNotExists: Bool = false) -> String {
-        DDLWriter(style: .pretty, ifNotExists: ifNotExists).script(
+    public static func script(
+        for model: ObjectModel, layout: StoreLayout, options: SchemaOptions = SchemaOptions()
+    ) -> String {
+        options.writer.script(
             for: layout,
             header: [
                 "\(model.name).sql — generated from \(model.name).xcdatamodeld (version \(model.versionName)) by datamodelgen. Do not edit.",
-                "SQLite schema in Core Data's store layout: the runtime reads and writes exactly these tables.",
+                "\(options.dialect.productName) schema in Core Data's store layout: the runtime reads and writes exactly these tables.",
             ])
     }
 
@@ -56,18 +80,18 @@ public struct SchemaRenderer: Sendable {
 
     /// The schema file's text for `model` laid out as `layout`.
     public func render(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> String {
-        if writesDirectly { return Self.script(for: model, layout: layout, ifNotExists: ifNotExists) }
+        if writesDirectly { return Self.script(for: model, layout: layout, options: options) }
         return try library.render(
             CodeGenerator.TemplateName.schema,
-            with: SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists))
+            with: SchemaContext(model: model, layout: layout, options: options))
     }
 
     /// The schema file's UTF-8 bytes for `model` laid out as `layout`.
     public func renderUTF8(_ model: ObjectModel, layout: StoreLayout) throws(MustacheError) -> [UInt8] {
-        if writesDirectly { return Array(Self.script(for: model, layout: layout, ifNotExists: ifNotExists).utf8) }
+        if writesDirectly { return Array(Self.script(for: model, layout: layout, options: options).utf8) }
         return try library.renderUTF8(
             CodeGenerator.TemplateName.schema,
-            withContexts: [SchemaContext(model: model, layout: layout, ifNotExists: ifNotExists).mustacheValue])
+            withContexts: [SchemaContext(model: model, layout: layout, options: options).mustacheValue])
     }
 }
 
@@ -75,10 +99,10 @@ public struct SchemaRenderer: Sendable {
 struct SchemaContext: MustacheRepresentable {
     var model: ObjectModel
     var layout: StoreLayout
-    var ifNotExists: Bool
+    var options: SchemaOptions
 
     var mustacheValue: MustacheValue {
-        .object(SchemaObject(model: model, layout: layout, ifNotExists: ifNotExists))
+        .object(SchemaObject(model: model, layout: layout, options: options))
     }
 }
 
@@ -91,26 +115,41 @@ public struct SchemaLayoutError: Error, Sendable {
 /// The `schema.sql` template's root keys.
 final class SchemaObject: KeyedMustacheObject {
     let model: ObjectModel
-    let ifNotExists: Bool
+    let options: SchemaOptions
     let tables: [MustacheValue]
     let indexes: [MustacheValue]
     let primaryKeyRows: [MustacheValue]
+    let foreignKeys: [MustacheValue]
 
-    init(model: ObjectModel, layout: StoreLayout, ifNotExists: Bool) {
+    init(model: ObjectModel, layout: StoreLayout, options: SchemaOptions) {
         self.model = model
-        self.ifNotExists = ifNotExists
+        self.options = options
+        let writer = options.writer
         tables = layout.tables.map { table in
-            .object(
-                SchemaTableObject(
-                    table: table,
-                    comment: layout.description(of: table)))
+            .object(SchemaTableObject(table: table, comment: layout.description(of: table), writer: writer))
         }
-        indexes = layout.indexes.map { .object(SchemaIndexObject($0)) }
-        primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0)) }
+        indexes = layout.indexes.map { index in
+            .object(SchemaIndexObject(index, table: layout.table(named: index.tableName), writer: writer))
+        }
+        primaryKeyRows = layout.primaryKeyRows.map { .object(SchemaPrimaryKeyRowObject($0, writer: writer)) }
+        var foreignKeys: [MustacheValue] = []
+        if options.foreignKeys {
+            for table in layout.tables {
+                for reference in writer.referencedTables(of: table, in: layout) {
+                    foreignKeys.append(
+                        .object(
+                            SchemaForeignKeyObject(
+                                table: table.name, column: reference.column, destination: reference.table,
+                                dialect: options.dialect)))
+                }
+            }
+        }
+        self.foreignKeys = foreignKeys
     }
 
     enum Key: String, CaseIterable, Sendable {
         case modelName, versionName, sourceFileName, ifNotExists, tables, indexes, hasIndexes, primaryKeyRows
+        case dialect, foreignKeys
     }
 
     static let keys = makeKeys()
@@ -120,7 +159,9 @@ final class SchemaObject: KeyedMustacheObject {
         case .modelName: return .string(model.name)
         case .versionName: return .string(model.versionName)
         case .sourceFileName: return .string(ModelNaming.sourceFileName(modelName: model.name))
-        case .ifNotExists: return .string(ifNotExists ? "IF NOT EXISTS " : "")
+        case .ifNotExists: return .string(options.ifNotExists ? "IF NOT EXISTS " : "")
+        case .dialect: return .string(options.dialect.name)
+        case .foreignKeys: return .array(foreignKeys)
         case .tables: return .array(tables)
         case .indexes: return .array(indexes)
         case .hasIndexes: return .bool(!indexes.isEmpty)
@@ -133,15 +174,17 @@ final class SchemaObject: KeyedMustacheObject {
 final class SchemaTableObject: KeyedMustacheObject {
     let table: TableLayout
     let comment: String
+    let writer: DDLWriter
 
-    init(table: TableLayout, comment: String) {
+    init(table: TableLayout, comment: String, writer: DDLWriter) {
         self.table = table
         self.comment = comment
+        self.writer = writer
     }
 
     /// The column definitions, then a table constraint for a primary key of several columns.
     var columns: [MustacheValue] {
-        let definitions = DDLWriter().columnDefinitions(of: table)
+        let definitions = writer.columnDefinitions(of: table)
         let last = definitions.count - 1
         return definitions.enumerated().map { index, definition in
             .object(SchemaColumnObject(definition: definition, isLast: index == last))
@@ -191,9 +234,13 @@ final class SchemaColumnObject: KeyedMustacheObject {
 /// An index of `schema.sql`.
 final class SchemaIndexObject: KeyedMustacheObject {
     let index: IndexLayout
+    let table: TableLayout?
+    let writer: DDLWriter
 
-    init(_ index: IndexLayout) {
+    init(_ index: IndexLayout, table: TableLayout?, writer: DDLWriter) {
         self.index = index
+        self.table = table
+        self.writer = writer
     }
 
     enum Key: String, CaseIterable, Sendable {
@@ -207,7 +254,7 @@ final class SchemaIndexObject: KeyedMustacheObject {
         case .name: return .string(SQLQuoting.identifier(index.name))
         case .table: return .string(SQLQuoting.identifier(index.tableName))
         case .unique: return .string(index.isUnique ? "UNIQUE " : "")
-        case .columns: return .string(DDLWriter().indexColumns(of: index))
+        case .columns: return .string(writer.indexColumns(of: index, on: table))
         }
     }
 }
@@ -215,13 +262,15 @@ final class SchemaIndexObject: KeyedMustacheObject {
 /// A `Z_PRIMARYKEY` row of `schema.sql`.
 final class SchemaPrimaryKeyRowObject: KeyedMustacheObject {
     let row: PrimaryKeyRow
+    let writer: DDLWriter
 
-    init(_ row: PrimaryKeyRow) {
+    init(_ row: PrimaryKeyRow, writer: DDLWriter) {
         self.row = row
+        self.writer = writer
     }
 
     enum Key: String, CaseIterable, Sendable {
-        case entityNumber, `name`, superentityNumber, maximumPrimaryKey
+        case entityNumber, `name`, superentityNumber, maximumPrimaryKey, statement
     }
 
     static let keys = makeKeys()
@@ -232,6 +281,36 @@ final class SchemaPrimaryKeyRowObject: KeyedMustacheObject {
         case .name: return .string(SQLQuoting.literal(row.name))
         case .superentityNumber: return .int(row.superentityNumber)
         case .maximumPrimaryKey: return .string(String(row.maximumPrimaryKey))
+        case .statement: return .string(writer.insertPrimaryKeyRow(row))
+        }
+    }
+}
+
+/// A foreign key of `schema.sql` (only with ``SchemaOptions/foreignKeys``).
+final class SchemaForeignKeyObject: KeyedMustacheObject {
+    let table: String
+    let column: String
+    let destination: String
+    let dialect: SQLDialect
+
+    init(table: String, column: String, destination: String, dialect: SQLDialect) {
+        self.table = table
+        self.column = column
+        self.destination = destination
+        self.dialect = dialect
+    }
+
+    enum Key: String, CaseIterable, Sendable {
+        case table, column, destination
+    }
+
+    static let keys = makeKeys()
+
+    func value(for known: Key) -> MustacheValue? {
+        switch known {
+        case .table: return .string(dialect.identifier(table))
+        case .column: return .string(dialect.identifier(column))
+        case .destination: return .string(dialect.identifier(destination))
         }
     }
 }

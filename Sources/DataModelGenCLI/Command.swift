@@ -53,10 +53,10 @@ enum Command: String, CaseIterable, Sendable {
         switch self {
         case .generate:
             [
-                .outputDirectory, .flavor, .access, .templates, .includeManual, .noSchema, .check, .dryRun, .noCache,
-                .config, .expectOutput,
+                .outputDirectory, .flavor, .access, .templates, .includeManual, .noSchema, .schemaDialect,
+                .foreignKeys, .check, .dryRun, .noCache, .config, .expectOutput,
             ] + Self.commonOptions
-        case .schema: [.outputFile, .ifNotExists, .templates] + Self.commonOptions
+        case .schema: [.outputFile, .dialect, .foreignKeys, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions
         case .dump: [.format] + Self.commonOptions
         case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql] + Self.commonOptions

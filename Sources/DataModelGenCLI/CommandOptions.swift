@@ -1,4 +1,5 @@
 import DataModelCodegen
+import DataModelStoreLayout
 
 /// Every option of every command, declared once: the commands list them (``Command/options``), the parser
 /// parses by them, help prints them and the commands read the parsed values through them.
@@ -17,6 +18,9 @@ extension ArgumentParser.Option {
         "templates", "DIR", "Directory of .mustache files overriding default templates by file name.")
     static let includeManual = flag("include-manual", "Also generate entities whose codegen is Manual/None.")
     static let noSchema = flag("no-schema", "Do not write <ModelName>.sql next to the Swift files.")
+    static let schemaDialect = value(
+        "schema-dialect", "DIALECT", "Dialect of <ModelName>.sql: sqlite (default) or postgres.",
+        allowed: SQLDialect.all.map(\.name))
     static let check = flag("check", "Write nothing; print a diff and exit 1 when the output is stale.")
     static let dryRun = flag("dry-run", "Write nothing; list the files that would be written, kept or removed.")
     static let noCache = flag(
@@ -32,6 +36,12 @@ extension ArgumentParser.Option {
     static let outputFile = path(
         "output", "FILE", "Write the DDL to FILE (only when it changes) instead of standard output.")
     static let ifNotExists = flag("if-not-exists", "Write CREATE TABLE/INDEX IF NOT EXISTS.")
+    static let dialect = value(
+        "dialect", "DIALECT",
+        "sqlite (default: Core Data's store) or postgres (the same tables with PostgreSQL's types).",
+        allowed: SQLDialect.all.map(\.name))
+    static let foreignKeys = flag(
+        "foreign-keys", "Declare to-one and join-table keys as foreign keys (deferred; Core Data declares none).")
 
     // MARK: dump
 

@@ -1,6 +1,7 @@
 import DataModel
 import DataModelCodegen
 import DataModelNaming
+import DataModelStoreLayout
 import FoundationEssentials
 import Mustache
 
@@ -159,7 +160,12 @@ struct GenerateRequest {
         options = GenerationOptions(
             flavor: flavors[0], access: access,
             includeManual: arguments.flag(.includeManual) || (config?.includeManual ?? false),
-            includeSchema: !arguments.flag(.noSchema) && (config?.schema ?? true))
+            includeSchema: !arguments.flag(.noSchema) && (config?.schema ?? true),
+            schema: SchemaOptions(
+                dialect: try SchemaOptions.dialect(
+                    named: arguments.value(.schemaDialect) ?? config?.schemaDialect,
+                    fromCommandLine: arguments.value(.schemaDialect) != nil),
+                foreignKeys: arguments.flag(.foreignKeys) || (config?.foreignKeys ?? false)))
         versionName = arguments.value(.modelVersion) ?? config?.modelVersion
         templates = arguments.value(.templates) ?? config?.templates
         expectedOutputs = arguments.values(.expectOutput)
@@ -177,6 +183,7 @@ struct GenerateRequest {
         let parts = [
             "flavor=\(flavorList)", "access=\(options.access.rawValue)",
             "manual=\(options.includeManual)", "schema=\(options.includeSchema)",
+            "dialect=\(options.schema.dialect)", "foreign-keys=\(options.schema.foreignKeys)",
             "version=\(versionName ?? "")", "expect=\((expectedOutputs ?? []).joined(separator: "\n"))",
             "config=\(config.map { "\($0)" } ?? "")", "warnings-as-errors=\(warningsAsErrors)",
         ]

@@ -129,7 +129,8 @@ struct OutputPipeline {
     }
 
     private func schemaFile(_ model: ObjectModel) throws(GenerationFailure) -> OutputFile {
-        try pipeline.schemaFile(for: model, library: library, usesDefaultTemplate: schemaUsesDefaultTemplate)
+        try pipeline.schemaFile(
+            for: model, library: library, options: options.schema, usesDefaultTemplate: schemaUsesDefaultTemplate)
     }
 }
 

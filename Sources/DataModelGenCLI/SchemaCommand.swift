@@ -1,5 +1,6 @@
 import DataModel
 import DataModelCodegen
+import DataModelStoreLayout
 import FoundationEssentials
 
 /// `datamodelgen schema`: prints or writes the model's SQLite DDL.
@@ -15,10 +16,13 @@ enum SchemaCommand {
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
         let templates = arguments.value(.templates)
         let library = try TemplateLoader.library(overrides: templates)
+        let options = SchemaOptions(
+            dialect: try SchemaOptions.dialect(named: arguments.value(.dialect), fromCommandLine: true),
+            ifNotExists: arguments.flag(.ifNotExists), foreignKeys: arguments.flag(.foreignKeys))
         let text: String
         do throws(GenerationFailure) {
             text = try GeneratorPipeline.commandLine.schemaText(
-                for: loaded.model, library: library, ifNotExists: arguments.flag(.ifNotExists),
+                for: loaded.model, library: library, options: options,
                 usesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates))
         } catch {
             switch error {
@@ -42,5 +46,18 @@ enum SchemaCommand {
         plan.removals = []
         try OutputWriter.apply(plan)
         return .success
+    }
+}
+
+extension SchemaOptions {
+    /// The dialect named `name` (SQLite when `nil`); an unknown name is a usage error naming where it came from.
+    static func dialect(named name: String?, fromCommandLine: Bool) throws(UsageError) -> SQLDialect {
+        guard let name else { return .sqlite }
+        guard let dialect = SQLDialect(name: name) else {
+            throw UsageError(
+                "invalid schema dialect '\(name)'\(fromCommandLine ? "" : " in the config"); expected "
+                    + SQLDialect.all.map(\.name).joined(separator: " or "))
+        }
+        return dialect
     }
 }

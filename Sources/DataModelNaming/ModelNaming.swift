@@ -320,6 +320,10 @@ public enum ModelNaming {
         public var schema: Bool?
         /// The model version to use instead of the current one.
         public var modelVersion: String?
+        /// The dialect of `<ModelName>.sql`: `sqlite` (the default) or `postgres`.
+        public var schemaDialect: String?
+        /// Whether `<ModelName>.sql` declares key columns as foreign keys.
+        public var foreignKeys: Bool?
 
         /// The file name looked up next to the model.
         public static let fileName = "datamodelgen.json"
@@ -327,7 +331,8 @@ public enum ModelNaming {
         /// Creates a config.
         public init(
             flavor: String? = nil, access: String? = nil, templates: String? = nil, includeManual: Bool? = nil,
-            output: String? = nil, schema: Bool? = nil, modelVersion: String? = nil
+            output: String? = nil, schema: Bool? = nil, modelVersion: String? = nil, schemaDialect: String? = nil,
+            foreignKeys: Bool? = nil
         ) {
             self.flavor = flavor
             self.access = access
@@ -336,6 +341,8 @@ public enum ModelNaming {
             self.output = output
             self.schema = schema
             self.modelVersion = modelVersion
+            self.schemaDialect = schemaDialect
+            self.foreignKeys = foreignKeys
         }
     }
 

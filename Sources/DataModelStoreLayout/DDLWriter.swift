@@ -1,43 +1,150 @@
 /// The SQL dialect DDL is written in: how identifiers and strings are quoted and how column types
 /// are spelled.
 ///
-/// Only SQLite exists today (Core Data's store); another dialect is another value of this type,
-/// so the writer, the runtime and migrations keep one code path.
-public struct SQLDialect: Sendable, Hashable {
-    private enum Kind: Sendable, Hashable {
+/// SQLite is Core Data's store; PostgreSQL gets the same tables and columns with the types a person
+/// querying it with `psql` expects. Another dialect is another value of this type, so the writer, the
+/// runtime and migrations keep one code path.
+public struct SQLDialect: Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: String, Sendable, Hashable, CaseIterable {
         case sqlite
+        case postgres
     }
 
     private let kind: Kind
 
     /// SQLite, as Core Data writes its stores.
     public static let sqlite = SQLDialect(kind: .sqlite)
+    /// PostgreSQL: Core Data's tables and columns with PostgreSQL's own types (`BIGINT`, `BOOLEAN`,
+    /// `TIMESTAMPTZ`, `UUID`, `BYTEA`, `JSONB` …).
+    public static let postgres = SQLDialect(kind: .postgres)
+
+    /// Every dialect, in the order their names are listed.
+    public static let all: [SQLDialect] = Kind.allCases.map(SQLDialect.init(kind:))
+
+    /// The dialect named `name` (`sqlite`, `postgres`; `postgresql` is accepted too), or `nil`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "sqlite": self = .sqlite
+        case "postgres", "postgresql": self = .postgres
+        default: return nil
+        }
+    }
+
+    private init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The dialect's name as options spell it: `sqlite`, `postgres`.
+    public var name: String { kind.rawValue }
+
+    public var description: String { name }
 
     /// `name` as a quoted identifier (`"order"`), so names that are keywords are safe.
     public func identifier(_ name: String) -> String {
-        switch kind {
-        case .sqlite: SQLQuoting.identifier(name)
-        }
+        // Both dialects quote identifiers with double quotes, doubling embedded ones.
+        SQLQuoting.identifier(name)
     }
 
     /// `text` as a string literal (`'O''Neil'`).
     public func literal(_ text: String) -> String {
-        switch kind {
-        case .sqlite: SQLQuoting.literal(text)
-        }
+        SQLQuoting.literal(text)
     }
 
-    /// The column type's name (`INTEGER`, `VARCHAR`).
+    /// The column type's name for a column of `type` that holds no attribute (`INTEGER`, `VARCHAR`).
     public func typeName(_ type: SQLColumnType) -> String {
         switch kind {
         case .sqlite: type.rawValue
+        case .postgres:
+            switch type {
+            case .integer: "BIGINT"
+            case .float: "DOUBLE PRECISION"
+            case .timestamp: "TIMESTAMPTZ"
+            case .decimal: "NUMERIC"
+            case .varchar: "TEXT"
+            case .varchar255: "VARCHAR(255)"
+            case .blob: "BYTEA"
+            }
         }
     }
 
-    /// The start of an insert that leaves an existing row alone: `INSERT OR IGNORE INTO "T"`.
+    /// The type `column` is declared with: SQLite's is Core Data's (``ColumnLayout/type``); PostgreSQL's
+    /// follows the attribute type (`SMALLINT` for Integer 16, `BOOLEAN`, `REAL` for Float, `UUID`,
+    /// `JSONB` for Transformable and Composite values …), `BIGINT` for keys, `INTEGER` for `Z_ENT`,
+    /// `Z_OPT` and positions.
+    public func typeName(of column: ColumnLayout) -> String {
+        switch kind {
+        case .sqlite: return column.type.rawValue
+        case .postgres:
+            switch column.role {
+            case .primaryKey, .foreignKey, .joinKey: return "BIGINT"
+            case .entity, .optimisticLock, .foreignEntity, .foreignOrder, .joinOrder: return "INTEGER"
+            case .attribute: break
+            case .system:
+                // Z_PRIMARYKEY's entity numbers and Z_METADATA's version are small; Z_MAX is a key.
+                if ["Z_ENT", "Z_SUPER", "Z_VERSION"].contains(column.name) { return "INTEGER" }
+            }
+            guard let attributeType = column.attributeType else { return typeName(column.type) }
+            switch attributeType {
+            case .integer16: return "SMALLINT"
+            case .integer32: return "INTEGER"
+            case .integer64: return "BIGINT"
+            case .boolean: return "BOOLEAN"
+            case .float: return "REAL"
+            case .double: return "DOUBLE PRECISION"
+            case .decimal: return "NUMERIC"
+            case .date: return "TIMESTAMPTZ"
+            case .string, .uri: return "TEXT"
+            case .uuid: return "UUID"
+            case .transformable, .composite: return "JSONB"
+            case .binary, .objectID, .undefined: return typeName(column.type)
+            }
+        }
+    }
+
+    /// How an index column's collation and direction are written: SQLite's `COLLATE BINARY ASC`,
+    /// PostgreSQL's `COLLATE "C" ASC` (byte order: code-point order for UTF-8).
+    func indexOrder(_ order: IndexColumnOrder) -> String {
+        switch kind {
+        case .sqlite: order.rawValue
+        case .postgres: order == .ascending ? #"COLLATE "C" ASC"# : #"COLLATE "C" DESC"#
+        }
+    }
+
+    /// Whether `COLLATE` applies to a column of `type` (PostgreSQL collates text only).
+    func collates(_ column: ColumnLayout?) -> Bool {
+        switch kind {
+        case .sqlite: true
+        case .postgres: column.map { typeName(of: $0) == "TEXT" } ?? false
+        }
+    }
+
+    /// The start of an insert that leaves an existing row alone: `INSERT OR IGNORE INTO "T"`
+    /// (PostgreSQL: `INSERT INTO "T"`, ended by ``insertIgnoringExistingSuffix``).
     func insertIgnoringExisting(into table: String) -> String {
         switch kind {
         case .sqlite: "INSERT OR IGNORE INTO " + identifier(table)
+        case .postgres: "INSERT INTO " + identifier(table)
+        }
+    }
+
+    /// The end of an insert that leaves an existing row alone: nothing, or PostgreSQL's
+    /// ` ON CONFLICT DO NOTHING`.
+    var insertIgnoringExistingSuffix: String {
+        switch kind {
+        case .sqlite: ""
+        case .postgres: " ON CONFLICT DO NOTHING"
+        }
+    }
+
+    /// Whether foreign key constraints are added after every table exists (`ALTER TABLE … ADD FOREIGN KEY`,
+    /// PostgreSQL), rather than written in the column definitions (SQLite, which cannot add them later).
+    var addsForeignKeysAfterTables: Bool { kind == .postgres }
+
+    /// The product's name for messages and headers: `SQLite`, `PostgreSQL`.
+    public var productName: String {
+        switch kind {
+        case .sqlite: "SQLite"
+        case .postgres: "PostgreSQL"
         }
     }
 }
@@ -74,12 +181,20 @@ public struct DDLWriter: Sendable {
     public var style: Style
     /// Whether `CREATE` statements say `IF NOT EXISTS`, so running them again is harmless.
     public var ifNotExists: Bool
+    /// Whether to-one foreign keys and join-table keys are declared as real foreign keys (`REFERENCES` the
+    /// destination's table, deferred to the end of the transaction, as a save writes rows in any order).
+    /// Core Data declares none; only ``statements(for:)`` and ``script(for:header:)`` write them, because they
+    /// need the whole layout: inline in SQLite, `ALTER TABLE … ADD FOREIGN KEY` after the tables in PostgreSQL.
+    public var foreignKeys: Bool
 
     /// Creates a writer.
-    public init(dialect: SQLDialect = .sqlite, style: Style = .compact, ifNotExists: Bool = false) {
+    public init(
+        dialect: SQLDialect = .sqlite, style: Style = .compact, ifNotExists: Bool = false, foreignKeys: Bool = false
+    ) {
         self.dialect = dialect
         self.style = style
         self.ifNotExists = ifNotExists
+        self.foreignKeys = foreignKeys
     }
 
     // MARK: Statements
@@ -89,8 +204,17 @@ public struct DDLWriter: Sendable {
     public func statements(for layout: StoreLayout) -> [String] {
         var statements: [String] = []
         statements.reserveCapacity(layout.entityTables.count + layout.joinTables.count + 3 + layout.indexes.count)
-        for table in layout.tables { statements.append(createTable(table)) }
-        for index in layout.indexes { statements.append(createIndex(index)) }
+        for table in layout.tables {
+            var text = ""
+            writeCreateTable(table, references: inlineReferences(of: table, in: layout), to: &text)
+            statements.append(text)
+        }
+        for index in layout.indexes {
+            var text = ""
+            writeCreateIndex(index, table: layout.table(named: index.tableName), to: &text)
+            statements.append(text)
+        }
+        statements += addedForeignKeys(in: layout)
         return statements
     }
 
@@ -105,14 +229,15 @@ public struct DDLWriter: Sendable {
     /// rowid); a two-column one as a table constraint.
     public func createTable(_ table: TableLayout) -> String {
         var text = ""
-        writeCreateTable(table, to: &text)
+        writeCreateTable(table, references: [:], to: &text)
         return text
     }
 
-    /// The `CREATE [UNIQUE] INDEX` statement for `index`.
-    public func createIndex(_ index: IndexLayout) -> String {
+    /// The `CREATE [UNIQUE] INDEX` statement for `index` on `table` (which tells a dialect that collates text
+    /// only which columns are text).
+    public func createIndex(_ index: IndexLayout, on table: TableLayout? = nil) -> String {
         var text = ""
-        writeCreateIndex(index, to: &text)
+        writeCreateIndex(index, table: table, to: &text)
         return text
     }
 
@@ -130,7 +255,7 @@ public struct DDLWriter: Sendable {
     public func columnDefinitions(of table: TableLayout) -> [String] {
         var definitions: [String] = []
         definitions.reserveCapacity(table.columns.count + 1)
-        forEachDefinition(of: table) { write in
+        forEachDefinition(of: table, references: [:]) { write in
             var text = ""
             write(&text)
             definitions.append(text)
@@ -138,10 +263,11 @@ public struct DDLWriter: Sendable {
         return definitions
     }
 
-    /// An index's column list without parentheses: `"ZNAME" COLLATE BINARY ASC, "Z_ENT"`.
-    public func indexColumns(of index: IndexLayout) -> String {
+    /// An index's column list without parentheses: `"ZNAME" COLLATE BINARY ASC, "Z_ENT"` (`table`, the index's
+    /// table, tells a dialect that collates text only which columns are text).
+    public func indexColumns(of index: IndexLayout, on table: TableLayout? = nil) -> String {
         var text = ""
-        writeIndexColumns(index, to: &text)
+        writeIndexColumns(index, table: table, to: &text)
         return text
     }
 
@@ -166,12 +292,18 @@ public struct DDLWriter: Sendable {
             text += "\n-- "
             text += layout.description(of: table)
             text += "\n"
-            writeCreateTable(table, to: &text)
+            writeCreateTable(table, references: inlineReferences(of: table, in: layout), to: &text)
             text += ";\n"
         }
         if !layout.indexes.isEmpty { text += "\n" }
         for index in layout.indexes {
-            writeCreateIndex(index, to: &text)
+            writeCreateIndex(index, table: layout.table(named: index.tableName), to: &text)
+            text += ";\n"
+        }
+        let constraints = addedForeignKeys(in: layout)
+        if !constraints.isEmpty { text += "\n" }
+        for constraint in constraints {
+            text += constraint
             text += ";\n"
         }
         text += "\n"
@@ -184,13 +316,73 @@ public struct DDLWriter: Sendable {
 
     // MARK: Writing
 
-    private func writeCreateTable(_ table: TableLayout, to text: inout String) {
+    /// The destination table of each key column of `table` (to-one foreign keys, join-table keys), by column.
+    public func referencedTables(of table: TableLayout, in layout: StoreLayout) -> [(column: String, table: String)] {
+        var references: [(column: String, table: String)] = []
+        switch table.kind {
+        case .entity:
+            for column in table.columns where column.role == .foreignKey {
+                guard let number = column.entityNumber, let name = column.propertyName,
+                    let relationship = layout.entity(number: number)?.relationship(named: name),
+                    let destination = layout.entity(number: relationship.destinationEntityNumber)
+                else { continue }
+                references.append((column.name, destination.tableName))
+            }
+        case .join:
+            guard let join = layout.joinTable(named: table.name) else { break }
+            if let owner = layout.entity(number: join.ownerEntityNumber) {
+                references.append((join.sourceColumn, owner.tableName))
+            }
+            if let destination = layout.entity(number: join.destinationEntityNumber) {
+                references.append((join.destinationColumn, destination.tableName))
+            }
+        case .primaryKey, .metadata, .modelCache: break
+        }
+        return references
+    }
+
+    /// The references written in `table`'s column definitions: none unless ``foreignKeys`` is set and the
+    /// dialect declares them inline.
+    private func inlineReferences(of table: TableLayout, in layout: StoreLayout) -> [String: String] {
+        guard foreignKeys, !dialect.addsForeignKeysAfterTables else { return [:] }
+        var references: [String: String] = [:]
+        for reference in referencedTables(of: table, in: layout) { references[reference.column] = reference.table }
+        return references
+    }
+
+    /// `ALTER TABLE … ADD FOREIGN KEY` for every key column, when ``foreignKeys`` is set and the dialect adds
+    /// them after the tables.
+    private func addedForeignKeys(in layout: StoreLayout) -> [String] {
+        guard foreignKeys, dialect.addsForeignKeysAfterTables else { return [] }
+        var statements: [String] = []
+        for table in layout.tables {
+            for reference in referencedTables(of: table, in: layout) {
+                var text = "ALTER TABLE "
+                writeIdentifier(table.name, to: &text)
+                text += " ADD FOREIGN KEY ("
+                writeIdentifier(reference.column, to: &text)
+                text += ") "
+                writeReference(to: reference.table, to: &text)
+                statements.append(text)
+            }
+        }
+        return statements
+    }
+
+    /// `REFERENCES "ZTABLE" ("Z_PK") DEFERRABLE INITIALLY DEFERRED`.
+    private func writeReference(to table: String, to text: inout String) {
+        text += "REFERENCES "
+        writeIdentifier(table, to: &text)
+        text += #" ("Z_PK") DEFERRABLE INITIALLY DEFERRED"#
+    }
+
+    private func writeCreateTable(_ table: TableLayout, references: [String: String], to text: inout String) {
         text += ifNotExists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE "
         writeIdentifier(table.name, to: &text)
         let pretty = style == .pretty
         text += pretty ? " (\n    " : " ("
         var first = true
-        forEachDefinition(of: table) { write in
+        forEachDefinition(of: table, references: references) { write in
             if !first { text += pretty ? ",\n    " : ", " }
             first = false
             write(&text)
@@ -200,14 +392,20 @@ public struct DDLWriter: Sendable {
 
     /// Calls `body` once per column definition (and primary key constraint) of `table`, with a
     /// function that writes it.
-    private func forEachDefinition(of table: TableLayout, _ body: ((inout String) -> Void) -> Void) {
+    private func forEachDefinition(
+        of table: TableLayout, references: [String: String], _ body: ((inout String) -> Void) -> Void
+    ) {
         let singleKey = table.primaryKey.count == 1 ? table.primaryKey[0] : nil
         for column in table.columns {
             body { text in
                 writeIdentifier(column.name, to: &text)
                 text += " "
-                text += dialect.typeName(column.type)
+                text += dialect.typeName(of: column)
                 if singleKey == column.name { text += " PRIMARY KEY" }
+                if let destination = references[column.name] {
+                    text += " "
+                    writeReference(to: destination, to: &text)
+                }
             }
         }
         if table.primaryKey.count > 1 {
@@ -222,24 +420,28 @@ public struct DDLWriter: Sendable {
         }
     }
 
-    private func writeCreateIndex(_ index: IndexLayout, to text: inout String) {
+    private func writeCreateIndex(_ index: IndexLayout, table: TableLayout?, to text: inout String) {
         text += index.isUnique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
         if ifNotExists { text += "IF NOT EXISTS " }
         writeIdentifier(index.name, to: &text)
         text += " ON "
         writeIdentifier(index.tableName, to: &text)
         text += " ("
-        writeIndexColumns(index, to: &text)
+        writeIndexColumns(index, table: table, to: &text)
         text += ")"
     }
 
-    private func writeIndexColumns(_ index: IndexLayout, to text: inout String) {
+    private func writeIndexColumns(_ index: IndexLayout, table: TableLayout?, to text: inout String) {
         for (position, column) in index.columns.enumerated() {
             if position > 0 { text += ", " }
             writeIdentifier(column.name, to: &text)
             if let order = column.order {
                 text += " "
-                text += order.rawValue
+                if dialect.collates(table?.columns.first { $0.name == column.name }) {
+                    text += dialect.indexOrder(order)
+                } else {
+                    text += order == .ascending ? "ASC" : "DESC"
+                }
             }
         }
     }
@@ -255,6 +457,7 @@ public struct DDLWriter: Sendable {
         text += ", "
         text += String(row.maximumPrimaryKey)
         text += ")"
+        text += dialect.insertIgnoringExistingSuffix
     }
 
     private func writeIdentifier(_ name: String, to text: inout String) {

@@ -250,7 +250,7 @@ struct MigrationPlanner {
             for column in table.columns where previous.column(named: column.name) == nil {
                 sql.append(
                     "ALTER TABLE " + ddl.dialect.identifier(table.name) + " ADD COLUMN "
-                        + ddl.dialect.identifier(column.name) + " " + ddl.dialect.typeName(column.type))
+                        + ddl.dialect.identifier(column.name) + " " + ddl.dialect.typeName(of: column))
                 added.append("add column \(table.name).\(column.name)")
             }
         }

@@ -127,7 +127,7 @@ extension StoreLayoutBuilder {
                 let position = place(
                     ColumnLayout(
                         name: column, type: sqlType, role: .attribute, entityNumber: number,
-                        propertyName: attribute.name),
+                        propertyName: attribute.name, attributeType: attribute.type),
                     group: attribute.type.columnGroup ?? .binary, owner: number)
                 attributeColumn[firstAttribute + index] = Int32(truncatingIfNeeded: position)
                 attributeLayoutIndex[firstAttribute + index] = Int32(truncatingIfNeeded: layouts.count)

@@ -52,16 +52,21 @@ public struct ColumnLayout: Sendable, Hashable {
     public let entityNumber: Int?
     /// The attribute or relationship name in its model spelling, for property columns.
     public let propertyName: String?
+    /// The attribute's type, for attribute columns: dialects other than SQLite choose the column type by it
+    /// (PostgreSQL's `BOOLEAN`, `UUID`, `JSONB` …).
+    public let attributeType: AttributeType?
 
     /// Creates a column.
     public init(
-        name: String, type: SQLColumnType, role: ColumnRole, entityNumber: Int? = nil, propertyName: String? = nil
+        name: String, type: SQLColumnType, role: ColumnRole, entityNumber: Int? = nil, propertyName: String? = nil,
+        attributeType: AttributeType? = nil
     ) {
         self.name = name
         self.type = type
         self.role = role
         self.entityNumber = entityNumber
         self.propertyName = propertyName
+        self.attributeType = attributeType
     }
 }
 

@@ -1,0 +1,230 @@
+import CLibPQ
+import Foundation
+
+/// One connection to a PostgreSQL server, through libpq.
+///
+/// ```swift
+/// let connection = try PostgresConnection(url: "postgresql://app@127.0.0.1:5432/app")
+/// try connection.execute(#"CREATE TABLE "T" ("ID" BIGINT PRIMARY KEY, "NAME" TEXT)"#)
+/// try connection.query(#"INSERT INTO "T" VALUES ($1, $2)"#, [.int(1), .text("Ada")])
+/// let rows = try connection.query(#"SELECT "NAME" FROM "T" WHERE "ID" = $1"#, [.int(1)])
+/// rows[0, 0]   // .text("Ada")
+/// try connection.transaction { try connection.query(…) }
+/// ```
+///
+/// A connection is used by one thread at a time (it is not `Sendable`). Every session starts in UTC with ISO dates,
+/// so timestamps read back exactly. A lost connection fails the statement with ``PostgresError/Kind/connection``;
+/// ``reconnect()`` opens it again — nothing is retried behind the caller's back.
+public final class PostgresConnection {
+    private var handle: OpaquePointer?
+    /// The URL or key-value connection string it was opened with.
+    public let url: String
+
+    /// Connects to the server `url` names: a `postgresql://` URL (host or socket directory, port, database, user,
+    /// `sslmode` … as libpq takes them) or a `key=value` connection string.
+    ///
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connection`` when the server cannot be reached or
+    ///   refuses the session.
+    public init(url: String) throws(PostgresError) {
+        self.url = url
+        try connect()
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    private func connect() throws(PostgresError) {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        guard let connection = PQconnectdb(url) else {
+            throw PostgresError(kind: .connection, message: "out of memory")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(kind: .connection, message: message)
+        }
+        handle = connection
+        try execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET extra_float_digits = 3")
+    }
+
+    /// Whether the connection is open and the server reachable as far as libpq knows (after a failed statement
+    /// on a lost connection, `false`).
+    public var isConnected: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// Closes the connection and opens a new one to the same server.
+    public func reconnect() throws(PostgresError) {
+        try connect()
+    }
+
+    /// The server's version number, e.g. `150018` for 15.18.
+    public var serverVersion: Int {
+        guard let handle else { return 0 }
+        return Int(PQserverVersion(handle))
+    }
+
+    /// Whether a transaction is open (including one that failed and awaits `ROLLBACK`).
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Runs `sql`, which may hold several statements separated by `;` and takes no parameters (DDL scripts,
+    /// `BEGIN`/`COMMIT`).
+    public func execute(_ sql: String) throws(PostgresError) {
+        let handle = try openHandle(for: sql)
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs one statement with `$1 … $n` bound to `parameters` and returns its rows (none for a statement that
+    /// returns none; ``PostgresResult/rowsAffected`` counts what an `UPDATE`/`DELETE`/`INSERT` changed).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        let handle = try openHandle(for: sql)
+        let encoded = parameters.map(\.parameterBytes)
+        var types = parameters.map(\.typeOID)
+        var lengths = encoded.map { Int32(truncatingIfNeeded: $0?.bytes.count ?? 0) }
+        var formats = encoded.map { Int32($0?.binary == true ? 1 : 0) }
+        // libpq reads the values during the call: keep every buffer alive (and NUL-terminated for text) until then.
+        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { value in
+            guard let value else { return nil }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: value.bytes.count + 1)
+            value.bytes.withUnsafeBufferPointer { source in
+                source.withMemoryRebound(to: CChar.self) { characters in
+                    if let base = characters.baseAddress { buffer.initialize(from: base, count: characters.count) }
+                }
+            }
+            buffer[value.bytes.count] = 0
+            return buffer
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        var values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
+        let result = PQexecParams(
+            handle, sql, Int32(truncatingIfNeeded: parameters.count), &types, &values, &lengths, &formats, 0)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return try PostgresResult(result, sql: sql)
+    }
+
+    /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws (and rethrows).
+    public func transaction<Value>(_ body: () throws -> Value) throws -> Value {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isConnected { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    // MARK: Results
+
+    private func openHandle(for sql: String) throws(PostgresError) -> OpaquePointer {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresError(kind: .connection, message: "the connection is closed; reconnect first", sql: sql)
+        }
+        return handle
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+        guard let result else {
+            let message = handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection"
+            throw PostgresError(kind: isConnected ? .statement : .connection, message: message, sql: sql)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = String(cString: PQresultErrorMessage(result))
+            let lost = !isConnected || state?.hasPrefix("08") == true || state == SQLState.adminShutdown.rawValue
+            throw PostgresError(
+                kind: lost ? .connection : .statement, sqlState: state.map(SQLState.init(rawValue:)),
+                message: message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message, sql: sql)
+        }
+    }
+}
+
+/// The rows of a statement, decoded by column type: integers, floats, Booleans, `numeric`, text, `bytea`, `uuid`,
+/// timestamps and JSON become ``PostgresValue`` cases.
+public struct PostgresResult: Sendable, Hashable {
+    /// The column names, in select order.
+    public let columns: [String]
+    /// The rows; each holds one value per column.
+    public let rows: [[PostgresValue]]
+    /// What an `INSERT`, `UPDATE` or `DELETE` changed (or a `SELECT` returned); `0` for other statements.
+    public let rowsAffected: Int
+
+    /// The value at `row`, `column`.
+    public subscript(row: Int, column: Int) -> PostgresValue { rows[row][column] }
+
+    init(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+        guard let result else {
+            columns = []
+            rows = []
+            rowsAffected = 0
+            return
+        }
+        let columnCount = Int(PQnfields(result))
+        let rowCount = Int(PQntuples(result))
+        var columns: [String] = []
+        var types: [UInt32] = []
+        for column in 0..<columnCount {
+            columns.append(PQfname(result, Int32(column)).map { String(cString: $0) } ?? "")
+            types.append(PQftype(result, Int32(column)))
+        }
+        var rows: [[PostgresValue]] = []
+        rows.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            var values: [PostgresValue] = []
+            values.reserveCapacity(columnCount)
+            for column in 0..<columnCount {
+                if PQgetisnull(result, Int32(row), Int32(column)) != 0 {
+                    values.append(.null)
+                    continue
+                }
+                guard let pointer = PQgetvalue(result, Int32(row), Int32(column)) else {
+                    values.append(.null)
+                    continue
+                }
+                let text = String(cString: pointer)
+                guard let value = Self.decode(text, type: types[column]) else {
+                    throw PostgresError(
+                        kind: .conversion, message: "cannot read '\(text.prefix(40))' of column \(columns[column])",
+                        sql: sql)
+                }
+                values.append(value)
+            }
+            rows.append(values)
+        }
+        self.columns = columns
+        self.rows = rows
+        let affected = PQcmdTuples(result).map { String(cString: $0) } ?? ""
+        rowsAffected = Int(affected) ?? 0
+    }
+
+    /// A column's text output decoded by its type OID.
+    static func decode(_ text: String, type: UInt32) -> PostgresValue? {
+        switch type {
+        case PostgresType.bool: return text == "t" ? .bool(true) : text == "f" ? .bool(false) : nil
+        case PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid:
+            return Int64(text).map(PostgresValue.int)
+        case PostgresType.float4, PostgresType.float8: return PostgresText.double(from: text).map(PostgresValue.double)
+        case PostgresType.numeric: return .numeric(text)
+        case PostgresType.bytea: return PostgresText.bytes(fromHex: text).map(PostgresValue.bytes)
+        case PostgresType.uuid: return UUID(uuidString: text).map(PostgresValue.uuid)
+        case PostgresType.timestamptz, PostgresType.timestamp:
+            return PostgresText.timestamp(from: text).map(PostgresValue.timestamp)
+        case PostgresType.json, PostgresType.jsonb: return .json(text)
+        default: return .text(text)
+        }
+    }
+}
