@@ -20,7 +20,7 @@ public enum StoreDescription: Sendable, Hashable {
 ///
 /// A reference type, as Core Data's: `container.persistentStoreDescriptions.first?.url = …` changes the container's.
 public final class PersistentStoreDescription: CustomStringConvertible {
-    /// A kind of store.
+    /// A kind of store: an open set of names, as Core Data's store types, so that other kinds can join.
     public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The type's name (`SQLite`, `InMemory`, as Core Data's store type names).
         public let rawValue: String
