@@ -75,4 +75,24 @@ struct EntityDescriptionTests {
         #expect(try context.count(for: BusinessEntity.fetchRequest()) == 1)
         #expect(try context.count(for: EmployeeEntity.fetchRequest()) == 1)
     }
+
+    /// As Core Data raises, misuses stop the program (each with a message saying what to do instead).
+    @Test func misusesStopTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let context = try PersistentContainer(model: CompanyModel.model).viewContext
+            _ = EntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+        }
+        await #expect(processExitsWith: .failure) {
+            let context = try PersistentContainer(model: CompanyModel.model).viewContext
+            guard let entity = EntityDescription.entity(forEntityName: "EmployeeEntity", in: context) else { return }
+            _ = BusinessEntity(entity: entity, insertInto: context)  // the class of another entity
+        }
+        await #expect(processExitsWith: .failure) {
+            let context = try PersistentContainer(model: NotebookModel.model).viewContext
+            _ = ManagedObject(context: context)  // the generic class names no entity
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = PersistentContainer(name: "Company").viewContext  // not loaded
+        }
+    }
 }
