@@ -244,10 +244,19 @@ extension ManagedObjectContext {
 
     /// `value` without its optional wrapping, or `nil` for `nil` (of any optional type) and `NSNull`.
     static func unwrapped(_ value: Any) -> Any? {
+        // The common values first: a cast to a concrete type is cheaper than one to a protocol.
+        if value is String || value is Int { return value }
         if value is NSNull { return nil }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let wrapped = mirror.children.first?.value else { return nil }
-        return unwrapped(wrapped)
+        guard let optional = value as? any DictionaryOptional else { return value }
+        return optional.wrappedDictionaryValue.flatMap(unwrapped)
     }
+}
+
+/// An `Optional` of any wrapped type, seen through `Any` (a dictionary value).
+private protocol DictionaryOptional {
+    var wrappedDictionaryValue: Any? { get }
+}
+
+extension Optional: DictionaryOptional {
+    fileprivate var wrappedDictionaryValue: Any? { self.map { $0 } }
 }

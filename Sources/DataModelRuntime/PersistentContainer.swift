@@ -49,7 +49,8 @@ public final class PersistentContainer {
         let viewContext: ManagedObjectContext
     }
 
-    /// Where the objects are stored.
+    /// Where the objects are stored: the loaded store, or before loading the first description's
+    /// (`.inMemory` when it describes none the runtime can open).
     public var store: StoreDescription {
         if let loaded { return loaded.store }
         return (try? persistentStoreDescriptions.first?.storeDescription()) ?? .inMemory
