@@ -102,9 +102,12 @@ extension ManagedObjectContext {
             var rows: [[PrimitiveValue]] = []
             var dictionaryKeys: [[String]] = []
             var missing: [(row: Int, attribute: String)] = []
+            let hasConstraints = !entity.uniquenessConstraints.isEmpty
+            let defaults = (0..<entity.attributes.count).map { entity.insertedValues[attribute: $0] }
             for (number, dictionary) in request.dictionaries().enumerated() {
-                dictionaryKeys.append(dictionary.keys.sorted())
-                var values = (0..<entity.attributes.count).map { entity.insertedValues[attribute: $0] }
+                // The keys a row names matter only to an upsert.
+                if hasConstraints { dictionaryKeys.append(dictionary.keys.sorted()) }
+                var values = defaults
                 for (key, value) in dictionary {
                     guard let index = entity.attributeIndex(key) else {
                         if entity.relationshipIndex[key] != nil {
@@ -160,13 +163,16 @@ extension ManagedObjectContext {
                 return indices
             }
             var written: [ObjectID] = []
-            var inserted: Set<ObjectID> = []
+            written.reserveCapacity(rows.count)
+            var inserted = Set<ObjectID>(minimumCapacity: constraints.isEmpty ? rows.count : 0)
             var updated: Set<ObjectID> = []
             do {
                 try database.transaction {
                     let statement = try database.cachedStatement(entity.insertSQL)
                     for (number, (row, id)) in zip(rows, ids).enumerated() {
-                        if let existing = try upsertTarget(for: row, constraints: constraints, in: entity) {
+                        if !constraints.isEmpty,
+                            let existing = try upsertTarget(for: row, constraints: constraints, in: entity)
+                        {
                             let keys = dictionaryKeys[number].compactMap { entity.attributeIndex($0) }.filter {
                                 entity.attributeColumns[$0] != nil
                             }

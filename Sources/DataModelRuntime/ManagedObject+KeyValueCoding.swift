@@ -201,6 +201,8 @@ extension ManagedObject {
     }
 
     private static func integer<T: FixedWidthInteger>(_ value: Any, fitting: T.Type) -> PrimitiveValue? {
+        // `Int`, the common case, without the cast to an existential.
+        if let integer = value as? Int { return T(exactly: integer).map { .integer(Int64($0)) } }
         guard !(value is Bool), let integer = value as? any BinaryInteger, let exact = T(exactly: integer) else {
             return nil
         }
