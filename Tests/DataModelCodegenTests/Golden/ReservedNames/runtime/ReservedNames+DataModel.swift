@@ -26,6 +26,11 @@ public enum ReservedNamesModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "ReservedNames")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { ReservedNamesModel.model }
+    }
+
     /// The `Asset` entity.
     private static func describeAsset() -> EntityDescription {
         EntityDescription(
