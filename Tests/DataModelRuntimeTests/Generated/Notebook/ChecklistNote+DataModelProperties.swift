@@ -1,4 +1,4 @@
-// ChecklistNote+Properties.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
+// ChecklistNote+DataModelProperties.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
 import DataModelRuntime
 

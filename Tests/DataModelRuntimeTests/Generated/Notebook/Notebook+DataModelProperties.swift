@@ -1,4 +1,4 @@
-// Notebook+Properties.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
+// Notebook+DataModelProperties.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
 import DataModelRuntime
 

@@ -1,4 +1,4 @@
-// ChecklistNote.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
+// ChecklistNote+DataModelClass.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
 import DataModelRuntime
 

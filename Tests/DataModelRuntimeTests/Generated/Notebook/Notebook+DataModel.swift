@@ -1,4 +1,4 @@
-// Notebook+Model.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
+// Notebook+DataModel.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
 import DataModelRuntime
 

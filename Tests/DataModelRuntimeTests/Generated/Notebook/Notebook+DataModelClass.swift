@@ -1,4 +1,4 @@
-// Notebook.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
+// Notebook+DataModelClass.swift — generated from Notebook.xcdatamodeld by datamodelgen. Do not edit.
 import Foundation
 import DataModelRuntime
 
