@@ -21,6 +21,9 @@ import SQLiteKit
 public struct BatchDeleteRequest<Result: ManagedObject> {
     /// The rows to delete: the request's entity (sub-entities included), conditions and predicate.
     public var fetchRequest: FetchRequest<Result>
+    /// What ``BatchResult/result`` holds, as Core Data's `resultType`: ``BatchResultType/statusOnly`` (the
+    /// default, as in Core Data), ``BatchResultType/count`` or ``BatchResultType/objectIDs``.
+    public var resultType: BatchResultType = .statusOnly
 
     /// Deletes every row of `Result`'s entity that `predicate` selects (all rows when `nil`).
     public init(predicate: Predicate<Result>? = nil) {
@@ -48,6 +51,8 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
 public struct BatchUpdateRequest<Result: ManagedObject> {
     /// The rows to update: the request's entity (sub-entities included), conditions and predicate.
     public var fetchRequest: FetchRequest<Result>
+    /// What ``BatchResult/result`` holds (``BatchResultType/statusOnly`` by default, as in Core Data).
+    public var resultType: BatchResultType = .statusOnly
     /// The attributes to set, by model name, with their stored values.
     var assignments: [(property: EqualityCondition.Property, value: PrimitiveValue)] = []
 
@@ -84,16 +89,49 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
     }
 }
 
+/// What a batch request's ``BatchResult/result`` holds, as Core Data's result types
+/// (`NSBatchDeleteRequestResultType`, `NSBatchInsertRequestResultType`, `NSBatchUpdateRequestResultType`).
+public enum BatchResultType: Sendable, Hashable {
+    /// Whether the request succeeded: `true` (a failure throws). Core Data's `.resultTypeStatusOnly`.
+    case statusOnly
+    /// How many rows were deleted, inserted or updated, an `Int`. Core Data's `.resultTypeCount`.
+    case count
+    /// The IDs of those rows, an `[ObjectID]`. Core Data's `.resultTypeObjectIDs`.
+    case objectIDs
+}
+
 /// What a batch request did.
+///
+/// ``objectIDs``, ``count`` and ``changes`` are always filled (the runtime needs them to update the contexts);
+/// ``result`` holds what the request's `resultType` asked for, as Core Data's `NSBatchDeleteResult.result`.
 public struct BatchResult: Sendable, Hashable {
-    /// The rows the request deleted or updated, in primary key order per entity.
+    /// The rows the request deleted, inserted or updated, in primary key order per entity.
     public let objectIDs: [ObjectID]
     /// Every row the request changed, as a save reports it (for a delete, `updated` holds the
     /// rows whose foreign keys were nullified).
     public let changes: StoreChanges
+    /// What ``result`` holds.
+    public let resultType: BatchResultType
 
-    /// How many rows were deleted or updated.
+    /// Creates a result.
+    init(objectIDs: [ObjectID], changes: StoreChanges, resultType: BatchResultType = .statusOnly) {
+        self.objectIDs = objectIDs
+        self.changes = changes
+        self.resultType = resultType
+    }
+
+    /// How many rows were deleted, inserted or updated.
     public var count: Int { objectIDs.count }
+
+    /// The result in the request's ``resultType``, as Core Data's `result`: `true` (status only), an `Int` (count),
+    /// or an `[ObjectID]` (object IDs).
+    public var result: any Sendable {
+        switch resultType {
+        case .statusOnly: true
+        case .count: count
+        case .objectIDs: objectIDs
+        }
+    }
 }
 
 extension ManagedObjectContext {
@@ -115,7 +153,7 @@ extension ManagedObjectContext {
                 updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
-            return BatchResult(objectIDs: plan.deleted, changes: changes)
+            return BatchResult(objectIDs: plan.deleted, changes: changes, resultType: request.resultType)
         }
     }
 
@@ -142,7 +180,7 @@ extension ManagedObjectContext {
             }
             let ids = try storedIDs(matching: request.fetchRequest)
             guard !ids.isEmpty, !columns.isEmpty else {
-                return BatchResult(objectIDs: ids, changes: StoreChanges())
+                return BatchResult(objectIDs: ids, changes: StoreChanges(), resultType: request.resultType)
             }
             let sql =
                 "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
@@ -166,7 +204,7 @@ extension ManagedObjectContext {
             let changes = StoreChanges(updated: Set(ids))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
-            return BatchResult(objectIDs: ids, changes: changes)
+            return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)
         }
     }
 }

@@ -414,8 +414,10 @@ final class ModelRuntime {
         var descriptions: [String: EntityDescription] = [:]
         for entity in model.entities { descriptions[entity.name] = entity }
         var entities: [EntityRuntime] = []
+        let reference = ModelReference(model)
         for entityLayout in layout.entities {
-            guard let description = descriptions[entityLayout.name] else { continue }
+            guard var description = descriptions[entityLayout.name] else { continue }
+            description.modelReference = reference
             var lineage: [EntityDescription] = [description]
             var parent = description.parentName
             while let name = parent, let ancestor = descriptions[name] {
@@ -433,7 +435,8 @@ final class ModelRuntime {
         var byClass: [ObjectIdentifier: EntityRuntime] = [:]
         for entity in entities {
             byName[entity.name] = entity
-            if byClass[ObjectIdentifier(entity.objectType)] == nil {
+            // The generic class is the class of every entity without one of its own: it names none of them.
+            if entity.objectType != ManagedObject.self && byClass[ObjectIdentifier(entity.objectType)] == nil {
                 byClass[ObjectIdentifier(entity.objectType)] = entity
             }
         }

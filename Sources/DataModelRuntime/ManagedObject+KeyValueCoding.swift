@@ -6,6 +6,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
     case unknownKey(entity: String, key: String)
     /// The value's type is not the property's (`expected` names the type it takes).
     case wrongType(entity: String, key: String, expected: String, got: String)
+    /// The key names a relationship where only attributes are taken (a ``BatchInsertRequest``'s dictionaries).
+    case notAnAttribute(entity: String, key: String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
             "\(entity) has no attribute or relationship '\(key)'"
         case .wrongType(let entity, let key, let expected, let got):
             "\(entity).\(key) takes \(expected), not a value of type \(got)"
+        case .notAnAttribute(let entity, let key):
+            "\(entity).\(key) is a relationship; a batch insert sets attributes only"
         }
     }
 
@@ -197,6 +201,8 @@ extension ManagedObject {
     }
 
     private static func integer<T: FixedWidthInteger>(_ value: Any, fitting: T.Type) -> PrimitiveValue? {
+        // `Int`, the common case, without the cast to an existential.
+        if let integer = value as? Int { return T(exactly: integer).map { .integer(Int64($0)) } }
         guard !(value is Bool), let integer = value as? any BinaryInteger, let exact = T(exactly: integer) else {
             return nil
         }

@@ -100,7 +100,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// defaults.
     public convenience init(context: ManagedObjectContext) {
         guard let entity = context.entity(for: Self.self) else {
-            preconditionFailure("\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'")
+            preconditionFailure(
+                "\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'"
+                    + (Self.self == ManagedObject.self
+                        ? "; for an entity without a class of its own use insertNewObject(forEntityName:)" : ""))
         }
         self.init(context.makeInsertionSeed(for: entity))
         context.register(inserted: self)

@@ -22,7 +22,9 @@ extension ManagedObjectContext {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = try predicatePlan(for: request, entity: entity)
-        let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
+        let sortColumns = try request.sortDescriptors.map { (descriptor) throws(StoreError) in
+            try sortColumn(for: descriptor, in: entity)
+        }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
         let offset = max(request.fetchOffset ?? 0, 0)
@@ -307,17 +309,33 @@ extension ManagedObjectContext {
     /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`. A descriptor with a
     /// string comparator (`.localizedStandard`, `.lexical`, …) is sorted in memory: SQLite's
     /// binary collation matches only `Comparable` (code point) order.
-    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) -> String? {
+    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) throws(StoreError)
+        -> String?
+    {
+        // A sort by key (`SortDescriptor(key:ascending:)`), its key checked even when sorted in memory.
+        if let key = descriptor.keyPath.flatMap(SortKeys.key(of:)) {
+            return try sortTerm(forKey: key, ascending: descriptor.order == .forward, in: entity)
+        }
         guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
             let name = entity.description.propertyNameForKeyPath(keyPath),
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
         let direction = descriptor.order == .forward ? " ASC" : " DESC"
-        guard entity.attributes[index].type == .string else { return SQLQuoting.identifier(column) + direction }
-        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
-        // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
-        // called for every comparison).
-        return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        let attribute = entity.attributes[index]
+        if attribute.isOptional, attribute.type.isNumeric || attribute.type == .boolean, attribute.type != .decimal,
+            !(type(of: keyPath).valueType is any OptionalValue.Type)
+        {
+            // A non-optional number property of an optional attribute (`--xcode-compatible`) reads NULL as 0, and
+            // sorts so.
+            return "COALESCE(" + SQLQuoting.identifier(column) + ", 0)" + direction
+        }
+        guard attribute.type != .string else {
+            // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
+            // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
+            // called for every comparison).
+            return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        }
+        return SQLQuoting.identifier(column) + direction
     }
 
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when

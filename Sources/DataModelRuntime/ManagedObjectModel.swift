@@ -34,9 +34,9 @@ public struct ManagedObjectModel: Sendable {
         self.earlierVersions = earlierVersions
     }
 
-    /// The entity called `name`.
+    /// The entity called `name`: ``entity(forName:)``.
     public func entity(named name: String) -> EntityDescription? {
-        entities.first { $0.name == name }
+        entity(forName: name)
     }
 
     /// The plain description the store layout is computed from.
@@ -69,6 +69,9 @@ public struct EntityDescription: Sendable {
     public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
     /// The renaming identifier (`elementID`): the entity's name in an earlier model version.
     public var renamingIdentifier: String?
+    /// The model the description was taken from (``ManagedObjectModel/entity(forName:)``, ``ManagedObject/entity``),
+    /// which answers for its hierarchy and inherited properties; `nil` for a description made by hand.
+    var modelReference: ModelReference?
 
     /// Creates an entity.
     public init(

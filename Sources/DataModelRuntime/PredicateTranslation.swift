@@ -258,16 +258,22 @@ final class PredicateSQLTranslator {
     }
 
     /// A column of `object`'s row: direct for rows in the query, a scalar subquery otherwise.
-    func column(_ name: String, of object: SQLObjectReference) -> SQLFragment? {
-        if let alias = object.alias { return SQLFragment(alias + "." + SQLQuoting.identifier(name)) }
+    /// `empty`: the value a NULL column reads as (`COALESCE`), for a non-optional property of an optional
+    /// attribute; through a to-one it applies inside the subquery, so a missing destination still reads NULL.
+    func column(_ name: String, of object: SQLObjectReference, orEmpty empty: PrimitiveValue? = nil) -> SQLFragment? {
+        func read(_ qualified: String) -> SQLFragment {
+            guard let empty else { return SQLFragment(qualified) }
+            return SQLFragment("COALESCE(" + qualified + ", ?)", [empty])
+        }
+        if let alias = object.alias { return read(alias + "." + SQLQuoting.identifier(name)) }
         // Another row than the fetched one: other objects' unsaved changes can change the answer.
         usesRelationships = true
         let alias = nextAlias()
+        let value = read(alias + "." + SQLQuoting.identifier(name))
         return SQLFragment(
-            "(SELECT " + alias + "." + SQLQuoting.identifier(name) + " FROM "
-                + SQLQuoting.identifier(object.entity.tableName)
+            "(SELECT " + value.sql + " FROM " + SQLQuoting.identifier(object.entity.tableName)
                 + " AS " + alias + " WHERE " + alias + #"."Z_PK" = "# + object.primaryKey.sql + ")",
-            object.primaryKey.arguments)
+            value.arguments + object.primaryKey.arguments)
     }
 
     /// `FROM … WHERE …` selecting the destinations of a to-many (the destination row aliased
@@ -461,14 +467,20 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             guard let name = entity.lineage.reversed().lazy.compactMap({ $0.propertyNameForKeyPath(path) }).first
             else { return nil }
             if let index = entity.attributeIndex(name) {
+                let attribute = entity.attributes[index]
+                // A non-optional property of an optional attribute (`--xcode-compatible`'s `Int16` for an optional
+                // Integer 16) reads the type's empty value where the column is NULL, and so does the SQL.
+                let empty: PrimitiveValue? =
+                    attribute.isOptional && !(Output.self is any OptionalValue.Type)
+                    ? (Output.self as? any StorableValue.Type)?.emptyValue.primitiveValue : nil
                 guard let columnName = entity.attributeColumns[index],
-                    let column = translator.column(columnName, of: object)
+                    let column = translator.column(columnName, of: object, orEmpty: empty)
                 else { return nil }
                 if object.alias == nil { translator.noteRelationship() }
                 // A required attribute is never NULL in a saved row (save validates it).
-                let attribute = entity.attributes[index]
                 return .scalar(
-                    column, .attribute(attribute.type), nullable: attribute.isOptional || object.alias == nil)
+                    column, .attribute(attribute.type),
+                    nullable: (attribute.isOptional && empty == nil) || object.alias == nil)
             }
             guard let index = entity.relationshipIndex[name] else { return nil }
             let relationship = entity.relationships[index]

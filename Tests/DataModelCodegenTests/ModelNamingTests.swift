@@ -22,10 +22,10 @@ struct ModelNamingTests {
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: ".PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.") == "Person")
-        // Older Xcode's "no custom class" is the entity's own class in the runtime flavor only.
+        // Older Xcode's "no custom class" is the generic class of each flavor.
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .runtime)
-                == "Person")
+                == "ManagedObject")
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .coredata)
                 == "NSManagedObject")
@@ -50,9 +50,36 @@ struct ModelNamingTests {
             modelName: "Shop", entities: entities, flavor: .runtime, includeManual: true)
         #expect(
             runtime.map(\.name) == [
-                "A+Properties.swift", "BClass+Properties.swift", "BClass.swift", "M+Properties.swift", "M.swift",
-                "Shop+Model.swift",
+                "A+DataModelProperties.swift", "BClass+DataModelClass.swift", "BClass+DataModelProperties.swift",
+                "M+DataModelClass.swift", "M+DataModelProperties.swift", "Shop+DataModel.swift",
             ])
+        let xcodeCompatible = ModelNaming.outputFiles(
+            modelName: "Shop", entities: entities, flavor: .runtime, includeManual: false, xcodeCompatible: true)
+        #expect(
+            xcodeCompatible.map(\.name) == [
+                "A+CoreDataProperties.swift", "BClass+CoreDataClass.swift", "BClass+CoreDataProperties.swift",
+                "Shop+DataModel.swift",
+            ])
+    }
+
+    @Test func entitiesOfTheGenericClassGetNoFiles() {
+        // Older models' "no custom class": NSManagedObject, the runtime's ManagedObject. Xcode writes no class.
+        let entities: [ModelNaming.EntityFacts] = [
+            .init(name: "Note", representedClassName: "NSManagedObject", codeGeneration: .class),
+            .init(name: "Tag", representedClassName: "NSManagedObject", codeGeneration: .manual),
+            .init(name: "Book", representedClassName: "Book", codeGeneration: .class),
+        ]
+        for flavor in [ModelNaming.Flavor.coredata, .runtime] {
+            let files = ModelNaming.outputFiles(
+                modelName: "Shelf", entities: entities, flavor: flavor, includeManual: true
+            ).map(\.name)
+            #expect(!files.contains { $0.hasPrefix("NSManagedObject") || $0.hasPrefix("ManagedObject") })
+            #expect(files.contains { $0.hasPrefix("Book") })
+        }
+        #expect(ModelNaming.isGenericClass("NSManagedObject", flavor: .coredata))
+        #expect(ModelNaming.isGenericClass("ManagedObject", flavor: .runtime))
+        // A class the user named ManagedObject is the user's in the Core Data flavor.
+        #expect(!ModelNaming.isGenericClass("ManagedObject", flavor: .coredata))
     }
 
     @Test func versionsInNaturalOrder() {
