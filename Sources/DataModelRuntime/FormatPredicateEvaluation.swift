@@ -172,11 +172,13 @@ struct FormatEvaluator {
             }
             return .collection(mapped)
         case (.object(let object), .key(let key)):
+            let value: Any?
             do {
-                return try path(FormatValue(swift: try object.checkedValue(forKey: key)), rest)
+                value = try object.checkedValue(forKey: key)
             } catch {
                 throw StoreError.unknownProperty(entity: object.entity.name, property: key)
             }
+            return try path(FormatValue(swift: value), rest)
         case (.string(let text), .key("length")):
             return try path(.integer(Int64(text.utf16.count)), rest)
         default:
