@@ -87,6 +87,19 @@ extension Predicate {
         (expression as? FormatPredicateExpression)?.predicate.description
     }
 
+    /// Core Data's `evaluate(with:)`: whether `object` (a managed object of the predicate's entity)
+    /// meets the predicate, format string or `#Predicate`. An object of another type does not; an
+    /// unknown key stops the program (Core Data raises), as ``evaluate(_:)``'s error would say.
+    public func evaluate(with object: Any?) -> Bool where repeat each Input: ManagedObject {
+        do {
+            return try evaluate(repeat try FormatArguments.input(object, as: (each Input).self))
+        } catch is FormatArguments.WrongInput {
+            return false
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
     /// Core Data's `withSubstitutionVariables(_:)`: the format predicate with its `$NAME`
     /// variables replaced by `variables`' values (objects and IDs allowed). A `#Predicate`, or a
     /// variable left without a value, stops the program (Core Data raises).
@@ -129,6 +142,14 @@ public struct PredicateArgumentError: Error, Hashable, Sendable, CustomStringCon
 
 /// Format arguments as the parser's values.
 enum FormatArguments {
+    /// An object that is not of a predicate's input type.
+    struct WrongInput: Error {}
+
+    static func input<T>(_ object: Any?, as type: T.Type) throws -> T {
+        guard let typed = object as? T else { throw WrongInput() }
+        return typed
+    }
+
     /// The value for `argument`; objects and IDs become ``ObjectReference``s by their URI, noted
     /// in `objects`. `nil` for a value of no usable type.
     static func value(_ argument: Any?, objects: inout [String: ObjectID]) -> PredicateValue? {

@@ -242,6 +242,11 @@ struct StringPredicateTests {
         let filled = template.withSubstitutionVariables(["PREFIX": "b", "DEPT": company.research])
         #expect(try company.employeeNames(filled) == ["Bob"])
         #expect(filled.predicateFormat?.hasPrefix("name BEGINSWITH[c] \"b\"") == true)
+        let bob = try #require(company.employees["Bob"])
+        #expect(filled.evaluate(with: bob))
+        #expect(!filled.evaluate(with: company.employees["Ann"]))
+        #expect(!filled.evaluate(with: company.research))
+        #expect(#Predicate<EmployeeEntity> { $0.name == "Bob" }.evaluate(with: bob))
         #expect(try company.employeeNames(ManagedPredicate(value: false)).isEmpty)
         #expect(try company.employeeNames(ManagedPredicate(value: true)).count == 7)
     }
