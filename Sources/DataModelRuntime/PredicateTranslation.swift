@@ -405,7 +405,9 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             guard let name = entity.lineage.reversed().lazy.compactMap({ $0.propertyNameForKeyPath(path) }).first
             else { return nil }
             if let index = entity.attributeIndex(name) {
-                guard let columnName = entity.attributeColumns[index],
+                // Binary values with external storage are stored marked (or in files): evaluated in memory.
+                guard !entity.attributes[index].usesExternalBinaryDataFormat,
+                    let columnName = entity.attributeColumns[index],
                     let column = translator.column(columnName, of: object)
                 else { return nil }
                 if object.alias == nil { translator.noteRelationship() }

@@ -37,6 +37,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A fetch request's predicate threw while being evaluated.
     case predicateFailed(String)
+    /// A Binary value with external storage could not be written to the store's external-data folder (nothing
+    /// was saved).
+    case externalDataFailed(path: String, reason: String)
 
     /// A one-line description.
     public var description: String {
@@ -64,6 +67,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "unknown entity '\(name)'"
         case .predicateFailed(let reason):
             "the fetch request's predicate failed: \(reason)"
+        case .externalDataFailed(let path, let reason):
+            "cannot write external binary data in \(path): \(reason)"
         case .unknownProperty(let entity, let property):
             "'\(property)' is not a stored attribute or to-one relationship of \(entity) (or its key path is not mapped)"
         }

@@ -14,6 +14,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     let database: Database
     private(set) var storeNumber = 0
     let path: String
+    /// Binary attributes with external storage: the store's folder and threshold.
+    let externalData: ExternalDataFiles
     /// Recursive: a fetch holding it may fire faults, which take it again.
     private let lock = NSRecursiveLock()
     /// Contexts that merge other contexts' saves, by their inbox.
@@ -33,7 +35,10 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// Whether a store written by an earlier version of the model is migrated when it is opened.
     let migratesAutomatically: Bool
 
-    init(model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true) throws(StoreError) {
+    init(
+        model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true,
+        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold
+    ) throws(StoreError) {
         self.migratesAutomatically = migratesAutomatically
         self.runtime = try ModelRuntime(model: model, storeNumber: 0)
         let location: Database.Location
@@ -45,6 +50,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             location = .file(path: url.path)
             path = url.path
         }
+        externalData = ExternalDataFiles(storePath: path, threshold: externalBinaryDataThreshold)
         var journalMode = "memory"
         do {
             database = try Database(location: location)
@@ -214,6 +220,42 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             case .layout(let failure): throw StoreError.invalidModel(failure.description)
             case .sqlite(let failure): throw StoreError.sqlite(failure)
             }
+        }
+    }
+
+    // MARK: External binary data
+
+    /// References to missing files of the external-data folder, in entity and key order.
+    func missingExternalDataFiles() throws(StoreError) -> [MissingExternalData] {
+        try locked { () throws(StoreError) -> [MissingExternalData] in
+            var missing: [MissingExternalData] = []
+            for entity in runtime.entities where !entity.externalAttributes.isEmpty {
+                let own = entity.externalAttributes
+                let sql =
+                    #"SELECT "Z_PK", "# + own.map { SQLQuoting.identifier($0.column) }.joined(separator: ", ")
+                    + " FROM " + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_ENT" = "#
+                    + String(entity.number) + #" ORDER BY "Z_PK""#
+                do {
+                    for row in try database.fetchAll(sql: sql) {
+                        guard let key = row.first?.integerValue else { continue }
+                        for (offset, attribute) in own.enumerated() {
+                            guard case .blob(let stored) = row[offset + 1],
+                                case .external(let name) = ExternalBinaryData.parse(stored)
+                            else { continue }
+                            let file = ExternalBinaryData.file(named: name, in: externalData.directory)
+                            if let file, FileManager.default.isReadableFile(atPath: file.path) { continue }
+                            missing.append(
+                                MissingExternalData(
+                                    objectID: ObjectID(
+                                        storeNumber: storeNumber, entityNumber: entity.number, primaryKey: key),
+                                    attribute: entity.attributes[attribute.index].name, fileName: name))
+                        }
+                    }
+                } catch {
+                    throw StoreError(error)
+                }
+            }
+            return missing
         }
     }
 

@@ -155,13 +155,16 @@ public enum StoreFile {
             throw .sqlite(error)
         }
         do throws(MigrationFailure) {
+            var obsoleteFiles: [String] = []
             let migration = try migrateInTransaction(
-                database, versions: versions, to: target, dryRun: dryRun, known: known)
+                database, versions: versions, to: target, dryRun: dryRun, known: known, obsoleteFiles: &obsoleteFiles)
             do {
                 try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
             } catch {
                 throw .sqlite(error)
             }
+            // Files whose bytes moved back into their column: removed only once that is committed.
+            ExternalBinaryData.removeFiles(obsoleteFiles, in: externalDataDirectory(of: database))
             return migration
         } catch {
             database.rollbackIgnoringErrors()
@@ -170,7 +173,8 @@ public enum StoreFile {
     }
 
     private static func migrateInTransaction(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?,
+        obsoleteFiles: inout [String]
     ) throws(MigrationFailure) -> Migration {
         do {
             // Another process may have migrated between `known` and the write lock: its schema cookie tells.
@@ -195,12 +199,15 @@ public enum StoreFile {
                 return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
             }
             for sql in plan.statements { try database.execute(sql: sql) }
+            for change in plan.externalStorageChanges {
+                obsoleteFiles += try convert(change, in: database)
+            }
             let hashes = versions[target].versionHashes
             if snapshot.versionHashes != hashes {
                 // `current` was read under the write lock, or before it with the schema unchanged since.
                 try recordVersionHashes(hashes, in: database, metadata: .some(current.metadata))
             }
-            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.statements.isEmpty)
+            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
         } catch let error as MigrationFailure {
             throw error
         } catch let error as SQLiteError {
@@ -210,5 +217,40 @@ public enum StoreFile {
         } catch {
             throw .unknownVersion(differences: ["\(error)"])
         }
+    }
+
+    // MARK: External storage
+
+    /// The external-data folder of the store `database` is connected to (`nil` in memory).
+    static func externalDataDirectory(of database: Database) -> URL? {
+        guard case .file(let path) = database.location else { return nil }
+        return ExternalBinaryData.directory(forStoreAt: path)
+    }
+
+    /// Rewrites the values of one attribute whose external-storage flag changes; returns the files whose bytes
+    /// moved back into the column (to remove after the commit). A value whose file is missing becomes `NULL`
+    /// (its bytes are gone either way).
+    static func convert(_ change: ExternalStorageChange, in database: Database) throws(SQLiteError) -> [String] {
+        let directory = externalDataDirectory(of: database)
+        var moved: [String] = []
+        let rows = try database.fetchAll(sql: change.selectSQL)
+        for row in rows {
+            guard row.count == 2, let key = row[0].integerValue else { continue }
+            let stored: Data
+            switch row[1] {
+            case .blob(let data): stored = data
+            case .text(let text): stored = Data(text.utf8)
+            default: continue
+            }
+            let value: SQLiteValue
+            if change.toExternalFormat {
+                value = .blob(ExternalBinaryData.inline(stored))
+            } else {
+                if let name = ExternalBinaryData.referencedFile(in: stored) { moved.append(name) }
+                value = ExternalBinaryData.value(of: stored, directory: directory).map { .blob($0) } ?? .null
+            }
+            try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
+        }
+        return moved
     }
 }

@@ -19,12 +19,16 @@ public struct MigrationPlan: Sendable, Hashable {
     public let steps: [String]
     /// The SQL, in order, to run inside one transaction; empty when the layouts are equal or when not inferable.
     public let statements: [String]
+    /// Binary attributes whose *Allows External Storage* flag changes: after ``statements``, in the same
+    /// transaction, their values are rewritten row by row (not expressible in SQL: an external value's bytes are
+    /// in a file), see ``ExternalStorageChange``.
+    public let externalStorageChanges: [ExternalStorageChange]
 
     /// Whether the change is one Core Data's lightweight migration infers.
     public var isInferable: Bool { blockers.isEmpty }
 
     /// Whether the two versions store data the same way (nothing to migrate).
-    public var isEmpty: Bool { isInferable && statements.isEmpty }
+    public var isEmpty: Bool { isInferable && statements.isEmpty && externalStorageChanges.isEmpty }
 
     /// Plans the migration of a store of `old` into one of `new`.
     ///
@@ -35,6 +39,37 @@ public struct MigrationPlan: Sendable, Hashable {
         blockers = planner.blockers
         steps = planner.steps
         statements = planner.blockers.isEmpty ? planner.statements : []
+        externalStorageChanges = planner.blockers.isEmpty ? planner.externalStorageChanges : []
+    }
+}
+
+/// A Binary attribute whose *Allows External Storage* flag differs between the two versions. Its column holds Core
+/// Data's marked form (a marker byte, then the bytes or a file name: `ExternalBinaryData` in `DataModelStore`) only
+/// while the flag is set, so the migration rewrites each non-empty value of the column: to the marked form
+/// (``toExternalFormat``: the bytes stay in the column behind the `0x01` marker) or back to the bare bytes (a value
+/// in a file is read back into the column; the file is removed once the migration is committed).
+public struct ExternalStorageChange: Sendable, Hashable {
+    /// The entity declaring the attribute, and the attribute (new model's names).
+    public let entityName: String
+    public let attributeName: String
+    /// The new table and column.
+    public let table: String
+    public let column: String
+    /// The entity numbers (new model) of the rows holding the attribute: the entity and its sub-entities.
+    public let entityNumbers: ClosedRange<Int>
+    /// `true`: the flag is turned on (bare bytes → marked form); `false`: turned off.
+    public let toExternalFormat: Bool
+
+    /// `SELECT "Z_PK", <column> FROM <table> WHERE <column> IS NOT NULL AND "Z_ENT" BETWEEN …`: the rows to rewrite.
+    public var selectSQL: String {
+        "SELECT \"Z_PK\", " + SQLQuoting.identifier(column) + " FROM " + SQLQuoting.identifier(table) + " WHERE "
+            + SQLQuoting.identifier(column)
+            + #" IS NOT NULL AND "Z_ENT" BETWEEN \#(entityNumbers.lowerBound) AND \#(entityNumbers.upperBound)"#
+    }
+
+    /// `UPDATE <table> SET <column> = ? WHERE "Z_PK" = ?`.
+    public var updateSQL: String {
+        "UPDATE " + SQLQuoting.identifier(table) + " SET " + SQLQuoting.identifier(column) + #" = ? WHERE "Z_PK" = ?"#
     }
 }
 
@@ -57,6 +92,7 @@ struct MigrationPlanner {
     var blockers: [String] = []
     var steps: [String] = []
     var statements: [String] = []
+    var externalStorageChanges: [ExternalStorageChange] = []
     /// Writes the new tables and indexes exactly as a new store gets them.
     let ddl = DDLWriter()
 
@@ -216,12 +252,38 @@ struct MigrationPlanner {
         mapEntities()
         checkRules()
         guard blockers.isEmpty else { return }
+        defer { planExternalStorageChanges() }
         if old == new && sameIdentities() { return }
         if let additions = additiveStatements() {
             statements = additions
             return
         }
         rebuild()
+    }
+
+    /// Binary attributes whose external-storage flag changes (``ExternalStorageChange``), one step each.
+    private mutating func planExternalStorageChanges() {
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
+                guard let previous = sourceAttribute(attribute.name, entity: entity, source: source),
+                    let declared = self.attribute(attribute.name, of: entity.name, in: newModel),
+                    let before = self.attribute(previous.name, of: source.name, in: oldModel)
+                else { continue }
+                let now = declared.allowsExternalBinaryDataStorage && declared.type == .binary
+                let then = before.allowsExternalBinaryDataStorage && before.type == .binary
+                guard now != then else { continue }
+                externalStorageChanges.append(
+                    ExternalStorageChange(
+                        entityName: entity.name, attributeName: attribute.name, table: entity.tableName,
+                        column: attribute.column, entityNumbers: entity.hierarchyNumbers, toExternalFormat: now))
+                steps.append(
+                    now
+                        ? "\(entity.name).\(attribute.name): allows external storage now; values get Core Data's marker byte"
+                        : "\(entity.name).\(attribute.name): no longer allows external storage; values move back into the column"
+                )
+            }
+        }
     }
 
     /// Whether every entity maps from the old entity of the same name and number.

@@ -123,7 +123,9 @@ extension LayoutModel {
             var text = "entity \(entity.name) parent \(entity.parentName ?? "") abstract \(entity.isAbstract)\n"
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
                 text += "attribute \(attribute.name) \(attribute.type.rawValue) transient \(attribute.isTransient)"
-                text += " optional \(attribute.isOptional)\n"
+                // Appended only when set, so the hashes of models without it stay as they were.
+                text +=
+                    " optional \(attribute.isOptional)\(attribute.allowsExternalBinaryDataStorage ? " external" : "")\n"
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 text += "relationship \(relationship.name) \(relationship.destinationName)"
