@@ -46,18 +46,7 @@ enum MigrationBenchmarks {
         // version's hashes (every other key kept), commits and closes.
         let addition = try suite.compare(
             prepare: prepare,
-            baseline: {
-                try raw(store.path) { db in
-                    guard var plist = try readMetadata(db),
-                        plist[versionHashesKey] as? [String: String] == oldHashes,
-                        try !columns(db, table: "ZENTRY").contains("ZCATEGORY")
-                    else { throw BenchmarkError("the store is not of the first version") }
-                    try exec(db, #"ALTER TABLE "ZENTRY" ADD COLUMN "ZCATEGORY" VARCHAR"#)
-                    plist[versionHashesKey] = newHashes
-                    try updateMetadata(
-                        db, try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
-                }
-            },
+            baseline: { try addColumnByHand(store.path, oldHashes: oldHashes, newHashes: newHashes) },
             ours: { _ = try PersistentContainer(model: added, store: .sqlite(at: store)) })
         try check(store, rows: rows, column: "ZCATEGORY", present: true, suite: &suite)
         suite.record(
@@ -155,6 +144,56 @@ enum MigrationBenchmarks {
         defer { sqlite3_finalize(statement) }
         _ = plist.withUnsafeBytes { sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), nil) }
         guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError("metadata update failed") }
+    }
+
+    /// The add-column migration written by hand on the C API (the baseline).
+    static func addColumnByHand(_ path: String, oldHashes: [String: String], newHashes: [String: String]) throws {
+        try raw(path) { db in
+            guard var plist = try readMetadata(db),
+                plist[versionHashesKey] as? [String: String] == oldHashes,
+                try !columns(db, table: "ZENTRY").contains("ZCATEGORY")
+            else { throw BenchmarkError("the store is not of the first version") }
+            try exec(db, #"ALTER TABLE "ZENTRY" ADD COLUMN "ZCATEGORY" VARCHAR"#)
+            plist[versionHashesKey] = newHashes
+            try updateMetadata(
+                db, try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        }
+    }
+
+    /// `--profile migrate-add|raw-migrate-add [ROWS] [--repeat N]`: one side of the add-column case on a fresh
+    /// copy of a store of `rows` entries; only `profiledMigration` is the case itself.
+    static func profile(raw: Bool, rows: Int, repeats: Int?) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("datamodelgen-profile-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let template = work.appendingPathComponent("template.sqlite")
+        let store = work.appendingPathComponent("store.sqlite")
+        try makeTemplate(template, rows: rows)
+        let oldHashes = version1.layoutModel.versionHashes
+        let newHashes = added.layoutModel.versionHashes
+        var times: [Double] = []
+        for _ in 0..<(1 + max(repeats ?? 0, 0)) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+            try FileManager.default.copyItem(at: template, to: store)
+            times.append(
+                try time { try profiledMigration(raw: raw, store: store, oldHashes: oldHashes, newHashes: newHashes) })
+        }
+        let sorted = times.sorted()
+        print(
+            String(
+                format: "%@: median %.3f ms over %d runs", raw ? "raw" : "ours", sorted[sorted.count / 2] * 1e3,
+                times.count))
+    }
+
+    @inline(never)
+    static func profiledMigration(raw: Bool, store: URL, oldHashes: [String: String], newHashes: [String: String])
+        throws
+    {
+        if raw {
+            try addColumnByHand(store.path, oldHashes: oldHashes, newHashes: newHashes)
+        } else {
+            _ = try PersistentContainer(model: added, store: .sqlite(at: store))
+        }
     }
 
     /// The metadata key under which the runtime records the version hashes.
