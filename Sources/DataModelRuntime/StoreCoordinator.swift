@@ -136,29 +136,39 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// (`Z_METADATA.Z_UUID`), which identifies it in object IDs.
     private func openSchema() throws(StoreError) -> String {
         do {
-            let tables = try database.fetchAll(
-                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if tables.isEmpty {
+            // One read of what the store holds: it tells an empty file (created) from a store to check.
+            let state = try StoreFile.state(of: database)
+            if state.snapshot.tables.isEmpty {
                 try createSchema()
             } else {
-                try checkSchema()
+                try checkSchema(state)
             }
-            for row in try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY""#) {
-                guard let entity = row.first?.integerValue, row.count > 1 else { continue }
-                let index = Int(entity)
-                if lastPrimaryKey.indices.contains(index) {
-                    lastPrimaryKey[index] = row[1].integerValue ?? 0
-                    storedMaximum[index] = lastPrimaryKey[index]
+            // One statement: `Z_MAX` per entity (rows `Z_ENT`, `Z_MAX`), each root table's largest key (rows
+            // `-number`, `MAX("Z_PK")`: rows written without `Z_MAX` being updated, by other tools, must not be
+            // reused), and the store's UUID (row 0).
+            let roots = runtime.entities.filter(\.layout.isRoot)
+            let sql =
+                #"SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY" UNION ALL SELECT 0, (SELECT "Z_UUID" FROM "Z_METADATA" "#
+                + #"ORDER BY "Z_VERSION" LIMIT 1)"#
+                + roots.map {
+                    " UNION ALL SELECT -\($0.number), MAX(\"Z_PK\") FROM " + SQLQuoting.identifier($0.tableName)
+                }.joined()
+            var uuid: String?
+            var largestKeys: [(index: Int, key: Int64)] = []
+            for row in try database.fetchAll(sql: sql) {
+                guard row.count == 2, let number = row[0].integerValue else { continue }
+                if number == 0 {
+                    uuid = row[1].textValue
+                } else if number < 0 {
+                    largestKeys.append((Int(-number), row[1].integerValue ?? 0))
+                } else if lastPrimaryKey.indices.contains(Int(number)) {
+                    lastPrimaryKey[Int(number)] = row[1].integerValue ?? 0
+                    storedMaximum[Int(number)] = lastPrimaryKey[Int(number)]
                 }
             }
-            // Rows written without Z_MAX being updated (by other tools) must not be reused.
-            for entity in runtime.entities where entity.layout.isRoot {
-                let sql = "SELECT MAX(\"Z_PK\") FROM " + SQLQuoting.identifier(entity.tableName)
-                let maximum = try database.fetchOne(sql: sql)?.first?.integerValue ?? 0
-                lastPrimaryKey[entity.number] = max(lastPrimaryKey[entity.number], maximum)
+            for (index, key) in largestKeys where lastPrimaryKey.indices.contains(index) {
+                lastPrimaryKey[index] = max(lastPrimaryKey[index], key)
             }
-            let uuid = try database.fetchOne(sql: #"SELECT "Z_UUID" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?
-                .first?.textValue
             return uuid ?? path
         } catch let error as StoreError {
             throw error
@@ -188,9 +198,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
     /// store in place (one transaction, so a killed process leaves it whole in either version).
-    private func checkSchema() throws {
+    private func checkSchema(_ state: StoreFile.State) throws {
         let current = runtime.model.layoutModel
-        let state = try StoreFile.state(of: database)
         let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
@@ -208,7 +217,9 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             }
         }
         do {
-            _ = try StoreFile.migrate(database, versions: layouts, to: layouts.count - 1, known: state)
+            _ = try StoreFile.migrate(
+                database, versions: layouts, to: layouts.count - 1, known: state,
+                layouts: [layouts.count - 1: runtime.layout], hashes: [layouts.count - 1: hashes])
         } catch {
             switch error {
             case .unknownVersion(let differences): throw StoreError.modelMismatch(path: path, differences: differences)

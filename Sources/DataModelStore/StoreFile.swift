@@ -1,11 +1,6 @@
 import DataModelStoreLayout
+import Foundation
 import SQLiteKit
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An SQLite store in Core Data's layout, as the runtime and `datamodelgen migrate` see it on disk: its
 /// metadata, what it holds, and the migration of it from the model version that wrote it to another.
@@ -24,7 +19,10 @@ public enum StoreFile {
                 sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
             !blob.isEmpty
         else { return [:] }
-        guard case .dictionary(let entries)? = try? PropertyListDecoder().decode(PropertyListValue.self, from: blob)
+        // `PropertyListSerialization` (Foundation's C parser) reads it several times faster than the `Codable`
+        // decoder, which opening a store pays for every time.
+        guard let object = try? PropertyListSerialization.propertyList(from: blob, format: nil),
+            case .dictionary(let entries)? = PropertyListValue(propertyListObject: object)
         else { return nil }
         return entries
     }
@@ -70,6 +68,18 @@ public enum StoreFile {
 
     /// Reads the store's ``State``.
     public static func state(of database: Database) throws(SQLiteError) -> State {
+        // One read transaction for all the reads (outside one, every statement takes and releases the file's locks).
+        if !database.isInTransaction {
+            try database.execute(sql: "BEGIN DEFERRED TRANSACTION")
+            do {
+                let state = try state(of: database)
+                try database.execute(sql: "COMMIT TRANSACTION")
+                return state
+            } catch {
+                database.rollbackIgnoringErrors()
+                throw error
+            }
+        }
         let schemaVersion = try database.fetchOne(sql: "PRAGMA schema_version")?.first?.integerValue ?? -1
         let (snapshot, metadata) = try read(database)
         return State(snapshot: snapshot, schemaVersion: schemaVersion, metadata: metadata)
@@ -146,8 +156,10 @@ public enum StoreFile {
     /// With `dryRun`, nothing is written.
     ///
     /// `known`: the state read before the transaction began; reused when the schema has not changed since.
+    /// `layouts`: the versions' layouts the caller has already computed (by version index), so none is computed twice.
     public static func migrate(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil,
+        layouts: [Int: StoreLayout] = [:], hashes: [Int: [String: String]] = [:]
     ) throws(MigrationFailure) -> Migration {
         do {
             try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
@@ -156,15 +168,19 @@ public enum StoreFile {
         }
         do throws(MigrationFailure) {
             var obsoleteFiles: [String] = []
+            var cache = LayoutCache(versions: versions, known: layouts, knownHashes: hashes)
             let migration = try migrateInTransaction(
-                database, versions: versions, to: target, dryRun: dryRun, known: known, obsoleteFiles: &obsoleteFiles)
+                database, versions: versions, to: target, dryRun: dryRun, known: known, layouts: &cache,
+                obsoleteFiles: &obsoleteFiles)
             do {
                 try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
             } catch {
                 throw .sqlite(error)
             }
             // Files whose bytes moved back into their column: removed only once that is committed.
-            ExternalBinaryData.removeFiles(obsoleteFiles, in: externalDataDirectory(of: database))
+            if !obsoleteFiles.isEmpty {
+                ExternalBinaryData.removeFiles(obsoleteFiles, in: externalDataDirectory(of: database))
+            }
             return migration
         } catch {
             database.rollbackIgnoringErrors()
@@ -174,7 +190,7 @@ public enum StoreFile {
 
     private static func migrateInTransaction(
         _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?,
-        obsoleteFiles: inout [String]
+        layouts: inout LayoutCache, obsoleteFiles: inout [String]
     ) throws(MigrationFailure) -> Migration {
         do {
             // Another process may have migrated between `known` and the write lock: its schema cookie tells.
@@ -186,12 +202,14 @@ public enum StoreFile {
             }
             let current = try state ?? self.state(of: database)
             let snapshot = current.snapshot
-            let layout = try StoreLayout(model: versions[target])
-            guard let source = try snapshot.recognizedVersion(among: versions) else {
-                throw MigrationFailure.unknownVersion(differences: snapshot.differences(from: layout))
+            guard let source = try snapshot.recognizedVersion(among: versions, layouts: &layouts) else {
+                throw MigrationFailure.unknownVersion(
+                    differences: snapshot.differences(from: try layouts.layout(target)))
             }
             guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
-            let plan = try MigrationPlan(from: versions[source], to: versions[target])
+            let plan = try MigrationPlan(
+                from: versions[source], to: versions[target], oldLayout: try layouts.layout(source),
+                newLayout: try layouts.layout(target))
             guard plan.isInferable else {
                 throw MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
             }
@@ -202,7 +220,7 @@ public enum StoreFile {
             for change in plan.externalStorageChanges {
                 obsoleteFiles += try convert(change, in: database)
             }
-            let hashes = versions[target].versionHashes
+            let hashes = layouts.hashes(target)
             if snapshot.versionHashes != hashes {
                 // `current` was read under the write lock, or before it with the schema unchanged since.
                 try recordVersionHashes(hashes, in: database, metadata: .some(current.metadata))

@@ -34,7 +34,15 @@ public struct MigrationPlan: Sendable, Hashable {
     ///
     /// - Throws: ``StoreLayoutError`` when either model cannot be laid out.
     public init(from old: LayoutModel, to new: LayoutModel) throws(StoreLayoutError) {
-        var planner = try MigrationPlanner(old: old, new: new)
+        try self.init(
+            from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new))
+    }
+
+    /// Plans the migration with the two models' layouts already computed (`StoreLayout(model: old)`, and `new`'s).
+    public init(from old: LayoutModel, to new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout)
+        throws(StoreLayoutError)
+    {
+        var planner = MigrationPlanner(old: old, new: new, oldLayout: oldLayout, newLayout: newLayout)
         planner.plan()
         blockers = planner.blockers
         steps = planner.steps
@@ -101,11 +109,11 @@ struct MigrationPlanner {
     /// Old entity number → new entity number.
     private var numberMap: [Int: Int] = [:]
 
-    init(old: LayoutModel, new: LayoutModel) throws(StoreLayoutError) {
+    init(old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout) {
         oldModel = old
         newModel = new
-        self.old = try StoreLayout(model: old)
-        self.new = try StoreLayout(model: new)
+        self.old = oldLayout
+        self.new = newLayout
     }
 
     // MARK: Mapping

@@ -90,13 +90,21 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// the store has its layout too; otherwise none), else the newest whose layout the store has. Nil when none
     /// matches.
     public func recognizedVersion(among versions: [LayoutModel]) throws(StoreLayoutError) -> Int? {
-        if let versionHashes, !versionHashes.isEmpty,
-            let index = versions.lastIndex(where: { $0.versionHashes == versionHashes })
-        {
-            return differences(from: try StoreLayout(model: versions[index])).isEmpty ? index : nil
+        var cache = LayoutCache(versions: versions)
+        return try recognizedVersion(among: versions, layouts: &cache)
+    }
+
+    /// ``recognizedVersion(among:)`` with the versions' layouts computed at most once, shared with the caller (which
+    /// may have some already, and needs them again for the plan).
+    public func recognizedVersion(among versions: [LayoutModel], layouts: inout LayoutCache) throws(StoreLayoutError)
+        -> Int?
+    {
+        if let versionHashes, !versionHashes.isEmpty {
+            for index in versions.indices.reversed() where layouts.hashes(index) == versionHashes {
+                return differences(from: try layouts.layout(index)).isEmpty ? index : nil
+            }
         }
-        for index in versions.indices.reversed()
-        where differences(from: try StoreLayout(model: versions[index])).isEmpty {
+        for index in versions.indices.reversed() where differences(from: try layouts.layout(index)).isEmpty {
             return index
         }
         return nil
@@ -104,12 +112,64 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).
     public static func affinity(_ declared: String) -> String {
-        let type = declared.uppercased()
-        if type.contains("INT") { return "INTEGER" }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
-        if type.isEmpty || type.contains("BLOB") { return "BLOB" }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
-        return "NUMERIC"
+        // ASCII bytes, case folded as they are read: no uppercased copy, no generic substring search (this runs for
+        // every column each time a store is opened).
+        var type = declared
+        return type.withUTF8 { bytes -> String in
+            func contains(_ pattern: StaticString) -> Bool {
+                let count = pattern.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                let needle = pattern.utf8Start
+                for start in 0...(bytes.count - count) {
+                    var index = 0
+                    while index < count {
+                        var byte = bytes[start + index]
+                        if byte >= 0x61 && byte <= 0x7A { byte -= 0x20 }
+                        if byte != needle[index] { break }
+                        index += 1
+                    }
+                    if index == count { return true }
+                }
+                return false
+            }
+            if contains("INT") { return "INTEGER" }
+            if contains("CHAR") || contains("CLOB") || contains("TEXT") { return "TEXT" }
+            if bytes.isEmpty || contains("BLOB") { return "BLOB" }
+            if contains("REAL") || contains("FLOA") || contains("DOUB") { return "REAL" }
+            return "NUMERIC"
+        }
+    }
+}
+
+/// The store layouts of a list of model versions, each computed the first time it is asked for.
+public struct LayoutCache: Sendable {
+    private let versions: [LayoutModel]
+    private var layouts: [Int: StoreLayout]
+    private var versionHashes: [Int: [String: String]]
+
+    /// A cache of `versions`' layouts and version hashes, starting with those `known` (by version index).
+    public init(
+        versions: [LayoutModel], known: [Int: StoreLayout] = [:], knownHashes: [Int: [String: String]] = [:]
+    ) {
+        self.versions = versions
+        self.layouts = known
+        self.versionHashes = knownHashes
+    }
+
+    /// The version hashes of version `index` (``LayoutModel/versionHashes``).
+    public mutating func hashes(_ index: Int) -> [String: String] {
+        if let hashes = versionHashes[index] { return hashes }
+        let hashes = versions[index].versionHashes
+        versionHashes[index] = hashes
+        return hashes
+    }
+
+    /// The layout of version `index`.
+    public mutating func layout(_ index: Int) throws(StoreLayoutError) -> StoreLayout {
+        if let layout = layouts[index] { return layout }
+        let layout = try StoreLayout(model: versions[index])
+        layouts[index] = layout
+        return layout
     }
 }
 
