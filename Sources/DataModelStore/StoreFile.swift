@@ -19,8 +19,9 @@ public enum StoreFile {
                 sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
             !blob.isEmpty
         else { return [:] }
-        // `PropertyListSerialization` (Foundation's C parser) reads it several times faster than the `Codable`
-        // decoder, which opening a store pays for every time.
+        // Read on every open: the binary reader first (several times faster than Foundation's), Foundation for
+        // anything it does not handle (an XML property list, sets, UIDs).
+        if case .dictionary(let entries)? = BinaryPropertyList.decode(blob) { return entries }
         guard let object = try? PropertyListSerialization.propertyList(from: blob, format: nil),
             case .dictionary(let entries)? = PropertyListValue(propertyListObject: object)
         else { return nil }
@@ -29,9 +30,7 @@ public enum StoreFile {
 
     /// A new binary property list of `metadata`.
     public static func propertyList(_ metadata: [String: PropertyListValue]) -> Data {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        return (try? encoder.encode(PropertyListValue.dictionary(metadata))) ?? Data()
+        BinaryPropertyList.encode(.dictionary(metadata))
     }
 
     /// Records `hashes` in the store's metadata, keeping every other key; a property list this reader cannot

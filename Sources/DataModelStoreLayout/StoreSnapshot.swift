@@ -62,6 +62,7 @@ public struct StoreSnapshot: Sendable, Hashable {
                 continue
             }
             var affinity: [String: String] = [:]
+            affinity.reserveCapacity(found.count)
             for column in found { affinity[column.name] = Self.affinity(column.declaredType) }
             if table.columns.contains(where: { affinity[$0.name] != Self.affinity($0.type.rawValue) }) {
                 differences.append(
