@@ -20,8 +20,10 @@ struct ExternalDataFiles: Sendable {
     /// Values of more bytes than this go to a file.
     let threshold: Int
 
-    init(storePath: String, threshold: Int = ExternalBinaryData.defaultThreshold) {
-        directory = ExternalBinaryData.directory(forStoreAt: storePath)
+    /// `needed`: whether the model has such attributes (working out the folder's URL costs more than the rest
+    /// of a store's open, so a model without them never does).
+    init(storePath: String, threshold: Int = ExternalBinaryData.defaultThreshold, needed: Bool = true) {
+        directory = needed ? ExternalBinaryData.directory(forStoreAt: storePath) : nil
         self.threshold = threshold
     }
 

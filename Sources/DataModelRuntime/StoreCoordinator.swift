@@ -50,7 +50,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             location = .file(path: url.path)
             path = url.path
         }
-        externalData = ExternalDataFiles(storePath: path, threshold: externalBinaryDataThreshold)
+        externalData = ExternalDataFiles(
+            storePath: path, threshold: externalBinaryDataThreshold, needed: runtime.hasExternalAttributes)
         var journalMode = "memory"
         do {
             database = try Database(location: location)

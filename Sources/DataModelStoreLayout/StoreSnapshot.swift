@@ -179,33 +179,79 @@ extension LayoutModel {
     /// (name, parent, abstract, and each own property's name, type or destination, and flags), the same on every
     /// platform. Stored in a store's metadata, it tells which model version wrote the store.
     public var versionHashes: [String: String] {
+        // The bytes hashed are the lines below; they are fed to the hash as they are made, not built into a text.
         var hashes: [String: String] = [:]
         for entity in entities {
-            var text = "entity \(entity.name) parent \(entity.parentName ?? "") abstract \(entity.isAbstract)\n"
+            var hash = FNV1a()
+            hash.add("entity ")
+            hash.add(entity.name)
+            hash.add(" parent ")
+            hash.add(entity.parentName ?? "")
+            hash.add(" abstract ")
+            hash.add(entity.isAbstract)
+            hash.add("\n")
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                text += "attribute \(attribute.name) \(attribute.type.rawValue) transient \(attribute.isTransient)"
+                hash.add("attribute ")
+                hash.add(attribute.name)
+                hash.add(" ")
+                hash.add(attribute.type.rawValue)
+                hash.add(" transient ")
+                hash.add(attribute.isTransient)
+                hash.add(" optional ")
+                hash.add(attribute.isOptional)
                 // Appended only when set, so the hashes of models without it stay as they were.
-                text +=
-                    " optional \(attribute.isOptional)\(attribute.allowsExternalBinaryDataStorage ? " external" : "")\n"
+                if attribute.allowsExternalBinaryDataStorage { hash.add(" external") }
+                hash.add("\n")
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
-                text += "relationship \(relationship.name) \(relationship.destinationName)"
-                text += " inverse \(relationship.inverseName ?? "") toMany \(relationship.isToMany)"
-                text += " ordered \(relationship.isOrdered) transient \(relationship.isTransient)\n"
+                hash.add("relationship ")
+                hash.add(relationship.name)
+                hash.add(" ")
+                hash.add(relationship.destinationName)
+                hash.add(" inverse ")
+                hash.add(relationship.inverseName ?? "")
+                hash.add(" toMany ")
+                hash.add(relationship.isToMany)
+                hash.add(" ordered ")
+                hash.add(relationship.isOrdered)
+                hash.add(" transient ")
+                hash.add(relationship.isTransient)
+                hash.add("\n")
             }
-            for constraint in entity.uniquenessConstraints { text += "unique \(constraint.joined(separator: ","))\n" }
+            for constraint in entity.uniquenessConstraints {
+                hash.add("unique ")
+                hash.add(constraint.joined(separator: ","))
+                hash.add("\n")
+            }
             for index in entity.fetchIndexes {
-                text += "index \(index.name) "
-                text += index.elements.map { "\($0.property) \($0.isAscending)" }.joined(separator: ",") + "\n"
+                hash.add("index ")
+                hash.add(index.name)
+                hash.add(" ")
+                for (offset, element) in index.elements.enumerated() {
+                    if offset > 0 { hash.add(",") }
+                    hash.add(element.property)
+                    hash.add(" ")
+                    hash.add(element.isAscending)
+                }
+                hash.add("\n")
             }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-            let digits = String(hash, radix: 16)
+            let digits = String(hash.value, radix: 16)
             hashes[entity.name] = String(repeating: "0", count: 16 - digits.count) + digits
         }
         return hashes
+    }
+}
+
+/// 64-bit FNV-1a over UTF-8 text, Booleans as `true` / `false`.
+private struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ flag: Bool) { add(flag ? "true" : "false") }
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
     }
 }
