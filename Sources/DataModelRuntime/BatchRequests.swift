@@ -144,11 +144,23 @@ extension ManagedObjectContext {
             let selected = try storedIDs(matching: request.fetchRequest)
             var planner = BatchDeletePlanner(runtime: runtime, database: database)
             let plan = try planner.plan(deleting: selected)
+            let external = runtime.hasExternalAttributes ? ExternalDataWrites(files: coordinator.externalData) : nil
             do {
-                try database.transaction { try planner.execute(plan) }
+                try database.transaction {
+                    if let external {
+                        for id in plan.deleted {
+                            guard let entity = runtime.entity(number: id.entityNumber) else { continue }
+                            try external.recordReplaced(
+                                entity, primaryKey: id.primaryKey, attributes: nil, database: database)
+                        }
+                    }
+                    try planner.execute(plan)
+                }
             } catch let error as SQLiteError {
                 throw StoreError(error)
             }
+            // The files of the deleted rows' external binary values go once the deletion is committed.
+            external?.removeObsolete()
             let changes = StoreChanges(
                 updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
@@ -166,6 +178,7 @@ extension ManagedObjectContext {
             // The entity a fetch of the same request would read.
             let entity = try self.entity(of: request.fetchRequest)
             var columns: [(column: String, value: PrimitiveValue)] = []
+            var externalIndexes = Set<Int>()
             for assignment in request.assignments {
                 let name: String?
                 switch assignment.property {
@@ -176,7 +189,14 @@ extension ManagedObjectContext {
                 else {
                     throw .unknownProperty(entity: entity.name, property: "\(assignment.property)")
                 }
-                columns.append((column, assignment.value))
+                if entity.externalAttributes.contains(where: { $0.index == index }) {
+                    // Written in the column behind the inline marker: one file shared by many rows could not be
+                    // removed with one of them.
+                    externalIndexes.insert(index)
+                    columns.append((column, coordinator.externalData.inlineForm(assignment.value)))
+                } else {
+                    columns.append((column, assignment.value))
+                }
             }
             let ids = try storedIDs(matching: request.fetchRequest)
             guard !ids.isEmpty, !columns.isEmpty else {
@@ -186,8 +206,16 @@ extension ManagedObjectContext {
                 "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
                 + (columns.map { SQLQuoting.identifier($0.column) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#])
                 .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
+            let external = externalIndexes.isEmpty ? nil : ExternalDataWrites(files: coordinator.externalData)
             do {
                 try database.transaction {
+                    if let external {
+                        for id in ids {
+                            guard let rowEntity = runtime.entity(number: id.entityNumber) else { continue }
+                            try external.recordReplaced(
+                                rowEntity, primaryKey: id.primaryKey, attributes: externalIndexes, database: database)
+                        }
+                    }
                     let statement = try database.cachedStatement(sql)
                     for id in ids {
                         try statement.reset()
@@ -201,6 +229,7 @@ extension ManagedObjectContext {
             } catch {
                 throw StoreError(error)
             }
+            external?.removeObsolete()
             let changes = StoreChanges(updated: Set(ids))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)

@@ -214,6 +214,12 @@ extension ManagedObjectContext {
             {
                 let value = condition.value
                 let quoted = SQLQuoting.identifier(column)
+                // A stored value with external storage is marked, or in a file: only `nil` compares in SQL.
+                if entity.attributes[index].usesExternalBinaryDataFormat && !value.isNull {
+                    throw .predicateFailed(
+                        "\(entity.name).\(name) allows external storage: compare it in a #Predicate, which is evaluated in memory"
+                    )
+                }
                 resolved.append(
                     ResolvedCondition(
                         sql: value.isNull ? quoted + " IS NULL" : quoted + " = ?", binding: value.isNull ? nil : value,

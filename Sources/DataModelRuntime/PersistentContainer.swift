@@ -84,8 +84,13 @@ public final class PersistentContainer {
     ///
     /// - Throws: ``StoreError`` when the model cannot be laid out, the store cannot be opened,
     ///   the store was written by another model, or its version cannot be migrated.
+    ///
+    /// `externalBinaryDataThreshold`: Binary values of attributes that allow external storage
+    /// (``AttributeDescription/allowsExternalBinaryDataStorage``) larger than this many bytes are saved in files of
+    /// the store's external-data folder, as Core Data does; smaller ones in the store.
     public init(
-        model: ManagedObjectModel, store: StoreDescription = .inMemory, migratesStoreAutomatically: Bool = true
+        model: ManagedObjectModel, store: StoreDescription = .inMemory, migratesStoreAutomatically: Bool = true,
+        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold
     ) throws(StoreError) {
         name = model.name
         managedObjectModel = model
@@ -93,7 +98,9 @@ public final class PersistentContainer {
         let description = PersistentStoreDescription(store)
         description.shouldMigrateStoreAutomatically = migratesStoreAutomatically
         persistentStoreDescriptions = [description]
-        loaded = try Self.open(model: model, store: store, migratesAutomatically: migratesStoreAutomatically)
+        loaded = try Self.open(
+            model: model, store: store, migratesAutomatically: migratesStoreAutomatically,
+            externalBinaryDataThreshold: externalBinaryDataThreshold)
     }
 
     /// A container for the generated model called `name` (``ManagedObjectModel/named(_:)``), as Core Data's
@@ -204,13 +211,27 @@ public final class PersistentContainer {
         #endif
     }
 
-    private static func open(model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool)
-        throws(StoreError) -> Loaded
-    {
-        let coordinator = try StoreCoordinator(model: model, store: store, migratesAutomatically: migratesAutomatically)
+    private static func open(
+        model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool,
+        externalBinaryDataThreshold: Int = defaultExternalBinaryDataThreshold
+    ) throws(StoreError) -> Loaded {
+        let coordinator = try StoreCoordinator(
+            model: model, store: store, migratesAutomatically: migratesAutomatically,
+            externalBinaryDataThreshold: externalBinaryDataThreshold)
         return Loaded(
             store: store, coordinator: PersistentStoreCoordinator(coordinator: coordinator),
             viewContext: ManagedObjectContext(coordinator: coordinator))
+    }
+
+    /// 128 KiB: Binary values with external storage above it go to files. Core Data's own threshold is not
+    /// documented (reported between about 100 KB and 1 MB); the stored marker says where each value is, so stores
+    /// written with any threshold read the same.
+    public static let defaultExternalBinaryDataThreshold = 128 * 1024
+
+    /// Every reference to a file of the store's external-data folder (Binary attributes with external storage)
+    /// whose file is missing or unreadable. Such a value reads as `nil`; this lists them so a tool can report them.
+    public func missingExternalDataFiles() throws(StoreError) -> [MissingExternalData] {
+        try coordinator.missingExternalDataFiles()
     }
 
     /// A new context on the same store, for the task it is sent to.
@@ -286,4 +307,14 @@ public final class PersistentStoreCoordinator: Sendable {
             try body(ManagedObjectContext(coordinator: coordinator))
         }.value
     }
+}
+
+/// A Binary value with external storage whose file is missing (see ``PersistentContainer/missingExternalDataFiles()``).
+public struct MissingExternalData: Sendable, Hashable {
+    /// The object.
+    public let objectID: ObjectID
+    /// The attribute (model spelling).
+    public let attribute: String
+    /// The file name the store refers to, in `.<store name>_SUPPORT/_EXTERNAL_DATA/`.
+    public let fileName: String
 }

@@ -44,6 +44,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case ambiguousModel(String, count: Int)
     /// A store description the runtime cannot open (its type, a missing file URL, a second store).
     case unsupportedStore(String)
+    /// A Binary value with external storage could not be written to the store's external-data folder (nothing
+    /// was saved).
+    case externalDataFailed(path: String, reason: String)
 
     /// A one-line description.
     public var description: String {
@@ -80,6 +83,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(count) different generated models are named '\(name)': pass the one meant with PersistentContainer(name:managedObjectModel:)"
         case .unsupportedStore(let reason):
             "unsupported store: \(reason)"
+        case .externalDataFailed(let path, let reason):
+            "cannot write external binary data in \(path): \(reason)"
         case .unknownProperty(let entity, let property):
             "'\(property)' is not a stored attribute or to-one relationship of \(entity) (or its key path is not mapped)"
         }

@@ -104,7 +104,7 @@ public enum ReservedNamesModel {
             objectType: Data.self,
             attributes: [
                 AttributeDescription(name: "archive", type: .binary),
-                AttributeDescription(name: "bytes", type: .binary),
+                AttributeDescription(name: "bytes", type: .binary, allowsExternalBinaryDataStorage: true),
                 AttributeDescription(name: "checksum", type: .integer64, isOptional: false, isIndexed: true, defaultValue: .integer(0), minValue: 0.0),
                 AttributeDescription(name: "remoteID", type: .string),
                 AttributeDescription(name: "transformed", type: .transformable),
