@@ -23,7 +23,7 @@ struct ComingFromCoreDataGuideTests {
         try context.save()
 
         var request = BusinessEntity.fetchRequest()
-        request.predicate = #Predicate { $0.name == "Acme" }
+        request.predicate = ManagedPredicate(format: "name == %@", "Acme")
         request.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
         let found = try context.fetch(request)
 
