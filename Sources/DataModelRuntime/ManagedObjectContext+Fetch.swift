@@ -160,7 +160,7 @@ extension ManagedObjectContext {
         return entity
     }
 
-    private func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
+    func matches<T>(_ object: ManagedObject, entity: EntityRuntime, request: FetchRequest<T>) -> Bool {
         request.includesSubentities ? entity.includes(object.entityRuntime) : object.entityRuntime === entity
     }
 
@@ -193,7 +193,7 @@ extension ManagedObjectContext {
         let matches: (ManagedObject) -> Bool
     }
 
-    private func resolve(_ conditions: [EqualityCondition], in entity: EntityRuntime) throws(StoreError)
+    func resolve(_ conditions: [EqualityCondition], in entity: EntityRuntime) throws(StoreError)
         -> [ResolvedCondition]
     {
         var resolved: [ResolvedCondition] = []

@@ -57,7 +57,7 @@ extension ManagedObjectContext {
         coordinator.primaryKeyMaximaCommitted()
         // The changes are collected (hashing every ID) only for contexts that merge them. The
         // store stays held until the end of the operation, so none can start merging meanwhile.
-        let collectsChanges = coordinator.hasMergingContexts(besides: inbox)
+        let collectsChanges = coordinator.hasMergingContexts(besides: inbox) || reportsChanges
         var changes = StoreChanges()
         if collectsChanges {
             changes.inserted.reserveCapacity(insertedList.count)
@@ -84,6 +84,7 @@ extension ManagedObjectContext {
         updatedList.removeAll()
         deletedList.removeAll()
         if collectsChanges { coordinator.post(changes, from: inbox) }
+        reportSave(changes)
     }
 
     // MARK: Writing
