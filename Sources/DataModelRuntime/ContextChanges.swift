@@ -239,7 +239,8 @@ extension ManagedObjectContext {
     /// Reports what a save wrote.
     func reportSave(_ changes: StoreChanges) {
         reportChanges(
-            ContextChanges(event: .save, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted))
+            ContextChanges(event: .save, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)
+        )
     }
 
     /// Reports what a merge brought.

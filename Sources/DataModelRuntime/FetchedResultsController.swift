@@ -75,7 +75,10 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
-        sectionKey = sectionNameKeyPath.map { .path($0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)) } ?? .none
+        sectionKey =
+            sectionNameKeyPath.map {
+                .path($0.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+            } ?? .none
     }
 
     /// A controller whose sections are named by the value at a Swift key path (its description; `nil` names the
@@ -121,7 +124,8 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             return [FetchedResultsSectionInfo(name: "", indexTitle: nil, objects: [])]
         }
         return arrangement.map {
-            FetchedResultsSectionInfo(name: $0.name, indexTitle: sectionIndexTitle(forSectionName: $0.name), objects: $0.objects)
+            FetchedResultsSectionInfo(
+                name: $0.name, indexTitle: sectionIndexTitle(forSectionName: $0.name), objects: $0.objects)
         }
     }
 
@@ -199,7 +203,9 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         let resolved: ActiveRequest
         do {
             let entity = try context.entity(of: request)
-            if case .path(let components) = sectionKey { try Self.checkSectionPath(components, from: entity, in: context) }
+            if case .path(let components) = sectionKey {
+                try Self.checkSectionPath(components, from: entity, in: context)
+            }
             resolved = ActiveRequest(
                 request: request, entity: entity, conditions: try context.resolve(request.conditions, in: entity))
             objects = try context.fetch(request)
@@ -350,7 +356,9 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             }
         }
         guard !candidates.isEmpty else { return }
-        candidates.sort { $0.primaryKey == $1.primaryKey ? $0.entityNumber < $1.entityNumber : $0.primaryKey < $1.primaryKey }
+        candidates.sort {
+            $0.primaryKey == $1.primaryKey ? $0.entityNumber < $1.entityNumber : $0.primaryKey < $1.primaryKey
+        }
 
         // Where the changed members were.
         let oldNames = arrangement.map(\.name)
@@ -487,7 +495,8 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
                 stayed[oldSlot, default: []].append((id, before.row, after.row))
             } else {
                 report.objects.append(
-                    .init(type: .move, objectID: id, indexPath: [before.section, before.row],
+                    .init(
+                        type: .move, objectID: id, indexPath: [before.section, before.row],
                         newIndexPath: [after.section, after.row]))
             }
             report.objectsByID[id] = objects[id] ?? before.object
@@ -499,7 +508,8 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             for entry in group {
                 guard let before = old[entry.id], let after = new[entry.id] else { continue }
                 report.objects.append(
-                    .init(type: inOrder ? .update : .move, objectID: entry.id, indexPath: [before.section, before.row],
+                    .init(
+                        type: inOrder ? .update : .move, objectID: entry.id, indexPath: [before.section, before.row],
                         newIndexPath: [after.section, after.row]))
             }
         }
@@ -770,7 +780,9 @@ extension FetchedResultsControllerDelegate {
         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
     ) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
-    public func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String)
+    public func controller(
+        _ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String
+    )
         -> String?
     {
         FetchedResultsController<Result>.defaultIndexTitle(sectionName)
