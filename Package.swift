@@ -58,6 +58,9 @@ let package = Package(
         // A store file on disk: its metadata, what it holds, and its migration between model versions; shared by
         // the runtime and `datamodelgen migrate`.
         .target(name: "DataModelStore", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),
+        // The Core Data / Foundation predicate and expression format language: parser, typed tree, printer
+        // (Foundation only; the runtime translates the tree). See Docs/PredicateFormat.md.
+        .target(name: "PredicateFormat"),
         // The runtime that generated code imports.
         .target(name: "DataModelRuntime", dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
@@ -114,6 +117,7 @@ let package = Package(
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit"]),
+        .testTarget(name: "PredicateFormatTests", dependencies: ["PredicateFormat"]),
         .testTarget(
             name: "DataModelCodegenTests",
             dependencies: [
@@ -138,9 +142,12 @@ if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
         ("fuzz-model", ["DataModel", "DataModelCodegen"]),
         ("fuzz-current-version", ["DataModel"]),
         ("fuzz-mustache", ["Mustache"]),
+        ("fuzz-predicate-format", ["PredicateFormat"]),
     ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for target in fuzzTargets {
         package.targets.append(
-            .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/\(target.name)"))
+            .executableTarget(
+                name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)"))
     }
 }

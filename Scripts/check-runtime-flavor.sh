@@ -4,7 +4,9 @@
 # runtime tests use (Tests/DataModelRuntimeTests/Generated/<Model>) is up to date; regenerate with
 #   datamodelgen generate Models/<Model>.xcdatamodeld --output Tests/DataModelRuntimeTests/Generated/<Model> --no-schema --include-manual
 #
-#   Scripts/check-runtime-flavor.sh [--scratch-path DIR] [--verbose] [MODEL …]
+#   Scripts/check-runtime-flavor.sh [--scratch-path DIR] [--verbose] [--xcode-compatible] [MODEL …]
+#
+# --xcode-compatible checks the runtime flavor generated with that option (Xcode's shapes and file names) instead.
 #
 # Each model is generated with --include-manual. Entities with `category` codegen get a stub
 # class (`open class X: ManagedObject {}`), standing in for the class the app would own; custom
@@ -15,11 +17,13 @@ set -u
 cd "$(dirname "$0")/.."
 scratch=.build
 verbose=0
+xcode=()
 models=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --verbose) verbose=1; shift ;;
+        --xcode-compatible) xcode=(--xcode-compatible); shift ;;
         *) models+=("$1"); shift ;;
     esac
 done
@@ -30,6 +34,15 @@ stale=0
 for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/*/; do
     name=$(basename "$generated")
     if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --check; then
+        echo "STALE $generated: regenerate with Scripts/update-golden.sh"
+        stale=1
+    fi
+done
+for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
+    [ -d "$generated" ] || continue
+    name=$(basename "$generated")
+    if ! "$bin/datamodelgen" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual \
+        --xcode-compatible --check; then
         echo "STALE $generated: regenerate with Scripts/update-golden.sh"
         stale=1
     fi
@@ -61,16 +74,20 @@ typecheck() {
 }
 for model in "${models[@]}"; do
     out="$work/$(echo "$model" | tr '/ ' '__')"
-    if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema >"$out.log" 2>&1; then
+    if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema ${xcode[@]+"${xcode[@]}"} \
+        >"$out.log" 2>&1; then
         skipped=$((skipped + 1)); failed+=("$model")
         echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'
         continue
     fi
-    for properties in "$out"/*+Properties.swift; do
+    # The app's own class file is named like the class (`X.swift`), as people name theirs: the generated
+    # names (`X+DataModelClass.swift`) must not collide with it.
+    for properties in "$out"/*+DataModelProperties.swift "$out"/*+CoreDataProperties.swift; do
         [ -e "$properties" ] || continue
-        class="${properties%+Properties.swift}"
-        [ -e "$class.swift" ] || printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' \
-            "$(basename "$class")" >"$class.swift"
+        class="${properties%+*Properties.swift}"
+        suffix="${properties##*+}"
+        [ -e "$class+${suffix%Properties.swift}Class.swift" ] ||
+            printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' "$(basename "$class")" >"$class.swift"
     done
     if typecheck "$out"; then
         pass=$((pass + 1)); [ $verbose = 1 ] && echo "ok   $model"
@@ -81,7 +98,7 @@ for model in "${models[@]}"; do
         echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'
     fi
 done
-echo "runtime flavor type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
+echo "runtime flavor${xcode[@]+ (${xcode[*]})} type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
     "$skipped not generated (of ${#models[@]} models)"
 # Every model must generate and type-check; a run that checked nothing proves nothing.
 [ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ $stale -eq 0 ] && [ $((pass + stubbed)) -gt 0 ]

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(fuzz-model fuzz-current-version fuzz-mustache)
+targets=(fuzz-model fuzz-current-version fuzz-mustache fuzz-predicate-format)
 
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${targets[@]}"
@@ -61,6 +61,11 @@ fuzz-current-version)
     ;;
 fuzz-mustache)
     while IFS= read -r -d '' file; do seed "$file"; done < <(find Templates Examples Tests -name '*.mustache' -type f -print0)
+    ;;
+fuzz-predicate-format)
+    # The format strings of the parser's tests, one a file.
+    grep -hoE '"([^"\\]|\\.)*"' Tests/PredicateFormatTests/*.swift | sed 's/^"//; s/"$//' | sort -u |
+        while IFS= read -r line; do printf '%s' "$line" >"$corpus/$(printf '%s' "$line" | cksum | cut -d' ' -f1)"; done
     ;;
 esac
 cp -R ".build/fuzz-corpus/$target/." "$corpus/" 2>/dev/null || true

@@ -49,6 +49,10 @@ grep -q "$generation_line Records.xcdatamodeld" "$work/build.log" || fail "clean
 if grep -q "unhandled" "$work/build.log"; then fail "SwiftPM warned about unhandled files"; fi
 # A clean build of a package that depends on this one prints no error or warning (a user reads one as a failure).
 if grep -E "(^|: )(error|warning):" "$work/build.log"; then fail "the clean build printed errors or warnings"; fi
+# The target holds the user's own EmployeeEntity.swift beside the generated EmployeeEntity+DataModelClass.swift:
+# generated file names never collide with the names people give their files (two EmployeeEntity.swift in one
+# target would not build).
+[ -f "$target/EmployeeEntity.swift" ] || fail "the example lost its own EmployeeEntity.swift"
 echo "ok (${clean_time}s)"
 
 step "the build plugin's files equal datamodelgen generate --no-schema"
@@ -103,7 +107,7 @@ build >/dev/null
 edited_time=$(elapsed "$start" "$(now)")
 grep -q "$generation_line Company.xcdatamodeld" "$work/build.log" || fail "editing the model did not regenerate it"
 grep -q "Compiling CompanyData" "$work/build.log" || fail "editing the model did not recompile the target"
-grep -q "public var motto: String?" "$outputs/Company/EmployeeEntity+Properties.swift" || fail "the edit is not in the output"
+grep -q "public var motto: String?" "$outputs/Company/EmployeeEntity+DataModelProperties.swift" || fail "the edit is not in the output"
 cp "$work/contents.saved" "$company_contents"
 build >/dev/null
 echo "ok (${edited_time}s)"

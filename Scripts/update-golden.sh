@@ -27,6 +27,12 @@ for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/
     name=$(basename "$generated")
     "$tool" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --no-cache
 done
+# The runtime flavor with --xcode-compatible, committed for the runtime tests (XcodeCompatibleTests).
+for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
+    name=$(basename "$generated")
+    "$tool" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --xcode-compatible \
+        --no-cache
+done
 echo "Golden files updated in $golden; committed generated code in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"
 
 # Committed runtime-flavor code compiled by the runtime tests and the benchmarks.

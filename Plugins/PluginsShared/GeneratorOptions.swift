@@ -18,6 +18,10 @@ struct GeneratorOptions {
     var configuredOutput: URL?
     /// The model version the config pins.
     var modelVersion: String?
+    /// The runtime flavor's model type name the config gives (`modelTypeName`); the generator checks it.
+    var modelTypeName: String?
+    /// Whether the config asks for Xcode's shapes (`xcodeCompatible`), which changes the file names.
+    var xcodeCompatible = false
 
     /// The config that applies to `model`: `datamodelgen.json` next to the model (where the generator looks for
     /// it too), else the one in the target's directory.
@@ -53,6 +57,8 @@ struct GeneratorOptions {
         options.templatesDirectory = file.templates.map { resolve($0, against: base) }
         options.configuredOutput = file.output.map { resolve($0, against: base) }
         options.modelVersion = file.modelVersion
+        options.modelTypeName = file.modelTypeName
+        options.xcodeCompatible = file.xcodeCompatible ?? false
         return options
     }
 
@@ -80,8 +86,10 @@ struct GeneratorOptions {
 
     /// The files `generate --no-schema` writes for `model`, sorted, named by the generator's own naming code.
     func outputFileNames(for model: ScannedModel, entities: [ModelNaming.EntityFacts]) -> [String] {
-        ModelNaming.outputFiles(modelName: model.name, entities: entities, flavor: flavor, includeManual: includeManual)
-            .map(\.name)
+        ModelNaming.outputFiles(
+            modelName: model.name, entities: entities, flavor: flavor, includeManual: includeManual,
+            xcodeCompatible: xcodeCompatible
+        ).map(\.name)
     }
 
     /// `--no-schema`, unless `<ModelName>.sql` is asked for by the config's `schema` or by `asked` (the command
@@ -97,6 +105,8 @@ struct GeneratorOptions {
         if let templatesDirectory { arguments += ["--templates", templatesDirectory.path] }
         if let modelVersion { arguments += ["--model-version", modelVersion] }
         if includeManual { arguments.append("--include-manual") }
+        if let modelTypeName { arguments += ["--model-type-name", modelTypeName] }
+        if xcodeCompatible { arguments.append("--xcode-compatible") }
         return arguments
     }
 }

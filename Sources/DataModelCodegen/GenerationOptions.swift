@@ -28,16 +28,27 @@ public struct GenerationOptions: Sendable, Equatable {
     public var includeSchema: Bool
     /// How `<ModelName>.sql` is written: its dialect and foreign keys.
     public var schema: SchemaOptions
+    /// The runtime flavor's model type instead of `<ModelName>Model` (`--model-type-name`); checked with
+    /// ``ModelNaming/modelTypeNameProblem(_:)`` before it gets here.
+    public var modelTypeName: String?
+    /// Xcode's shapes for ports (`--xcode-compatible`): in the runtime flavor, scalar attributes (`Integer 16` …
+    /// `Boolean` using a scalar type) are non-optional Swift scalars whatever the model says (unset reads as 0 or
+    /// false), other attributes are optional whatever the model says, and files are named `+CoreDataClass.swift`
+    /// / `+CoreDataProperties.swift`. The Core Data flavor has Xcode's shapes already.
+    public var xcodeCompatible: Bool
 
     /// Creates options.
     public init(
         flavor: Flavor = .runtime, access: AccessLevel = .public, includeManual: Bool = false,
-        includeSchema: Bool = true, schema: SchemaOptions = SchemaOptions()
+        includeSchema: Bool = true, schema: SchemaOptions = SchemaOptions(), modelTypeName: String? = nil,
+        xcodeCompatible: Bool = false
     ) {
         self.flavor = flavor
         self.access = access
         self.includeManual = includeManual
         self.includeSchema = includeSchema
         self.schema = schema
+        self.modelTypeName = modelTypeName
+        self.xcodeCompatible = xcodeCompatible
     }
 }

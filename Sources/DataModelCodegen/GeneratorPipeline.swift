@@ -80,7 +80,7 @@ public struct GeneratorPipeline: Sendable {
                 .init(
                     name: $0.name, representedClassName: $0.representedClassName, codeGeneration: $0.codeGenerationType)
             },
-            flavor: options.flavor, includeManual: options.includeManual)
+            flavor: options.flavor, includeManual: options.includeManual, xcodeCompatible: options.xcodeCompatible)
         if options.flavor == .runtime {
             context.earlierVersions = earlierVersions.map { self.context(for: $0, options: options) }
         }

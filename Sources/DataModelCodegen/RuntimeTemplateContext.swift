@@ -239,8 +239,11 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     public let maxCount: Int
     /// The renaming identifier (`elementID`), for migration.
     let renamingIdentifier: String?
+    /// Whether a to-many property has Xcode's type (`NSSet?`, `NSOrderedSet?`: `--xcode-compatible`).
+    let usesXcodeTypes: Bool
 
-    init(_ relationship: UnsafePointer<Relationship>) {
+    init(_ relationship: UnsafePointer<Relationship>, usesXcodeTypes: Bool = false) {
+        self.usesXcodeTypes = usesXcodeTypes
         nameLiteral = RuntimeContextBuilder.literal(relationship.pointee.name)
         destinationName = relationship.pointee.destinationEntity
         inverseName = relationship.pointee.inverseName
@@ -258,10 +261,15 @@ public struct RuntimeRelationshipContext: Sendable, Hashable {
     public var destinationNameLiteral: String { RuntimeContextBuilder.literal(destinationName) }
     /// The inverse's name as a Swift string literal, or `nil`.
     public var inverseNameLiteral: String { inverseName.map(RuntimeContextBuilder.literal) ?? "nil" }
-    /// `toOne`, `toManySet` or `toManyArray`.
-    public var runtimeGetter: String { !isToMany ? "toOne" : isOrdered ? "toManyArray" : "toManySet" }
-    /// `setToOne`, `setToManySet` or `setToManyArray`.
-    public var runtimeSetter: String { !isToMany ? "setToOne" : isOrdered ? "setToManyArray" : "setToManySet" }
+    /// `toOne`, `toManySet` or `toManyArray`; with `--xcode-compatible`, `toManyNSSet` or `toManyNSOrderedSet`.
+    public var runtimeGetter: String {
+        if !isToMany { return "toOne" }
+        if usesXcodeTypes { return isOrdered ? "toManyNSOrderedSet" : "toManyNSSet" }
+        return isOrdered ? "toManyArray" : "toManySet"
+    }
+    /// `setToOne`, `setToManySet` or `setToManyArray`; with `--xcode-compatible`, `setToManyNSSet` or
+    /// `setToManyNSOrderedSet`.
+    public var runtimeSetter: String { "set" + ModelNaming.capitalized(runtimeGetter) }
     /// The `DeleteRule` case (`nullify`, `cascade`, `deny`, `noAction`).
     public var deleteRule: String { deletionRule.caseName }
 

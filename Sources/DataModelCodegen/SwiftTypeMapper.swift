@@ -6,6 +6,8 @@ import Mustache
 /// Maps model types to Swift types, per flavor.
 struct SwiftTypeMapper: Sendable {
     let flavor: Flavor
+    /// Xcode's optionality in the runtime flavor (`--xcode-compatible`): see ``runtimeType(of:)``.
+    let xcodeCompatible: Bool
     let generatedClassNames: Set<String>
     /// Whether any generated class shares its name with a standard type; usually not, and then no type
     /// needs qualifying.
@@ -21,8 +23,9 @@ struct SwiftTypeMapper: Sendable {
         return name.isEmpty ? nil : name
     }
 
-    init(flavor: Flavor, generatedClassNames: Set<String>) {
+    init(flavor: Flavor, generatedClassNames: Set<String>, xcodeCompatible: Bool = false) {
         self.flavor = flavor
+        self.xcodeCompatible = xcodeCompatible
         self.generatedClassNames = generatedClassNames
         let hasClashes = ModelNaming.standardTypeModules.keys.contains { generatedClassNames.contains($0) }
         self.hasClashes = hasClashes
@@ -37,7 +40,8 @@ struct SwiftTypeMapper: Sendable {
         case .runtime:
             relationshipTypeNames = RelationshipTypeNames(
                 flavor: flavor, unorderedSet: q("Set"), orderedSet: "", sequence: q("Sequence"),
-                indexSet: q("IndexSet"))
+                indexSet: q("IndexSet"),
+                xcodePropertyTypes: xcodeCompatible ? (q("NSSet") + "?", q("NSOrderedSet") + "?") : nil)
         }
     }
 
@@ -103,13 +107,27 @@ struct SwiftTypeMapper: Sendable {
     }
 
     /// Swift-native types: non-optional attributes are non-optional properties.
+    ///
+    /// With `xcodeCompatible`, Xcode's optionality instead: a scalar attribute (`Integer 16/32/64`, `Float`,
+    /// `Double`, `Boolean` using a scalar type, as ``coreDataType(of:)`` decides) is a non-optional Swift scalar
+    /// whether or not the model marks it optional (unset reads as 0 or false, as with Core Data), and every other
+    /// attribute is optional (Xcode's `String?`, `Date?`; a number without a scalar type, Xcode's `NSNumber?`, is
+    /// `Int16?`).
     private func runtimeType(of pointer: UnsafePointer<Attribute>) -> AttributeType {
         // A `Codable` transformable or an object ID has no empty value to stand in for a missing or
         // undecodable one, so its property is optional whatever the model says (a save still requires it).
         let attribute = UnsafeAttributeFields(pointer)
         let codableType = attribute.type == .transformable ? Self.runtimeTransformableType(pointer.pointee) : nil
         let hasNoEmptyValue = attribute.type == .objectID || codableType != nil
-        let optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
+        let optional: Bool
+        if xcodeCompatible {
+            switch attribute.type {
+            case .integer16, .integer32, .integer64, .float, .double, .boolean: optional = !attribute.isScalar
+            default: optional = true
+            }
+        } else {
+            optional = attribute.isOptional || attribute.isTransient || attribute.type == .undefined || hasNoEmptyValue
+        }
         let name: String
         switch attribute.type {
         case .integer16: name = named("Int16", "Int16?", isOptional: optional)
@@ -151,8 +169,14 @@ final class RelationshipTypeNames: Sendable {
     /// `NSSet?` and `NSOrderedSet?`: the coredata flavor's to-many property types.
     let optionalUnorderedSet: String
     let optionalOrderedSet: String
+    /// The runtime flavor's to-many property types with `--xcode-compatible` (`NSSet?`, `NSOrderedSet?`, Xcode's),
+    /// or nil for the Swift-native `Set<Dest>` and `[Dest]`.
+    let xcodePropertyTypes: (unordered: String, ordered: String)?
 
-    init(flavor: Flavor, unorderedSet: String, orderedSet: String, sequence: String, indexSet: String) {
+    init(
+        flavor: Flavor, unorderedSet: String, orderedSet: String, sequence: String, indexSet: String,
+        xcodePropertyTypes: (unordered: String, ordered: String)? = nil
+    ) {
         self.flavor = flavor
         self.unorderedSet = unorderedSet
         self.orderedSet = orderedSet
@@ -160,10 +184,11 @@ final class RelationshipTypeNames: Sendable {
         self.indexSet = indexSet
         optionalUnorderedSet = unorderedSet + "?"
         optionalOrderedSet = orderedSet + "?"
+        self.xcodePropertyTypes = xcodePropertyTypes
     }
 
-    /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata) or `Set<Dest>`/`[Dest]`
-    /// (runtime) for a to-many. The destination is a generated class: it is never qualified.
+    /// The property's type: `Dest?` for a to-one; `NSSet?`/`NSOrderedSet?` (coredata, and runtime with
+    /// `--xcode-compatible`) or `Set<Dest>`/`[Dest]` (runtime) for a to-many. The destination is a generated class: it is never qualified.
     func propertyType(isToMany: Bool, isOrdered: Bool, destination: String) -> String {
         MustacheOutputBuffer.text {
             writePropertyType(isToMany: isToMany, isOrdered: isOrdered, destination: destination, to: &$0)
@@ -182,7 +207,9 @@ final class RelationshipTypeNames: Sendable {
         switch flavor {
         case .coredata: output.append(isOrdered ? optionalOrderedSet : optionalUnorderedSet)
         case .runtime:
-            if isOrdered {
+            if let xcodePropertyTypes {
+                output.append(isOrdered ? xcodePropertyTypes.ordered : xcodePropertyTypes.unordered)
+            } else if isOrdered {
                 output.append(UInt8(ascii: "["))
                 output.append(destination)
                 output.append(UInt8(ascii: "]"))

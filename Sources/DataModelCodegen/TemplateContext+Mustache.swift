@@ -36,8 +36,8 @@ final class ModelObject: KeyedMustacheObject {
     }
 
     enum Key: String, CaseIterable, Sendable {
-        case modelName, versionName, versionNameLiteral, sourceFileName, accessPrefix, modelTypeName, entities,
-            earlierVersions, hasEarlierVersions
+        case modelName, versionName, versionNameLiteral, sourceFileName, accessPrefix, modelTypeName, modelFileName,
+            entities, earlierVersions, hasEarlierVersions
     }
 
     static let keys = makeKeys()
@@ -59,6 +59,7 @@ final class ModelObject: KeyedMustacheObject {
         case .sourceFileName: output.append(context.sourceFileName)
         case .accessPrefix: output.append(context.accessPrefix)
         case .modelTypeName: output.append(context.modelTypeName)
+        case .modelFileName: output.append(context.modelFileName)
         case .entities, .earlierVersions, .hasEarlierVersions: return .notText
         }
         return .written

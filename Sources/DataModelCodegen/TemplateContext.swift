@@ -18,8 +18,11 @@ public struct ModelContext: Sendable {
     public var sourceFileName: String
     /// `public ` or empty.
     public var accessPrefix: String
-    /// The `<ModelName>Model` enum name of the runtime flavor (no second `Model` suffix).
+    /// The `<ModelName>Model` enum name of the runtime flavor (no second `Model` suffix), or the name
+    /// `--model-type-name` gives.
     public var modelTypeName: String
+    /// The runtime flavor's model file (`Company+DataModel.swift`).
+    public var modelFileName: String
     /// Entities in the model's file order.
     public var entities: [EntityContext]
     /// The files to render and their names (``ModelNaming/outputFiles(modelName:entities:flavor:includeManual:)``,
@@ -287,7 +290,8 @@ public struct TemplateContextBuilder: Sendable {
     public func context(for model: ObjectModel, sourceFileName: String) -> ModelContext {
         let names = EntityNames(model: model, flavor: options.flavor)
         let typeMapper = SwiftTypeMapper(
-            flavor: options.flavor, generatedClassNames: Set(model.entities.map(\.className)))
+            flavor: options.flavor, generatedClassNames: Set(model.entities.map(\.className)),
+            xcodeCompatible: options.xcodeCompatible)
         var parentNames: Set<String> = []
         for entity in model.entities {
             if let parent = entity.parentEntity { parentNames.insert(parent) }
@@ -310,7 +314,8 @@ public struct TemplateContextBuilder: Sendable {
         return ModelContext(
             modelName: model.name, versionName: model.versionName,
             sourceFileName: ModelNaming.sourceFileName(modelName: model.name), accessPrefix: options.access.prefix,
-            modelTypeName: ModelNaming.modelTypeName(modelName: model.name), entities: entities)
+            modelTypeName: ModelNaming.modelTypeName(modelName: model.name, configured: options.modelTypeName),
+            modelFileName: ModelNaming.modelFileName(modelName: model.name), entities: entities)
     }
 
     private func entityParts(
@@ -352,8 +357,10 @@ public struct TemplateContextBuilder: Sendable {
             isAbstract: entity.isAbstract, hasSubentities: hasSubentities, classModifiers: modifiers,
             codeGeneration: entity.codeGenerationType.rawValue, generatesClass: generatesClass,
             generatesProperties: generatesProperties,
-            classFileName: ModelNaming.classFileName(className: plainClass, flavor: flavor),
-            propertiesFileName: ModelNaming.propertiesFileName(className: plainClass, flavor: flavor),
+            classFileName: ModelNaming.classFileName(
+                className: plainClass, flavor: flavor, xcodeCompatible: options.xcodeCompatible),
+            propertiesFileName: ModelNaming.propertiesFileName(
+                className: plainClass, flavor: flavor, xcodeCompatible: options.xcodeCompatible),
             attributes: attributes,
             relationships: relationships, fetchedProperties: fetched)
     }
@@ -421,7 +428,8 @@ public struct TemplateContextBuilder: Sendable {
             inverseName: relationship.pointee.inverseName ?? "", isToMany: isToMany,
             isOrdered: isToMany && relationship.pointee.isOrdered, isOptional: relationship.pointee.isOptional,
             typeNames: typeMapper.relationshipTypeNames,
-            runtime: options.flavor == .runtime ? RuntimeRelationshipContext(relationship) : nil)
+            runtime: options.flavor == .runtime
+                ? RuntimeRelationshipContext(relationship, usesXcodeTypes: options.xcodeCompatible) : nil)
     }
 }
 

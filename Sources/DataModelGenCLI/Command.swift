@@ -53,8 +53,8 @@ enum Command: String, CaseIterable, Sendable {
         switch self {
         case .generate:
             [
-                .outputDirectory, .flavor, .access, .templates, .includeManual, .noSchema, .schemaDialect,
-                .foreignKeys, .check, .dryRun, .noCache, .config, .expectOutput,
+                .outputDirectory, .flavor, .access, .templates, .includeManual, .modelTypeName, .xcodeCompatible,
+                .noSchema, .schemaDialect, .foreignKeys, .check, .dryRun, .noCache, .config, .expectOutput,
             ] + Self.commonOptions
         case .schema: [.outputFile, .dialect, .foreignKeys, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions

@@ -58,6 +58,9 @@ public struct CommandLineTool: Sendable {
                 "error: \(error.description)\n\(command.usageLine)\nRun 'datamodelgen \(command.rawValue) --help' for details.\n"
             )
             return .usageError
+        } catch let error as ConfigFailure {
+            console.err("\(error.description)\n")
+            return .usageError
         } catch let error as IOFailure {
             console.err("\(error.description)\n")
             return .ioError

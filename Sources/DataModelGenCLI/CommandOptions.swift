@@ -17,6 +17,13 @@ extension ArgumentParser.Option {
     static let templates = path(
         "templates", "DIR", "Directory of .mustache files overriding default templates by file name.")
     static let includeManual = flag("include-manual", "Also generate entities whose codegen is Manual/None.")
+    static let modelTypeName = value(
+        "model-type-name", "NAME",
+        "Name of the runtime flavor's model type (default: <ModelName>Model), when that name is taken in your code.")
+    static let xcodeCompatible = flag(
+        "xcode-compatible",
+        "Xcode's shapes for ports: scalars non-optional (unset reads 0), other attributes optional, to-many NSSet?/NSOrderedSet?, +CoreDataClass/+CoreDataProperties file names."
+    )
     static let noSchema = flag("no-schema", "Do not write <ModelName>.sql next to the Swift files.")
     static let schemaDialect = value(
         "schema-dialect", "DIALECT", "Dialect of <ModelName>.sql: sqlite (default) or postgres.",

@@ -27,6 +27,12 @@ enum GenerateCommand {
         guard let loaded = outcome.loaded, outcome.exitCode == .success else { return outcome.exitCode }
         let pipeline = GeneratorPipeline.commandLine
         defer { pipeline.scheduler.discard(loaded) }
+        if request.flavors.contains(.runtime),
+            let collision = modelTypeCollision(in: loaded.model, configured: request.options.modelTypeName)
+        {
+            printer.print([collision])
+            return .modelError
+        }
 
         let output = OutputPipeline(
             pipeline: pipeline, library: try compiledLibrary.wait(), options: request.options,
@@ -97,6 +103,23 @@ enum GenerateCommand {
 
 /// What a `generate` run does once the files are rendered.
 extension GenerateCommand {
+    /// An error when the runtime flavor's model type would have the name of an entity's class (the two would not
+    /// compile in one module).
+    static func modelTypeCollision(in model: ObjectModel, configured: String?) -> Diagnostic? {
+        let typeName = ModelNaming.modelTypeName(modelName: model.name, configured: configured)
+        guard
+            let entity = model.entities.first(where: {
+                ModelNaming.escaped(
+                    ModelNaming.className(entityName: $0.name, className: $0.className, flavor: .runtime))
+                    == typeName
+            })
+        else { return nil }
+        return .error(
+            "the model type '\(typeName)' has the name of entity '\(entity.name)'s class; name the model type with "
+                + "--model-type-name or \"modelTypeName\" in \(GenerationConfig.fileName)",
+            rule: "model-type-name-collision", at: entity.location)
+    }
+
     /// The earlier versions the runtime flavor describes; their warnings are printed.
     static func earlierVersions(of loaded: LoadedModel, pipeline: GeneratorPipeline, printer: DiagnosticPrinter)
         -> [ObjectModel]
@@ -165,7 +188,11 @@ struct GenerateRequest {
                 dialect: try SchemaOptions.dialect(
                     named: arguments.value(.schemaDialect) ?? config?.schemaDialect,
                     fromCommandLine: arguments.value(.schemaDialect) != nil),
-                foreignKeys: arguments.flag(.foreignKeys) || (config?.foreignKeys ?? false)))
+                foreignKeys: arguments.flag(.foreignKeys) || (config?.foreignKeys ?? false)),
+            modelTypeName: try Self.modelTypeName(
+                arguments.value(.modelTypeName), config: config,
+                configPath: configPath ?? GenerationConfig.path(nextTo: modelPath)),
+            xcodeCompatible: arguments.flag(.xcodeCompatible) || (config?.xcodeCompatible ?? false))
         versionName = arguments.value(.modelVersion) ?? config?.modelVersion
         templates = arguments.value(.templates) ?? config?.templates
         expectedOutputs = arguments.values(.expectOutput)
@@ -184,10 +211,29 @@ struct GenerateRequest {
             "flavor=\(flavorList)", "access=\(options.access.rawValue)",
             "manual=\(options.includeManual)", "schema=\(options.includeSchema)",
             "dialect=\(options.schema.dialect)", "foreign-keys=\(options.schema.foreignKeys)",
+            "model-type=\(options.modelTypeName ?? "")", "xcode-compatible=\(options.xcodeCompatible)",
             "version=\(versionName ?? "")", "expect=\((expectedOutputs ?? []).joined(separator: "\n"))",
             "config=\(config.map { "\($0)" } ?? "")", "warnings-as-errors=\(warningsAsErrors)",
         ]
         return GenerationCache(output: output, parts: parts, files: files)
+    }
+
+    /// The model type name `--model-type-name` gives, else the config's `modelTypeName`; a name that is no Swift
+    /// identifier, or needs backticks, is a usage error (located in the config file when it comes from there).
+    static func modelTypeName(_ given: String?, config: GenerationConfig?, configPath: String?) throws -> String? {
+        if let given {
+            if let problem = ModelNaming.modelTypeNameProblem(given) {
+                throw UsageError("invalid model type name for --model-type-name: \(problem)")
+            }
+            return given
+        }
+        guard let configured = config?.modelTypeName else { return nil }
+        if let problem = ModelNaming.modelTypeNameProblem(configured) {
+            throw ConfigFailure(
+                path: configPath ?? GenerationConfig.fileName, key: "modelTypeName",
+                message: "invalid model type name: \(problem)")
+        }
+        return configured
     }
 
     /// The flavors in `list`: one flavor, or several separated by commas, or `all` (by default, the runtime

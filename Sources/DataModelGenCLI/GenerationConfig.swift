@@ -33,11 +33,16 @@ extension ModelNaming.Config {
 
     /// The config next to the model at `modelPath`, if there is one.
     static func discover(nextTo modelPath: String) throws -> GenerationConfig? {
+        guard let path = path(nextTo: modelPath) else { return nil }
+        return try load(path)
+    }
+
+    /// The path of the config next to the model at `modelPath`, if there is one.
+    static func path(nextTo modelPath: String) -> String? {
         var trimmed = modelPath
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         let path = PathName.joined(PathName.deletingLastComponent(trimmed), fileName)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try load(path)
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     private static func resolve(_ path: String, base: String) -> String {
@@ -52,5 +57,35 @@ extension ModelNaming.Config {
             return key.isEmpty ? context.debugDescription : "'\(key)': \(context.debugDescription)"
         default: return "\(error)"
         }
+    }
+}
+
+/// A value of the config file that `generate` cannot use: reported at the key's line and column (usage error,
+/// exit code 2).
+struct ConfigFailure: Error, CustomStringConvertible {
+    /// The config file.
+    var path: String
+    /// The key whose value is wrong.
+    var key: String
+    var message: String
+
+    var description: String {
+        let (line, column) = location()
+        return "\(path):\(line):\(column): error: \(message) [invalid-config]"
+    }
+
+    /// The 1-based line and column (in UTF-8 bytes, as compilers count) of `"key"` in the file, or 1:1 when it
+    /// cannot be found.
+    private func location() -> (Int, Int) {
+        guard case .success(let data) = FileReading.read(path, limit: 1 << 20) else { return (1, 1) }
+        let text = String(decoding: data, as: UTF8.self)
+        var line = 1
+        for lineText in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let range = lineText.firstRange(of: "\"\(key)\"") {
+                return (line, lineText.utf8.distance(from: lineText.startIndex, to: range.lowerBound) + 1)
+            }
+            line += 1
+        }
+        return (1, 1)
     }
 }

@@ -83,9 +83,21 @@ public enum ModelNaming {
             className: className(entityName: entityName, representedClassName: representedClassName), flavor: flavor)
     }
 
-    /// The `<ModelName>Model` enum of the runtime flavor (no second `Model` suffix), as an identifier.
-    public static func modelTypeName(modelName: String) -> String {
-        escaped(identifier(modelName.hasSuffix("Model") ? modelName : modelName + "Model"))
+    /// The `<ModelName>Model` enum of the runtime flavor (no second `Model` suffix), as an identifier; `configured`
+    /// (`--model-type-name`, `modelTypeName` in `datamodelgen.json`) instead when given.
+    public static func modelTypeName(modelName: String, configured: String? = nil) -> String {
+        if let configured { return configured }
+        return escaped(identifier(modelName.hasSuffix("Model") ? modelName : modelName + "Model"))
+    }
+
+    /// Why `name` cannot be the model type's name (`--model-type-name`), or nil when it can: it must be a Swift
+    /// identifier that needs no backticks (not a keyword, not `Type`, `Self` …).
+    public static func modelTypeNameProblem(_ name: String) -> String? {
+        if !isIdentifier(name) {
+            return "'\(name)' is not a Swift identifier (letters, digits and _, not starting with a digit)"
+        }
+        if keywords.contains(name) { return "'\(name)' is a Swift keyword" }
+        return nil
     }
 
     /// The model enum's function describing an entity (`describeBusinessEntity`).
@@ -120,7 +132,7 @@ public enum ModelNaming {
             case entityClass(Int)
             /// The properties of the entity at this index.
             case entityProperties(Int)
-            /// The runtime flavor's model description, `<ModelName>+Model.swift`.
+            /// The runtime flavor's model description, `<ModelName>+DataModel.swift`.
             case model
         }
 
@@ -134,10 +146,11 @@ public enum ModelNaming {
     /// name: each entity's class and properties files as its code generation asks (see
     /// ``CodeGeneration/generatedFiles(includeManual:)``; none in the Core Data flavor for an entity whose class is
     /// `NSManagedObject`, as in Xcode), the first entity of a file name winning, plus
-    /// `<ModelName>+Model.swift` in the runtime flavor. `<ModelName>.sql` (``schemaFileName(modelName:)``) is
-    /// written besides, unless `--no-schema`.
+    /// `<ModelName>+DataModel.swift` in the runtime flavor. `<ModelName>.sql` (``schemaFileName(modelName:)``) is
+    /// written besides, unless `--no-schema`. `xcodeCompatible` (`--xcode-compatible`) gives the runtime flavor
+    /// Xcode's file names (see ``classFileName(className:flavor:xcodeCompatible:)``).
     public static func outputFiles(
-        modelName: String, entities: [EntityFacts], flavor: Flavor, includeManual: Bool
+        modelName: String, entities: [EntityFacts], flavor: Flavor, includeManual: Bool, xcodeCompatible: Bool = false
     ) -> [OutputFile] {
         var files: [OutputFile] = []
         var seen: Set<String> = []
@@ -149,11 +162,11 @@ public enum ModelNaming {
             // `NSManagedObject` as the class (older models' "no custom class"): Xcode generates nothing for it.
             if flavor == .coredata && className == "NSManagedObject" { continue }
             if writesClass {
-                let name = classFileName(className: className, flavor: flavor)
+                let name = classFileName(className: className, flavor: flavor, xcodeCompatible: xcodeCompatible)
                 if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityClass(index))) }
             }
             if writesProperties {
-                let name = propertiesFileName(className: className, flavor: flavor)
+                let name = propertiesFileName(className: className, flavor: flavor, xcodeCompatible: xcodeCompatible)
                 if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityProperties(index))) }
             }
         }
@@ -162,25 +175,30 @@ public enum ModelNaming {
         return files
     }
 
+    // Generated file names never collide with the names people give their own files: every one ends in a
+    // suffix that says the generator wrote it (`+DataModelClass`, `+DataModelProperties`, `+DataModel`, or
+    // Xcode's `+CoreDataClass` / `+CoreDataProperties`), so a user's own `Person.swift` or `PersonModel.swift`
+    // can sit in the same target (SwiftPM names object files after the source file's name, and two
+    // `Person.swift` files in one target fail the build). Class names are identifiers (no `+`), so the
+    // generated names cannot collide with each other either.
+
     /// The class file of an entity whose class (unescaped) is `className`: `BusinessEntity+CoreDataClass.swift`
-    /// (coredata) or `BusinessEntity.swift` (runtime).
-    public static func classFileName(className: String, flavor: Flavor) -> String {
-        switch flavor {
-        case .coredata: className + coreDataClassSuffix
-        case .runtime: className + ".swift"
-        }
+    /// (coredata, or runtime with `xcodeCompatible`) or `BusinessEntity+DataModelClass.swift` (runtime).
+    public static func classFileName(className: String, flavor: Flavor, xcodeCompatible: Bool = false) -> String {
+        flavor == .coredata || xcodeCompatible ? className + coreDataClassSuffix : className + runtimeClassSuffix
     }
 
-    /// The properties file: `BusinessEntity+CoreDataProperties.swift` or `BusinessEntity+Properties.swift`.
-    public static func propertiesFileName(className: String, flavor: Flavor) -> String {
-        switch flavor {
-        case .coredata: className + coreDataPropertiesSuffix
-        case .runtime: className + "+Properties.swift"
-        }
+    /// The properties file: `BusinessEntity+CoreDataProperties.swift` (coredata, or runtime with
+    /// `xcodeCompatible`) or `BusinessEntity+DataModelProperties.swift` (runtime).
+    public static func propertiesFileName(className: String, flavor: Flavor, xcodeCompatible: Bool = false)
+        -> String
+    {
+        flavor == .coredata || xcodeCompatible
+            ? className + coreDataPropertiesSuffix : className + runtimePropertiesSuffix
     }
 
-    /// The runtime flavor's model file, `Company+Model.swift`.
-    public static func modelFileName(modelName: String) -> String { modelName + "+Model.swift" }
+    /// The runtime flavor's model file, `Company+DataModel.swift` (whatever the model type is called).
+    public static func modelFileName(modelName: String) -> String { modelName + modelFileSuffix }
 
     /// The SQL schema file, `Company.sql`.
     public static func schemaFileName(modelName: String) -> String { modelName + ".sql" }
@@ -189,6 +207,11 @@ public enum ModelNaming {
     public static func isCoreDataFileName(_ fileName: String) -> Bool {
         fileName.hasSuffix(coreDataClassSuffix) || fileName.hasSuffix(coreDataPropertiesSuffix)
     }
+
+    /// The suffixes of the runtime flavor's file names.
+    public static let runtimeClassSuffix = "+DataModelClass.swift"
+    public static let runtimePropertiesSuffix = "+DataModelProperties.swift"
+    public static let modelFileSuffix = "+DataModel.swift"
 
     private static let coreDataClassSuffix = "+CoreDataClass.swift"
     private static let coreDataPropertiesSuffix = "+CoreDataProperties.swift"
@@ -294,7 +317,8 @@ public enum ModelNaming {
     ///
     /// ```json
     /// { "flavor": "runtime", "access": "public", "templates": "Templates", "includeManual": false,
-    ///   "output": "Generated", "schema": true, "modelVersion": "Company 2" }
+    ///   "output": "Generated", "schema": true, "modelVersion": "Company 2", "modelTypeName": "CompanyModel",
+    ///   "xcodeCompatible": false }
     /// ```
     /// Relative paths are relative to the config file's directory. Command-line options win.
     public struct Config: Decodable, Equatable, Sendable {
@@ -317,6 +341,10 @@ public enum ModelNaming {
         public var schemaDialect: String?
         /// Whether `<ModelName>.sql` declares key columns as foreign keys.
         public var foreignKeys: Bool?
+        /// The name of the runtime flavor's model type instead of `<ModelName>Model`.
+        public var modelTypeName: String?
+        /// Whether to generate Xcode's shapes (non-optional scalars, optional object types, Xcode's file names).
+        public var xcodeCompatible: Bool?
 
         /// The file name looked up next to the model.
         public static let fileName = "datamodelgen.json"
@@ -325,7 +353,7 @@ public enum ModelNaming {
         public init(
             flavor: String? = nil, access: String? = nil, templates: String? = nil, includeManual: Bool? = nil,
             output: String? = nil, schema: Bool? = nil, modelVersion: String? = nil, schemaDialect: String? = nil,
-            foreignKeys: Bool? = nil
+            foreignKeys: Bool? = nil, modelTypeName: String? = nil, xcodeCompatible: Bool? = nil
         ) {
             self.flavor = flavor
             self.access = access
@@ -336,6 +364,8 @@ public enum ModelNaming {
             self.modelVersion = modelVersion
             self.schemaDialect = schemaDialect
             self.foreignKeys = foreignKeys
+            self.modelTypeName = modelTypeName
+            self.xcodeCompatible = xcodeCompatible
         }
     }
 

@@ -237,6 +237,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// object updated.
     final func willChange() {
         if isFault { fireFaultIfNeeded() }
+        if let context, context.undoManager != nil { context.noteUndoableChange(self) }
         if isInserted || isDeleted || isInvalid { return }
         if snapshot == nil { snapshot = values }
         if !isUpdated {

@@ -10,14 +10,15 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
         try operation { () throws(StoreError) -> [T] in
             let objects = try fetchInOperation(request)
-            if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            if !request.relationshipKeyPathsForPrefetching.isEmpty && parent == nil {
                 prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
             }
             return objects
         }
     }
 
-    private func fetchInOperation<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+    func fetchInOperation<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> [T] {
+        if let parent { return try fetchThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -85,6 +86,7 @@ extension ManagedObjectContext {
     }
 
     private func countInOperation<T: ManagedObject>(for request: FetchRequest<T>) throws(StoreError) -> Int {
+        if let parent { return try fetchThroughParent(parent, request).count }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -128,6 +130,7 @@ extension ManagedObjectContext {
     /// // plan.path == .sql, plan.predicateSQL == "(COALESCE(t0.\"ZAGE\", ?) > ?)"
     /// ```
     public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws(StoreError) -> FetchExplanation {
+        if let parent { return try explainThroughParent(parent, request) }
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
@@ -250,7 +253,7 @@ extension ManagedObjectContext {
         let reason: String?
     }
 
-    private func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
+    func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) -> PredicatePlan {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
             return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
@@ -308,11 +311,21 @@ extension ManagedObjectContext {
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]
         else { return nil }
         let direction = descriptor.order == .forward ? " ASC" : " DESC"
-        guard entity.attributes[index].type == .string else { return SQLQuoting.identifier(column) + direction }
-        // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
-        // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
-        // called for every comparison).
-        return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        let attribute = entity.attributes[index]
+        if attribute.isOptional, attribute.type.isNumeric || attribute.type == .boolean, attribute.type != .decimal,
+            !(type(of: keyPath).valueType is any OptionalValue.Type)
+        {
+            // A non-optional number property of an optional attribute (`--xcode-compatible`) reads NULL as 0, and
+            // sorts so.
+            return "COALESCE(" + SQLQuoting.identifier(column) + ", 0)" + direction
+        }
+        guard attribute.type != .string else {
+            // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
+            // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
+            // called for every comparison).
+            return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+        }
+        return SQLQuoting.identifier(column) + direction
     }
 
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when

@@ -25,6 +25,10 @@ extension ManagedObjectContext {
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
 
         try validate(inserted: insertedList, updated: updatedList, deleted: deleted)
+        if let parent {
+            pushChanges(into: parent, deleted: deleted, discarded: discarded)
+            return
+        }
 
         // Rows another context changed since they were read are found by the writes themselves
         // (`WHERE "Z_OPT" = <version read>` matching nothing); the transaction is rolled back, the
@@ -83,6 +87,7 @@ extension ManagedObjectContext {
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
         reportSave(changes)
     }

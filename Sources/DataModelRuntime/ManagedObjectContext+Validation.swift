@@ -31,7 +31,8 @@ extension ManagedObjectContext {
                 validateRelationships(of: object, into: &failures)
             }
         }
-        if needsUniquenessCheck {
+        // Uniqueness is the store's rule: checked when the changes reach it (a child's save reaches its parent).
+        if needsUniquenessCheck && parent == nil {
             try validateUniqueness(of: inserted + updated, into: &failures)
         }
         for object in deleted {

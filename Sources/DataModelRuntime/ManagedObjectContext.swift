@@ -26,6 +26,19 @@ public final class ManagedObjectContext {
     var inbox: ChangeInbox { shared.inbox }
     /// What the context's objects share (its inbox, its observation probe, the model).
     let shared: ContextShared
+    /// The context this one saves into, for a child context (``init(parent:)``); `nil` for a context that
+    /// saves to the store. A child reads its objects from the parent (with the parent's unsaved changes) and
+    /// ``save()`` hands its changes to the parent, which writes them when it saves.
+    ///
+    /// Set once, at creation: Core Data's `child.parent = context` is ``init(parent:)`` here.
+    public var parent: ManagedObjectContext? {
+        get { parentContext }
+        @available(
+            *, unavailable, message: "a child context is created with its parent: ManagedObjectContext(parent: context)"
+        )
+        set {}
+    }
+    let parentContext: ManagedObjectContext?
     /// Nesting depth of context operations: changes are merged from the inbox only between them.
     @exclusivity(unchecked) var operationDepth = 0
 
@@ -45,6 +58,27 @@ public final class ManagedObjectContext {
     /// read them; ``MergePolicy/error`` (the default) makes the save throw ``MergeConflict``.
     public var mergePolicy: MergePolicy = .error
 
+    /// Records the context's changes so that ``undo()`` and ``redo()`` can revert and replay them; `nil` (the
+    /// default, as in Core Data on iOS and on macOS 10.12 and later) records nothing and costs nothing.
+    ///
+    /// ```swift
+    /// context.undoManager = UndoManager()
+    /// ```
+    ///
+    /// Every kind of change is recorded: insertions, deletions (with what their delete rules changed),
+    /// attributes, relationships (both sides). Changes are grouped per event (see ``processPendingChanges()``)
+    /// or by ``UndoManager/beginUndoGrouping()`` / ``UndoManager/endUndoGrouping()``. As in Core Data,
+    /// ``save()`` ends the current group and keeps the actions (undoing saved changes makes them unsaved
+    /// changes again: a saved insertion becomes a deletion, a saved deletion an insertion), while
+    /// ``rollback()`` and ``reset()`` remove every action.
+    public var undoManager: UndoManager? {
+        didSet { undoRecord = nil }
+    }
+    /// The objects the undo manager's open group changed, with their states before.
+    var undoRecord: UndoRecord?
+    /// Counts saves: an undo state recorded before the last save is applied as a change to the saved state.
+    var saveGeneration = 0
+
     /// Every object the context knows, by ID.
     @exclusivity(unchecked) var registered = ObjectTable()
     /// Objects in the order they were inserted, updated, deleted; flags tell which still are.
@@ -59,8 +93,9 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) private var lastClass: ObjectIdentifier?
     @exclusivity(unchecked) private var lastClassEntity: EntityRuntime?
 
-    init(coordinator: StoreCoordinator) {
+    init(coordinator: StoreCoordinator, parent: ManagedObjectContext? = nil) {
         self.coordinator = coordinator
+        parentContext = parent
         shared = ContextShared()
     }
 
@@ -126,6 +161,7 @@ public final class ManagedObjectContext {
     /// needed to undo such a deletion.
     public func insert(_ object: ManagedObject) {
         guard object.context === self, object.isDeleted, object.wasInsertedWhenDeleted else { return }
+        if undoManager != nil { noteUndoableChange(object) }
         object.isDeleted = false
         object.wasInsertedWhenDeleted = false
         object.isInserted = true
@@ -156,6 +192,7 @@ public final class ManagedObjectContext {
         object.isInserted = true
         registered.insert(object)
         insertedList.append(object)
+        if undoManager != nil { recordInsertion(object) }
     }
 
     func register(updated object: ManagedObject) {
@@ -201,7 +238,7 @@ public final class ManagedObjectContext {
         }
     }
 
-    private func existingObjectInOperation(with id: ObjectID) throws(StoreError) -> ManagedObject {
+    func existingObjectInOperation(with id: ObjectID) throws(StoreError) -> ManagedObject {
         if let object = registered[id] {
             if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
             if object.isFault {
@@ -277,6 +314,7 @@ public final class ManagedObjectContext {
     /// `object`'s row as the store holds it now (to-many relationships as faults), or `nil`
     /// when there is none.
     func storedRow(of object: ManagedObject) throws(StoreError) -> StoredRow? {
+        if let parent { return parent.rowForChild(object.objectID) }
         let entity = object.entityRuntime
         return try coordinator.locked { () throws(StoreError) -> StoredRow? in
             do throws(SQLiteError) {
@@ -377,7 +415,9 @@ public final class ManagedObjectContext {
     /// this context left out). One query reads the destinations' rows too: faults among them
     /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
-        guard !object.isInserted, let sql = relationship.loadSQL else { return ObjectIDList() }
+        guard !object.isInserted else { return ObjectIDList() }
+        if let parent { return coordinator.locked { toManyThroughParent(parent, relationship, of: object) } }
+        guard let sql = relationship.loadSQL else { return ObjectIDList() }
         return coordinator.locked { loadToManyLocked(sql, of: object) }
     }
 
@@ -418,6 +458,7 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted, !object.isInvalid else { return }
         object.fireFaultIfNeeded()
+        if undoManager != nil { noteUndoableChange(object) }
         if object.isInserted {
             object.isInserted = false
             object.wasInsertedWhenDeleted = true
@@ -472,6 +513,8 @@ public final class ManagedObjectContext {
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        undoManager?.removeAllActions()
+        undoRecord = nil
     }
 
     /// Forgets every object, as Core Data's `reset()`: unsaved changes are discarded, and every object the context

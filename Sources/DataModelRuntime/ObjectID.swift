@@ -17,6 +17,9 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
     var storeNumber: Int { Int(store) }
     /// `Z_ENT`: the object's entity number.
     public var entityNumber: Int { Int(entity) }
+    /// Core Data's `isTemporaryID`: always `false`, an object's ID is permanent from its insertion on (an
+    /// inserted object has its primary key, not yet its row).
+    public var isTemporaryID: Bool { false }
     /// The entity name (looked up: an ID is three integers, cheap to copy and to drop).
     public var entityName: String { EntityNames.name(store: storeNumber, entity: entityNumber) }
 

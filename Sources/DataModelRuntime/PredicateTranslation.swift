@@ -98,6 +98,39 @@ struct SQLObjectReference {
     /// The alias of the object's row when the query reads it (`t0`, or a `contains(where:)`
     /// row): its columns are then read directly, else through a scalar subquery.
     let alias: String?
+    /// Evaluates to the object's `Z_ENT`; `nil` when it can only be ``entity``'s number (a to-one whose
+    /// destination has no sub-entities stores no entity column).
+    let entityNumber: SQLFragment?
+
+    init(entity: EntityRuntime, primaryKey: SQLFragment, alias: String?, entityNumber: SQLFragment?) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.alias = alias
+        self.entityNumber = entityNumber
+    }
+
+    /// The row aliased `alias` (the fetched row, a `contains(where:)` row).
+    init(entity: EntityRuntime, alias: String) {
+        self.init(
+            entity: entity, primaryKey: SQLFragment(alias + #"."Z_PK""#), alias: alias,
+            entityNumber: SQLFragment(alias + #"."Z_ENT""#))
+    }
+
+    /// A condition, never `NULL`, true when the object is the one `id` names: its primary key and
+    /// entity (a row of a sub-entity has its own `Z_ENT`). An ID of another store, or of an entity
+    /// outside this one's hierarchy, names no row: `0`.
+    func isIdentified(by id: ObjectID) -> SQLFragment {
+        guard id.storeNumber == entity.storeNumber, entity.layout.hierarchyNumbers.contains(id.entityNumber) else {
+            return SQLFragment("0")
+        }
+        let key = SQLFragment(primaryKey.sql + " IS ?", primaryKey.arguments + [.integer(id.primaryKey)])
+        guard let entityNumber else {
+            return id.entityNumber == entity.number ? key : SQLFragment("0")
+        }
+        return SQLFragment(
+            "(" + key.sql + " AND " + entityNumber.sql + " IS ?)",
+            key.arguments + entityNumber.arguments + [.integer(Int64(id.entityNumber))])
+    }
 }
 
 /// A to-many relationship of an object.
@@ -144,8 +177,7 @@ final class PredicateSQLTranslator {
         -> TranslatedPredicate?
     {
         let translator = PredicateSQLTranslator(runtime: runtime)
-        translator.variables[predicate.variable.key] = .object(
-            SQLObjectReference(entity: entity, primaryKey: SQLFragment(#"t0."Z_PK""#), alias: "t0"))
+        translator.variables[predicate.variable.key] = .object(SQLObjectReference(entity: entity, alias: "t0"))
         guard let term = translator.term(predicate.expression),
             case .condition(let fragment, let exact)? = translator.condition(term)
         else { return nil }
@@ -207,22 +239,41 @@ final class PredicateSQLTranslator {
 
     /// The object reached by to-one `relationship` from `source`.
     func toOne(_ relationship: RelationshipRuntime, of source: SQLObjectReference) -> SQLObjectReference? {
+        // Only the source's row is read (its foreign key): comparing the destination with an object or
+        // `nil` needs no other row, so unsaved changes of other objects cannot change the answer.
         guard case .foreignKey(let columns)? = relationship.storage,
             let foreignKey = column(columns.column, of: source)
         else { return nil }
-        usesRelationships = true
-        return SQLObjectReference(entity: relationship.destination, primaryKey: foreignKey, alias: nil)
+        var entityNumber: SQLFragment?
+        if let entityColumn = columns.entityColumn {
+            guard let fragment = column(entityColumn, of: source) else { return nil }
+            // A row's entity column is `NULL` only with its key: the destination's number then.
+            entityNumber = SQLFragment(
+                "COALESCE(" + fragment.sql + ", " + String(relationship.destination.number) + ")", fragment.arguments)
+        } else if relationship.destination.layout.hierarchyNumbers.count > 1 {
+            return nil
+        }
+        return SQLObjectReference(
+            entity: relationship.destination, primaryKey: foreignKey, alias: nil, entityNumber: entityNumber)
     }
 
     /// A column of `object`'s row: direct for rows in the query, a scalar subquery otherwise.
-    func column(_ name: String, of object: SQLObjectReference) -> SQLFragment? {
-        if let alias = object.alias { return SQLFragment(alias + "." + SQLQuoting.identifier(name)) }
+    /// `empty`: the value a NULL column reads as (`COALESCE`), for a non-optional property of an optional
+    /// attribute; through a to-one it applies inside the subquery, so a missing destination still reads NULL.
+    func column(_ name: String, of object: SQLObjectReference, orEmpty empty: PrimitiveValue? = nil) -> SQLFragment? {
+        func read(_ qualified: String) -> SQLFragment {
+            guard let empty else { return SQLFragment(qualified) }
+            return SQLFragment("COALESCE(" + qualified + ", ?)", [empty])
+        }
+        if let alias = object.alias { return read(alias + "." + SQLQuoting.identifier(name)) }
+        // Another row than the fetched one: other objects' unsaved changes can change the answer.
+        usesRelationships = true
         let alias = nextAlias()
+        let value = read(alias + "." + SQLQuoting.identifier(name))
         return SQLFragment(
-            "(SELECT " + alias + "." + SQLQuoting.identifier(name) + " FROM "
-                + SQLQuoting.identifier(object.entity.tableName)
+            "(SELECT " + value.sql + " FROM " + SQLQuoting.identifier(object.entity.tableName)
                 + " AS " + alias + " WHERE " + alias + #"."Z_PK" = "# + object.primaryKey.sql + ")",
-            object.primaryKey.arguments)
+            value.arguments + object.primaryKey.arguments)
     }
 
     /// `FROM … WHERE …` selecting the destinations of a to-many (the destination row aliased
@@ -269,12 +320,17 @@ final class PredicateSQLTranslator {
                 return .condition(
                     SQLFragment(object.primaryKey.sql + op + "NULL", object.primaryKey.arguments), exact: true)
             }
-            guard let other = target as? ManagedObject else { return nil }
+            let id: ObjectID
+            if let objectID = target as? ObjectID {
+                id = objectID
+            } else if let other = target as? ManagedObject {
+                id = other.objectID
+            } else {
+                return nil
+            }
+            let identified = object.isIdentified(by: id)
             return .condition(
-                SQLFragment(
-                    object.primaryKey.sql + op + "?",
-                    object.primaryKey.arguments + [.integer(other.objectID.primaryKey)]),
-                exact: true)
+                negated ? SQLFragment("NOT " + identified.sql, identified.arguments) : identified, exact: true)
         case (.object(let left), .object(let right)):
             return .condition(
                 SQLFragment(
@@ -401,18 +457,30 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
         let path = keyPath as AnyKeyPath
         switch base {
         case .object(let object):
+            // `$0.objectID`, `$0.toOne?.objectID`: the object itself, compared by primary key and entity.
+            if Output.self == ObjectID.self, let type = Root.Output.self as? any ObjectIDKeyPathRoot.Type,
+                path == objectIDKeyPath(of: type)
+            {
+                return base
+            }
             let entity = object.entity
             guard let name = entity.lineage.reversed().lazy.compactMap({ $0.propertyNameForKeyPath(path) }).first
             else { return nil }
             if let index = entity.attributeIndex(name) {
+                let attribute = entity.attributes[index]
+                // A non-optional property of an optional attribute (`--xcode-compatible`'s `Int16` for an optional
+                // Integer 16) reads the type's empty value where the column is NULL, and so does the SQL.
+                let empty: PrimitiveValue? =
+                    attribute.isOptional && !(Output.self is any OptionalValue.Type)
+                    ? (Output.self as? any StorableValue.Type)?.emptyValue.primitiveValue : nil
                 guard let columnName = entity.attributeColumns[index],
-                    let column = translator.column(columnName, of: object)
+                    let column = translator.column(columnName, of: object, orEmpty: empty)
                 else { return nil }
                 if object.alias == nil { translator.noteRelationship() }
                 // A required attribute is never NULL in a saved row (save validates it).
-                let attribute = entity.attributes[index]
                 return .scalar(
-                    column, .attribute(attribute.type), nullable: attribute.isOptional || object.alias == nil)
+                    column, .attribute(attribute.type),
+                    nullable: (attribute.isOptional && empty == nil) || object.alias == nil)
             }
             guard let index = entity.relationshipIndex[name] else { return nil }
             let relationship = entity.relationships[index]
@@ -585,6 +653,42 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard let base = translator.term(sequence), let item = translator.term(element) else { return nil }
         switch (base, item) {
+        case (.constant(let values), .object(let object)):
+            // `ids.contains($0.objectID)`, `$0.toOne.flatMap { ids.contains($0.objectID) }` with captured
+            // `ObjectID`s: `key IN (…)` per entity of the IDs (with its `Z_ENT` where the row can be of several).
+            guard let collection = unwrapped(values) as? any Sequence else { return nil }
+            var keysByEntity: [Int: [PrimitiveValue]] = [:]
+            var includesNil = false
+            for value in collection {
+                guard let element = unwrapped(value) else {
+                    includesNil = true
+                    continue
+                }
+                guard let id = element as? ObjectID else { return nil }
+                if object.isIdentified(by: id).sql == "0" { continue }
+                keysByEntity[id.entityNumber, default: []].append(.integer(id.primaryKey))
+            }
+            var parts: [SQLFragment] = []
+            for (entityNumber, keys) in keysByEntity.sorted(by: { $0.key < $1.key }) {
+                let list =
+                    object.primaryKey.sql + " IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ")
+                    + ")"
+                var part = SQLFragment("COALESCE(" + list + ", 0)", object.primaryKey.arguments + keys)
+                if let entity = object.entityNumber {
+                    part = SQLFragment(
+                        "(" + part.sql + " AND " + entity.sql + " IS ?)",
+                        part.arguments + entity.arguments + [.integer(Int64(entityNumber))])
+                }
+                parts.append(part)
+            }
+            if includesNil {
+                parts.append(SQLFragment(object.primaryKey.sql + " IS NULL", object.primaryKey.arguments))
+            }
+            if parts.isEmpty { return .condition(SQLFragment("0"), exact: true) }
+            if parts.count == 1 { return .condition(parts[0], exact: true) }
+            return .condition(
+                SQLFragment("(" + parts.map(\.sql).joined(separator: " OR ") + ")", parts.flatMap(\.arguments)),
+                exact: true)
         case (.constant(let values), _):
             guard let collection = unwrapped(values) as? any Sequence,
                 let (fragment, type, nullable) = translator.scalar(item)
@@ -612,6 +716,7 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
                 exact: true)
         case (.toMany(let reference), .constant(let value)):
             guard let object = unwrapped(value) as? ManagedObject,
+                object.objectID.storeNumber == reference.relationship.destination.storeNumber,
                 let (source, alias) = translator.toManySource(reference, needsDestination: true)
             else { return nil }
             return .condition(
@@ -630,8 +735,7 @@ extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
             let (source, alias) = translator.toManySource(reference, needsDestination: true)
         else { return nil }
         translator.variables[variable.key] = .object(
-            SQLObjectReference(
-                entity: reference.relationship.destination, primaryKey: SQLFragment(alias + #"."Z_PK""#), alias: alias))
+            SQLObjectReference(entity: reference.relationship.destination, alias: alias))
         guard case .condition(let inner, let exact)? = translator.term(test).flatMap(translator.condition) else {
             return nil
         }
@@ -753,4 +857,15 @@ extension PredicateExpressions.Conditional: SQLTranslatable {
         if case .boolean = type, !aNullable, !bNullable { return .condition(sql, exact: true) }
         return .scalar(sql, type, nullable: aNullable || bNullable)
     }
+}
+
+/// Managed object classes, for finding their `objectID` key path (`\Employee.objectID` is not
+/// `\ManagedObject.objectID`: a key path's root type is part of its identity).
+protocol ObjectIDKeyPathRoot: ManagedObject {}
+
+extension ManagedObject: ObjectIDKeyPathRoot {}
+
+/// `\T.objectID` for the class `type` is (opened from the existential).
+func objectIDKeyPath<T: ObjectIDKeyPathRoot>(of type: T.Type) -> AnyKeyPath {
+    \T.objectID
 }

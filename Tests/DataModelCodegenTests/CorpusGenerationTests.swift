@@ -89,7 +89,7 @@ import Testing
         #expect(dry.out.contains("remove Company.sql"))
         #expect(ToolRun.run(["generate", model, "--output", output, "--no-schema", "--no-cache"]).exitCode == .success)
         #expect(!FileManager.default.fileExists(atPath: output + "/Company.sql"))
-        #expect(FileManager.default.fileExists(atPath: output + "/Company+Model.swift"))
+        #expect(FileManager.default.fileExists(atPath: output + "/Company+DataModel.swift"))
     }
 
     @Test(.enabled(if: swiftc != nil, "swiftc was not found"))

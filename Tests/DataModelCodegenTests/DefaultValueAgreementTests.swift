@@ -22,7 +22,7 @@ import Testing
         let run = ToolRun.run(["generate", Self.members, "--output", output.url.path, "--no-schema"])
         #expect(run.exitCode == .success, "\(run.err)")
         let model = try String(
-            contentsOf: output.url.appendingPathComponent("Members+Model.swift"), encoding: .utf8)
+            contentsOf: output.url.appendingPathComponent("Members+DataModel.swift"), encoding: .utf8)
         #expect(
             model.contains(
                 #"AttributeDescription(name: "rating", type: .integer32, isOptional: false, defaultValue: .integer(5))"#

@@ -51,6 +51,27 @@ import Testing
         return found
     }()
 
+    /// The runtime flavor generated with `--xcode-compatible`, committed for the runtime tests.
+    static let xcodeCompatibleDirectories: [String] = {
+        let parent = "Tests/DataModelRuntimeTests/XcodeCompatible"
+        let url = TestPaths.repoRoot.appendingPathComponent(parent)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.sorted().map { parent + "/" + $0 }
+    }()
+
+    @Test(arguments: xcodeCompatibleDirectories)
+    func xcodeCompatibleIsFresh(directory: String) {
+        let name = (directory as NSString).lastPathComponent
+        let run = ToolRun.run([
+            "generate", TestPaths.models.appendingPathComponent(name + ".xcdatamodeld").path, "--output",
+            TestPaths.repoRoot.appendingPathComponent(directory).path, "--no-schema", "--include-manual",
+            "--xcode-compatible", "--check",
+        ])
+        #expect(
+            run.exitCode == .success,
+            "\(directory) is stale; run \(GoldenTests.regenerate)\n\(run.out)\(run.err)")
+    }
+
     @Test(arguments: directories)
     func isFresh(directory: String) {
         let name = (directory as NSString).lastPathComponent

@@ -50,8 +50,15 @@ struct ModelNamingTests {
             modelName: "Shop", entities: entities, flavor: .runtime, includeManual: true)
         #expect(
             runtime.map(\.name) == [
-                "A+Properties.swift", "BClass+Properties.swift", "BClass.swift", "M+Properties.swift", "M.swift",
-                "Shop+Model.swift",
+                "A+DataModelProperties.swift", "BClass+DataModelClass.swift", "BClass+DataModelProperties.swift",
+                "M+DataModelClass.swift", "M+DataModelProperties.swift", "Shop+DataModel.swift",
+            ])
+        let xcodeCompatible = ModelNaming.outputFiles(
+            modelName: "Shop", entities: entities, flavor: .runtime, includeManual: false, xcodeCompatible: true)
+        #expect(
+            xcodeCompatible.map(\.name) == [
+                "A+CoreDataProperties.swift", "BClass+CoreDataClass.swift", "BClass+CoreDataProperties.swift",
+                "Shop+DataModel.swift",
             ])
     }
 

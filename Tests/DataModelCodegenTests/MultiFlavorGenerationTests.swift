@@ -50,7 +50,7 @@ import Testing
         let arguments = ["generate", bundle.path, "--output", output, "--flavor", "all", "--no-cache"]
         #expect(ToolRun.run(arguments).exitCode == .success)
         let before = try Self.modificationDates(output)
-        #expect(before.keys.contains("coredata/Company.sql") && before.keys.contains("runtime/Company+Model.swift"))
+        #expect(before.keys.contains("coredata/Company.sql") && before.keys.contains("runtime/Company+DataModel.swift"))
         #expect(ToolRun.run(arguments).exitCode == .success)
         #expect(try Self.modificationDates(output) == before, "a second run rewrote files")
         #expect(ToolRun.run(arguments + ["--check"]).exitCode == .success)
@@ -71,8 +71,8 @@ import Testing
         let dry = ToolRun.run(arguments + ["--dry-run"])
         #expect(dry.out.contains("update coredata/Company.sql"))
         #expect(
-            dry.out.contains("keep   runtime/Company+Model.swift")
-                || dry.out.contains("update runtime/Company+Model.swift"))
+            dry.out.contains("keep   runtime/Company+DataModel.swift")
+                || dry.out.contains("update runtime/Company+DataModel.swift"))
         #expect(try Self.modificationDates(output) == before, "--check and --dry-run wrote files")
     }
 
@@ -88,7 +88,7 @@ import Testing
         // A repeated flavor is generated once, into the output directory itself.
         let repeated = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "runtime, runtime"])
         #expect(repeated.exitCode == .success, "\(repeated.err)")
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/Company+Model.swift"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/Company+DataModel.swift"))
     }
 
     @Test func configFileNamesSeveralFlavors() throws {
@@ -102,7 +102,7 @@ import Testing
         let run = ToolRun.run(["generate", directory.path + "/Company.xcdatamodeld"])
         #expect(run.exitCode == .success, "\(run.err)")
         let generated = directory.path + "/Generated"
-        #expect(FileManager.default.fileExists(atPath: generated + "/runtime/Company+Model.swift"))
+        #expect(FileManager.default.fileExists(atPath: generated + "/runtime/Company+DataModel.swift"))
         #expect(FileManager.default.fileExists(atPath: generated + "/coredata/EmployeeEntity+CoreDataClass.swift"))
         #expect(!FileManager.default.fileExists(atPath: generated + "/coredata/Company.sql"))
     }
@@ -115,7 +115,7 @@ import Testing
             "generate", model, "--output", directory.path, "--flavor", "coredata,runtime", "--dry-run",
         ])
         let paths = listed.out.split(separator: "\n").map { String($0.dropFirst(7)) }
-        #expect(paths.contains("runtime/Company+Model.swift"))
+        #expect(paths.contains("runtime/Company+DataModel.swift"))
         let expected = paths.flatMap { ["--expect-output", $0] }
         let run = ToolRun.run(
             ["generate", model, "--output", directory.path, "--flavor", "coredata,runtime"] + expected)
@@ -135,7 +135,7 @@ import Testing
         #expect(mkfifo(directory.path + "/Stale.swift", 0o600) == 0)
         let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "runtime"])
         #expect(run.exitCode == .success, "\(run.err)")
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/EmployeeEntity.swift"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/EmployeeEntity+DataModelClass.swift"))
     }
 
     @Test func aFlavorDirectoryThatCannotBeMadeIsReportedWithItsPath() throws {
@@ -184,7 +184,7 @@ import Testing
         defer { directory.cleanUp() }
         let model = TestPaths.models.appendingPathComponent("Company.xcdatamodeld").path
         // A directory where a generated file goes: its temporary file is written, the rename fails.
-        let blocked = directory.url.appendingPathComponent("runtime/EmployeeEntity.swift")
+        let blocked = directory.url.appendingPathComponent("runtime/EmployeeEntity+DataModelClass.swift")
         try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
         let run = ToolRun.run(["generate", model, "--output", directory.path, "--flavor", "coredata,runtime"])
         #expect(run.exitCode == .ioError)

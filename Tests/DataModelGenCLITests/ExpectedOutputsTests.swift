@@ -8,9 +8,9 @@ import Testing
 struct ExpectedOutputsTests {
     private let company = Paths.repositoryRoot.appendingPathComponent("Models/Company.xcdatamodeld").path
     private let companyFiles = [
-        "BusinessEntity+Properties.swift", "BusinessEntity.swift", "Company+Model.swift",
-        "DepartmentEntity+Properties.swift", "DepartmentEntity.swift", "EmployeeEntity+Properties.swift",
-        "EmployeeEntity.swift",
+        "BusinessEntity+DataModelClass.swift", "BusinessEntity+DataModelProperties.swift", "Company+DataModel.swift",
+        "DepartmentEntity+DataModelClass.swift", "DepartmentEntity+DataModelProperties.swift",
+        "EmployeeEntity+DataModelClass.swift", "EmployeeEntity+DataModelProperties.swift",
     ]
 
     private func generate(expecting files: [String]) throws -> (run: ToolRun, written: [String]) {
@@ -30,7 +30,7 @@ struct ExpectedOutputsTests {
     }
 
     @Test func mismatchIsAnErrorOnTheModelAndWritesNothing() throws {
-        let declared = companyFiles.filter { $0 != "EmployeeEntity.swift" } + ["Extra.swift"]
+        let declared = companyFiles.filter { $0 != "EmployeeEntity+DataModelClass.swift" } + ["Extra.swift"]
         let (run, written) = try generate(expecting: declared)
         #expect(run.code == .modelError)
         #expect(written.isEmpty)
@@ -38,7 +38,7 @@ struct ExpectedOutputsTests {
         #expect(diagnostic.file.hasSuffix("Company.xcdatamodeld/Company.xcdatamodel/contents"))
         #expect(diagnostic.severity == "error")
         #expect(diagnostic.rule == "unexpected-outputs")
-        #expect(diagnostic.message.contains("generates undeclared 'EmployeeEntity.swift'"))
+        #expect(diagnostic.message.contains("generates undeclared 'EmployeeEntity+DataModelClass.swift'"))
         #expect(diagnostic.message.contains("does not generate declared 'Extra.swift'"))
     }
 

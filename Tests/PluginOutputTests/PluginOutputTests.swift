@@ -90,6 +90,42 @@ struct PluginOutputTests {
         #expect(fromConfig.contains { $0.hasSuffix("+CoreDataClass.swift") })
     }
 
+    /// `modelTypeName` and `xcodeCompatible` in the config reach the generator, and the build plugin predicts the
+    /// Xcode file names `xcodeCompatible` gives the runtime flavor.
+    @Test func thePluginsHonourModelTypeNameAndXcodeCompatible() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datamodelgen-plugin-xcode-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("Company.xcdatamodeld")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: PluginTestPaths.models.appendingPathComponent("Company.xcdatamodeld"), to: model)
+        let config = directory.appendingPathComponent(ModelNaming.Config.fileName)
+        try #"{ "modelTypeName": "CompanyStore", "xcodeCompatible": true }"#.write(
+            to: config, atomically: true, encoding: .utf8)
+
+        let options = try GeneratorOptions.load(
+            config: GeneratorOptions.configFile(for: model, targetDirectory: directory))
+        #expect(options.modelTypeName == "CompanyStore")
+        #expect(options.xcodeCompatible)
+        let output = directory.appendingPathComponent("Out")
+        let arguments = options.generateArguments(model: model, output: output) + ["--no-schema"]
+        #expect(arguments.contains("--xcode-compatible"))
+        let scanned = ModelScanner.scan(model, versionName: nil)
+        let predicted = options.outputFileNames(for: scanned, entities: try #require(scanned.entities))
+        #expect(predicted.contains("EmployeeEntity+CoreDataClass.swift"))
+        #expect(predicted.contains("Company+DataModel.swift"))
+        // What the build plugin runs writes exactly the predicted files, with the configured type name.
+        let code = CommandLineTool(console: Console(out: { _ in }, err: { _ in })).run(
+            arguments + predicted.flatMap { ["--expect-output", $0] })
+        #expect(code == .success)
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        #expect(written.sorted() == predicted)
+        let modelFile = try String(
+            contentsOf: output.appendingPathComponent("Company+DataModel.swift"), encoding: .utf8)
+        #expect(modelFile.contains("enum CompanyStore {"))
+    }
+
     /// The plugins compile the generator's naming file itself (a symlink), not a copy of it.
     @Test func thePluginsShareTheGeneratorsNamingFile() throws {
         let link = PluginTestPaths.repoRoot.appendingPathComponent("Plugins/PluginsShared/ModelNaming.swift")

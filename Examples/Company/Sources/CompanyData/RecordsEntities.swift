@@ -1,7 +1,7 @@
 import DataModelRuntime
 
 // The Records model's entities use `category` code generation, as in Xcode: the app owns the
-// classes, and the build plugin generates only their properties (`RecordEntity+Properties.swift`
+// classes, and the build plugin generates only their properties (`RecordEntity+DataModelProperties.swift`
 // and so on) plus `RecordsModel`, which registers these classes with the runtime.
 
 /// A list of recorded tracks.

@@ -1,0 +1,14 @@
+//
+//  PortedItem+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(PortedItem)
+public class PortedItem: NSManagedObject {
+
+}

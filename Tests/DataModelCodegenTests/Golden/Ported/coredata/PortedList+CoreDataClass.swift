@@ -1,0 +1,14 @@
+//
+//  PortedList+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(PortedList)
+public class PortedList: NSManagedObject {
+
+}

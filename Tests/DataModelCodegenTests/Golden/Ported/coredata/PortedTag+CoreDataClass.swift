@@ -1,0 +1,14 @@
+//
+//  PortedTag+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(PortedTag)
+public class PortedTag: NSManagedObject {
+
+}

@@ -1,0 +1,69 @@
+// Class+DataModelProperties.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+extension Class {
+    /// A request for every `Class` object.
+    public static func fetchRequest() -> FetchRequest<Class> {
+        FetchRequest<Class>(entityName: "Class")
+    }
+
+    public var `default`: String {
+        get { value(for: "default") }
+        set { setValue(newValue, for: "default") }
+    }
+
+    public var `extension`: String? {
+        get { value(for: "extension") }
+        set { setValue(newValue, for: "extension") }
+    }
+
+    public var `func`: Int32? {
+        get { value(for: "func") }
+        set { setValue(newValue, for: "func") }
+    }
+
+    public var `import`: Bool {
+        get { value(for: "import") }
+        set { setValue(newValue, for: "import") }
+    }
+
+    public var `protocol`: String? {
+        get { value(for: "protocol") }
+        set { setValue(newValue, for: "protocol") }
+    }
+
+    public var `return`: Double? {
+        get { value(for: "return") }
+        set { setValue(newValue, for: "return") }
+    }
+
+    public var assets: Swift.Set<Asset> {
+        get { toManySet(for: "assets") }
+        set { setToManySet(newValue, for: "assets") }
+    }
+
+    public var type: `Type`? {
+        get { toOne(for: "type") }
+        set { setToOne(newValue, for: "type") }
+    }
+}
+
+// MARK: Generated accessors for assets
+extension Class {
+    public func addToAssets(_ value: Asset) {
+        addObject(value, to: "assets")
+    }
+
+    public func removeFromAssets(_ value: Asset) {
+        removeObject(value, from: "assets")
+    }
+
+    public func addToAssets(_ values: some Sequence<Asset>) {
+        addObjects(values, to: "assets")
+    }
+
+    public func removeFromAssets(_ values: some Sequence<Asset>) {
+        removeObjects(values, from: "assets")
+    }
+}

@@ -1,0 +1,40 @@
+// Order+DataModelProperties.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+extension Order {
+    /// A request for every `Order` object.
+    public static func fetchRequest() -> FetchRequest<Order> {
+        FetchRequest<Order>(entityName: "Order")
+    }
+
+    public var group: String? {
+        get { value(for: "group") }
+        set { setValue(newValue, for: "group") }
+    }
+
+    public var order: Int32 {
+        get { value(for: "order") }
+        set { setValue(newValue, for: "order") }
+    }
+
+    public var select: Bool? {
+        get { value(for: "select") }
+        set { setValue(newValue, for: "select") }
+    }
+
+    public var table: String? {
+        get { value(for: "table") }
+        set { setValue(newValue, for: "table") }
+    }
+
+    public var `where`: String? {
+        get { value(for: "where") }
+        set { setValue(newValue, for: "where") }
+    }
+
+    public var set: Set? {
+        get { toOne(for: "set") }
+        set { setToOne(newValue, for: "set") }
+    }
+}

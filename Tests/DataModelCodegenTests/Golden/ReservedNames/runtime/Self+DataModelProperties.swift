@@ -1,0 +1,122 @@
+// Self+DataModelProperties.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+extension `Self` {
+    /// A request for every `Self` object.
+    public static func fetchRequest() -> FetchRequest<`Self`> {
+        FetchRequest<`Self`>(entityName: "Self")
+    }
+
+    public var childCount: Int64? {
+        get { value(for: "childCount") }
+        set { setValue(newValue, for: "childCount") }
+    }
+
+    public var context_: String? {
+        get { value(for: "context") }
+        set { setValue(newValue, for: "context") }
+    }
+
+    public var deleted: Bool {
+        get { value(for: "deleted") }
+        set { setValue(newValue, for: "deleted") }
+    }
+
+    public var entityName: String? {
+        get { value(for: "entityName") }
+        set { setValue(newValue, for: "entityName") }
+    }
+
+    public var identifier: UUID? {
+        get { value(for: "identifier") }
+        set { setValue(newValue, for: "identifier") }
+    }
+
+    public var isPinned: Bool? {
+        get { value(for: "isPinned") }
+        set { setValue(newValue, for: "isPinned") }
+    }
+
+    public var children: Swift.Set<`Self`> {
+        get { toManySet(for: "children") }
+        set { setToManySet(newValue, for: "children") }
+    }
+
+    public var followers: Swift.Set<`Self`> {
+        get { toManySet(for: "followers") }
+        set { setToManySet(newValue, for: "followers") }
+    }
+
+    public var following: Swift.Set<`Self`> {
+        get { toManySet(for: "following") }
+        set { setToManySet(newValue, for: "following") }
+    }
+
+    public var parent: `Self`? {
+        get { toOne(for: "parent") }
+        set { setToOne(newValue, for: "parent") }
+    }
+
+    public var twin: `Self`? {
+        get { toOne(for: "twin") }
+        set { setToOne(newValue, for: "twin") }
+    }
+}
+
+// MARK: Generated accessors for children
+extension `Self` {
+    public func addToChildren(_ value: `Self`) {
+        addObject(value, to: "children")
+    }
+
+    public func removeFromChildren(_ value: `Self`) {
+        removeObject(value, from: "children")
+    }
+
+    public func addToChildren(_ values: some Sequence<`Self`>) {
+        addObjects(values, to: "children")
+    }
+
+    public func removeFromChildren(_ values: some Sequence<`Self`>) {
+        removeObjects(values, from: "children")
+    }
+}
+
+// MARK: Generated accessors for followers
+extension `Self` {
+    public func addToFollowers(_ value: `Self`) {
+        addObject(value, to: "followers")
+    }
+
+    public func removeFromFollowers(_ value: `Self`) {
+        removeObject(value, from: "followers")
+    }
+
+    public func addToFollowers(_ values: some Sequence<`Self`>) {
+        addObjects(values, to: "followers")
+    }
+
+    public func removeFromFollowers(_ values: some Sequence<`Self`>) {
+        removeObjects(values, from: "followers")
+    }
+}
+
+// MARK: Generated accessors for following
+extension `Self` {
+    public func addToFollowing(_ value: `Self`) {
+        addObject(value, to: "following")
+    }
+
+    public func removeFromFollowing(_ value: `Self`) {
+        removeObject(value, from: "following")
+    }
+
+    public func addToFollowing(_ values: some Sequence<`Self`>) {
+        addObjects(values, to: "following")
+    }
+
+    public func removeFromFollowing(_ values: some Sequence<`Self`>) {
+        removeObjects(values, from: "following")
+    }
+}

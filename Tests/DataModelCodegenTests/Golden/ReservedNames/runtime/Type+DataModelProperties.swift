@@ -1,0 +1,109 @@
+// Type+DataModelProperties.swift — generated from ReservedNames.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+extension `Type` {
+    /// A request for every `Type` object.
+    public static func fetchRequest() -> FetchRequest<`Type`> {
+        FetchRequest<`Type`>(entityName: "Type")
+    }
+
+    public var binary: Foundation.Data? {
+        get { value(for: "binary") }
+        set { setValue(newValue, for: "binary") }
+    }
+
+    public var boolean: Bool {
+        get { value(for: "boolean") }
+        set { setValue(newValue, for: "boolean") }
+    }
+
+    public var booleanObject: Bool? {
+        get { value(for: "booleanObject") }
+        set { setValue(newValue, for: "booleanObject") }
+    }
+
+    public var date: Foundation.Date? {
+        get { value(for: "date") }
+        set { setValue(newValue, for: "date") }
+    }
+
+    public var decimal: Decimal? {
+        get { value(for: "decimal") }
+        set { setValue(newValue, for: "decimal") }
+    }
+
+    public var double: Double? {
+        get { value(for: "double") }
+        set { setValue(newValue, for: "double") }
+    }
+
+    public var float: Float {
+        get { value(for: "float") }
+        set { setValue(newValue, for: "float") }
+    }
+
+    public var int16: Int16 {
+        get { value(for: "int16") }
+        set { setValue(newValue, for: "int16") }
+    }
+
+    public var int32: Int32? {
+        get { value(for: "int32") }
+        set { setValue(newValue, for: "int32") }
+    }
+
+    public var int64: Int64 {
+        get { value(for: "int64") }
+        set { setValue(newValue, for: "int64") }
+    }
+
+    public var objectRef: ObjectID? {
+        get { transformableValue(for: "objectRef") }
+        set { setTransformableValue(newValue, for: "objectRef") }
+    }
+
+    public var string: String {
+        get { value(for: "string") }
+        set { setValue(newValue, for: "string") }
+    }
+
+    public var undefined: Foundation.Data? {
+        get { value(for: "undefined") }
+        set { setValue(newValue, for: "undefined") }
+    }
+
+    public var uri: Foundation.URL? {
+        get { value(for: "uri") }
+        set { setValue(newValue, for: "uri") }
+    }
+
+    public var uuid: UUID {
+        get { value(for: "uuid") }
+        set { setValue(newValue, for: "uuid") }
+    }
+
+    public var classes: Swift.Set<Class> {
+        get { toManySet(for: "classes") }
+        set { setToManySet(newValue, for: "classes") }
+    }
+}
+
+// MARK: Generated accessors for classes
+extension `Type` {
+    public func addToClasses(_ value: Class) {
+        addObject(value, to: "classes")
+    }
+
+    public func removeFromClasses(_ value: Class) {
+        removeObject(value, from: "classes")
+    }
+
+    public func addToClasses(_ values: some Sequence<Class>) {
+        addObjects(values, to: "classes")
+    }
+
+    public func removeFromClasses(_ values: some Sequence<Class>) {
+        removeObjects(values, from: "classes")
+    }
+}

@@ -1,6 +1,0 @@
-// Person.swift — created from Person.xcdatamodeld by datamodelgen. This file is yours to edit.
-import Foundation
-import DataModelRuntime
-
-/// An object of the `Person` entity.
-public final class Person: ManagedObject {}

@@ -1,0 +1,74 @@
+// PortedItem+CoreDataProperties.swift — generated from Ported.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+extension PortedItem {
+    /// A request for every `PortedItem` object.
+    public static func fetchRequest() -> FetchRequest<PortedItem> {
+        FetchRequest<PortedItem>(entityName: "PortedItem")
+    }
+
+    public var count: Int16 {
+        get { value(for: "count") }
+        set { setValue(newValue, for: "count") }
+    }
+
+    public var isDone: Bool {
+        get { value(for: "isDone") }
+        set { setValue(newValue, for: "isDone") }
+    }
+
+    public var price: Double {
+        get { value(for: "price") }
+        set { setValue(newValue, for: "price") }
+    }
+
+    public var rating: Int32? {
+        get { value(for: "rating") }
+        set { setValue(newValue, for: "rating") }
+    }
+
+    public var serial: Int64 {
+        get { value(for: "serial") }
+        set { setValue(newValue, for: "serial") }
+    }
+
+    public var timestamp: Date? {
+        get { value(for: "timestamp") }
+        set { setValue(newValue, for: "timestamp") }
+    }
+
+    public var title: String? {
+        get { value(for: "title") }
+        set { setValue(newValue, for: "title") }
+    }
+
+    public var list: PortedList? {
+        get { toOne(for: "list") }
+        set { setToOne(newValue, for: "list") }
+    }
+
+    public var tags: NSSet? {
+        get { toManyNSSet(for: "tags") }
+        set { setToManyNSSet(newValue, for: "tags") }
+    }
+}
+
+// MARK: Generated accessors for tags
+extension PortedItem {
+    public func addToTags(_ value: PortedTag) {
+        addObject(value, to: "tags")
+    }
+
+    public func removeFromTags(_ value: PortedTag) {
+        removeObject(value, from: "tags")
+    }
+
+    public func addToTags(_ values: some Sequence<PortedTag>) {
+        addObjects(values, to: "tags")
+    }
+
+    public func removeFromTags(_ values: some Sequence<PortedTag>) {
+        removeObjects(values, from: "tags")
+    }
+}

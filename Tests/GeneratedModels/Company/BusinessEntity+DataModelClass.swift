@@ -1,0 +1,6 @@
+// BusinessEntity+DataModelClass.swift — generated from Company.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+/// An object of the `BusinessEntity` entity.
+public final class BusinessEntity: ManagedObject {}

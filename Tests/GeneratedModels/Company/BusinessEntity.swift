@@ -1,6 +1,0 @@
-// BusinessEntity.swift — generated from Company.xcdatamodeld by datamodelgen. Do not edit.
-import Foundation
-import DataModelRuntime
-
-/// An object of the `BusinessEntity` entity.
-public final class BusinessEntity: ManagedObject {}

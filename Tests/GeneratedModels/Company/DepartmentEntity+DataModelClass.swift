@@ -1,0 +1,6 @@
+// DepartmentEntity+DataModelClass.swift — generated from Company.xcdatamodeld by datamodelgen. Do not edit.
+import Foundation
+import DataModelRuntime
+
+/// An object of the `DepartmentEntity` entity.
+public final class DepartmentEntity: ManagedObject {}

@@ -1,6 +1,0 @@
-// EmployeeEntity.swift — generated from Company.xcdatamodeld by datamodelgen. Do not edit.
-import Foundation
-import DataModelRuntime
-
-/// An object of the `EmployeeEntity` entity.
-public final class EmployeeEntity: ManagedObject {}
