@@ -20,6 +20,9 @@ public struct ContextChanges: Sendable, Hashable, CustomStringConvertible {
         case rollback
         /// ``ManagedObjectContext/reset()`` forgot every object.
         case reset
+        /// A child context (``ManagedObjectContext/init(parent:)``) saved into this context: the changes are this
+        /// context's unsaved changes now. (The child reports its own ``save``.)
+        case childSave
     }
 
     /// What happened.
@@ -270,6 +273,24 @@ extension ManagedObjectContext {
         return changes
     }
 
+    /// What a child's save is about to hand its parent (taken before it runs), or `nil` when nobody observes
+    /// either context.
+    func changesBeforePush(deleted: [ManagedObject], into parent: ManagedObjectContext) -> StoreChanges? {
+        guard changeObservers.isActive || parent.changeObservers.isActive else { return nil }
+        return StoreChanges(
+            inserted: Set(insertedList.lazy.map(\.objectID)), updated: Set(updatedList.lazy.map(\.objectID)),
+            deleted: Set(deleted.lazy.map(\.objectID)))
+    }
+
+    /// Reports a child's save: to the child as a save, to the parent as a child save.
+    func reportPush(_ changes: StoreChanges?, into parent: ManagedObjectContext) {
+        guard let changes else { return }
+        reportSave(changes)
+        parent.reportChanges(
+            ContextChanges(
+                event: .childSave, inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted))
+    }
+
     /// Reports a finished rollback.
     func reportRollback(_ changes: ContextChanges?) {
         guard let changes else { return }
@@ -295,7 +316,7 @@ extension ManagedObjectContext {
         switch changes.event {
         case .save: center.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
         case .merge: center.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: info)
-        case .rollback, .reset: break
+        case .rollback, .reset, .childSave: break
         }
         center.post(name: Self.didChangeObjectsNotification, object: self, userInfo: info)
     }

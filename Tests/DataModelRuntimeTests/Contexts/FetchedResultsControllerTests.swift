@@ -372,6 +372,23 @@ struct FetchedResultsControllerTests {
         #expect(recorder.sectionChanges.map(\.type) == [.delete, .insert])
     }
 
+    @Test("a child context's save shows in the parent's controller as the parent's unsaved changes")
+    func childSave() throws {
+        let (store, controller, recorder) = try Self.seeded()
+        defer { store.cleanUp() }
+        let child = ManagedObjectContext(parent: store.context)
+        let dee = EmployeeEntity(context: child)
+        dee.name = "Dee"
+        dee.age = 30
+        let cy = try #require(
+            try child.existingObject(with: try Self.employee("Cy", in: controller).objectID) as? EmployeeEntity)
+        child.delete(cy)
+        try child.save()
+        #expect(recorder.calls == ["will", "section delete 40", "object delete", "object insert", "did"])
+        #expect(controller.fetchedObjects?.map(\.name) == ["Ann", "Bob", "Dee"])
+        #expect(controller.fetchedObjects?.map(\.objectID) == (try store.context.fetch(Self.request())).map(\.objectID))
+    }
+
     @Test("a reset fetches again: everything deleted, then inserted, with the new objects")
     func resetRefetches() throws {
         let (store, controller, recorder) = try Self.seeded()
