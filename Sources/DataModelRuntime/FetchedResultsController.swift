@@ -410,18 +410,34 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         }
         for id in old.keys { sectionOf[id] = nil }
         arrangement.removeAll { $0.ids.isEmpty }
+        // Few objects go in one by one (binary search); many are sorted and merged with their sections in one pass.
+        var groups: [String: [Result]] = [:]
+        var groupOrder: [String] = []
         for (id, object, name) in included {
+            if groups[name] == nil { groupOrder.append(name) }
+            groups[name, default: []].append(object)
+            sectionOf[id] = name
+        }
+        for name in groupOrder {
+            guard var group = groups[name] else { continue }
             if let section = arrangement.firstIndex(where: { $0.name == name }) {
-                let row = insertionRow(of: object, in: arrangement[section].objects)
-                arrangement[section].insert(object, at: row)
+                if group.count <= 16 {
+                    for object in group {
+                        arrangement[section].insert(
+                            object, at: insertionRow(of: object, in: arrangement[section].objects))
+                    }
+                } else {
+                    group.sort(by: precedes)
+                    arrangement[section].merge(group, by: precedes)
+                }
             } else {
-                // A new section goes before the first section whose first object the object precedes.
-                let section = arrangement.firstIndex { precedes(object, $0.objects[0]) } ?? arrangement.count
+                group.sort(by: precedes)
+                // A new section goes before the first section whose first object its first object precedes.
+                let section = arrangement.firstIndex { precedes(group[0], $0.objects[0]) } ?? arrangement.count
                 var created = Section(name: name)
-                created.append(object)
+                for object in group { created.append(object) }
                 arrangement.insert(created, at: section)
             }
-            sectionOf[id] = name
         }
 
         // Where the included ones are now.
@@ -616,6 +632,23 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         mutating func remove(at row: Int) {
             ids.remove(at: row)
             objects.remove(at: row)
+        }
+
+        /// Merges `sorted` (in the section's order) into the section, in one pass.
+        mutating func merge(_ sorted: [Result], by precedes: (Result, Result) -> Bool) {
+            var merged: [Result] = []
+            merged.reserveCapacity(objects.count + sorted.count)
+            var index = 0
+            for object in sorted {
+                while index < objects.count && precedes(objects[index], object) {
+                    merged.append(objects[index])
+                    index += 1
+                }
+                merged.append(object)
+            }
+            merged.append(contentsOf: objects[index...])
+            objects = merged
+            ids = merged.map(\.objectID)
         }
 
         mutating func removeAll(_ removed: Set<ObjectID>) {

@@ -152,16 +152,18 @@ struct FetchedResultsControllerTests {
             let operation = random.int(100)
             switch operation {
             case 0..<55:
-                // One save mixing insertions, deletions and updates (sort position, section, membership).
-                for _ in 0..<random.int(3) {
+                // One save mixing insertions, deletions and updates (sort position, section, membership); now
+                // and then a bulk one (sorted and merged into the sections rather than inserted one by one).
+                let bulk = random.chance(10)
+                for _ in 0..<(bulk ? 30 : random.int(3)) {
                     let employee = EmployeeEntity(context: view)
                     employee.name = random.pick(Self.names)
-                    employee.age = Self.randomAge(&random)
+                    employee.age = bulk ? 22 : Self.randomAge(&random)  // bulk: many into one section
                 }
                 for _ in 0..<random.int(3) where !all.isEmpty {
                     view.delete(random.pick(all))
                 }
-                for _ in 0..<(1 + random.int(4)) where !all.isEmpty {
+                for _ in 0..<(bulk ? 25 : 1 + random.int(4)) where !all.isEmpty {
                     let employee = random.pick(all)
                     guard !employee.isDeleted else { continue }
                     if random.chance(60) { employee.age = Self.randomAge(&random) }
