@@ -411,6 +411,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         for id in old.keys { sectionOf[id] = nil }
         arrangement.removeAll { $0.ids.isEmpty }
         // Few objects go in one by one (binary search); many are sorted and merged with their sections in one pass.
+        var placedRows: [ObjectID: Int] = [:]
         var groups: [String: [Result]] = [:]
         var groupOrder: [String] = []
         for (id, object, name) in included {
@@ -421,7 +422,12 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         for name in groupOrder {
             guard var group = groups[name] else { continue }
             if let section = arrangement.firstIndex(where: { $0.name == name }) {
-                if group.count <= 16 {
+                if group.count == 1, let object = group.first {
+                    // Alone in its section: where it goes is where it ends up.
+                    let row = insertionRow(of: object, in: arrangement[section].objects)
+                    arrangement[section].insert(object, at: row)
+                    placedRows[object.objectID] = row
+                } else if group.count <= 16 {
                     for object in group {
                         arrangement[section].insert(
                             object, at: insertionRow(of: object, in: arrangement[section].objects))
@@ -447,6 +453,10 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         for (id, object, name) in included {
             guard let section = newSectionIndex[name] else { continue }
             let objects = arrangement[section].ids
+            if let row = placedRows[id] {
+                new[id] = (section, row)
+                continue
+            }
             var row = insertionRow(of: object, in: arrangement[section].objects)
             if row >= objects.count || objects[row] != id { row = objects.firstIndex(of: id) ?? row }
             new[id] = (section, row)

@@ -551,3 +551,30 @@ struct FetchedResultsControllerTests {
         #expect(received.withLock { $0.map(\.event) } == [.save, .rollback, .save, .merge, .reset])
     }
 }
+
+/// The README's live results snippet, as written there (without the SwiftUI view, which needs SwiftUI).
+@Suite("README: live results")
+struct ReadmeFetchedResultsSnippetTests {
+    @Test func snippetRuns() async throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let view = container.viewContext
+        for (name, age) in [("Ann", 30), ("Bob", 40)] {
+            let employee = EmployeeEntity(context: view)
+            employee.name = name
+            employee.age = Int16(age)
+        }
+        try view.save()
+
+        let employees = FetchedResultsController(
+            fetchRequest: EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age), SortDescriptor(\.name)]),
+            managedObjectContext: view, sectionNameKeyPath: \.age)  // or "department.name", as in Core Data
+        try employees.performFetch()  // needs sort descriptors; sections follow the first
+        #expect(employees.sections?.map(\.name) == ["30", "40"])
+
+        var changes = employees.changes.makeAsyncIterator()
+        EmployeeEntity(context: view).age = 30
+        try view.save()
+        let change = try #require(await changes.next())
+        #expect(change.objectChanges.map(\.newIndexPath) == [[0, 0]])  // no name: sorts first in section "30"
+    }
+}
