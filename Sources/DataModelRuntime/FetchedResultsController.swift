@@ -52,6 +52,9 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
 
     private let sectionKey: SectionKey
     private let registrar = ObservationRegistrar()
+    /// The observed key paths, made once: a key path into a generic class is instantiated at run time.
+    private let fetchedObjectsKeyPath = \FetchedResultsController<Result>.fetchedObjects
+    private let sectionsKeyPath = \FetchedResultsController<Result>.sections
     private var arrangement: [Section] = []
     /// The fetched IDs and the name of the section each is in.
     private var sectionOf: [ObjectID: String] = [:]
@@ -107,10 +110,10 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
 
     /// The fetched objects in order (every section's, one after another); `nil` before ``performFetch()``.
     public var fetchedObjects: [Result]? {
-        registrar.access(self, keyPath: \.fetchedObjects)
+        registrar.access(self, keyPath: fetchedObjectsKeyPath)
         guard hasFetched else { return nil }
         if let cached = fetchedObjectsCache { return cached }
-        let objects = arrangement.count == 1 ? arrangement[0].objects : arrangement.flatMap(\.objects)
+        let objects = arrangement.count == 1 ? arrangement[0].objects : arrangement.flatMap { $0.objects }
         fetchedObjectsCache = objects
         return objects
     }
@@ -118,7 +121,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     /// The sections in order; `nil` before ``performFetch()``. Without a section key path there is one section
     /// (named `""`), even when it is empty, as in Core Data.
     public var sections: [FetchedResultsSectionInfo<Result>]? {
-        registrar.access(self, keyPath: \.sections)
+        registrar.access(self, keyPath: sectionsKeyPath)
         guard hasFetched else { return nil }
         if case .none = sectionKey, arrangement.isEmpty {
             return [FetchedResultsSectionInfo(name: "", indexTitle: nil, objects: [])]
@@ -132,7 +135,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     /// The object at `indexPath` (section, then row). A path outside the results is a programming error, as in
     /// Core Data.
     public func object(at indexPath: IndexPath) -> Result {
-        registrar.access(self, keyPath: \.sections)
+        registrar.access(self, keyPath: sectionsKeyPath)
         precondition(indexPath.count == 2, "index path \(indexPath) is not (section, row)")
         let section = indexPath[0]
         let row = indexPath[1]
@@ -144,7 +147,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
 
     /// Where `object` is in the results (section, row), or `nil` when it is not among them.
     public func indexPath(forObject object: Result) -> IndexPath? {
-        registrar.access(self, keyPath: \.sections)
+        registrar.access(self, keyPath: sectionsKeyPath)
         let id = object.objectID
         guard let name = sectionOf[id], let section = arrangement.firstIndex(where: { $0.name == name }),
             let row = arrangement[section].ids.firstIndex(of: id)
@@ -156,7 +159,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     /// section name's first letter, upper-cased; the delegate's
     /// ``FetchedResultsControllerDelegate/controller(_:sectionIndexTitleForSectionName:)`` can say otherwise.
     public var sectionIndexTitles: [String] {
-        registrar.access(self, keyPath: \.sections)
+        registrar.access(self, keyPath: sectionsKeyPath)
         var seen: Set<String> = []
         var titles: [String] = []
         for section in arrangement {
@@ -229,16 +232,16 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             sections[sections.count - 1].append(object)
             membership[object.objectID] = name
         }
-        registrar.willSet(self, keyPath: \.fetchedObjects)
-        registrar.willSet(self, keyPath: \.sections)
+        registrar.willSet(self, keyPath: fetchedObjectsKeyPath)
+        registrar.willSet(self, keyPath: sectionsKeyPath)
         active = resolved
         arrangement = sections
         sectionOf = membership
         fetchedObjectsCache = nil
         hasFetched = true
         pending.removeAll()
-        registrar.didSet(self, keyPath: \.sections)
-        registrar.didSet(self, keyPath: \.fetchedObjects)
+        registrar.didSet(self, keyPath: sectionsKeyPath)
+        registrar.didSet(self, keyPath: fetchedObjectsKeyPath)
         if !isObserving {
             context.addChangeObserver(self)
             isObserving = true
@@ -361,13 +364,21 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         }
 
         // Where the changed members were.
-        let oldNames = arrangement.map(\.name)
+        let oldNames = arrangement.map { $0.name }
         var oldSectionIndex: [String: Int] = [:]
-        for (index, name) in oldNames.enumerated() { oldSectionIndex[name] = index }
-        var old: [ObjectID: (section: Int, row: Int, object: Result)] = [:]
+        var report = Report()
+        var old: [ObjectID: Position] = [:]
         var membersBySection: [Int: Set<ObjectID>] = [:]
         for id in candidates {
-            guard let name = sectionOf[id], let section = oldSectionIndex[name] else { continue }
+            guard let name = sectionOf[id] else { continue }
+            let section: Int
+            if let known = oldSectionIndex[name] {
+                section = known
+            } else {
+                guard let found = oldNames.firstIndex(of: name) else { continue }
+                oldSectionIndex[name] = found
+                section = found
+            }
             membersBySection[section, default: []].insert(id)
         }
         for (section, ids) in membersBySection {
@@ -375,11 +386,13 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             if ids.count <= 8 {
                 for id in ids {
                     guard let row = sectionIDs.firstIndex(of: id) else { continue }
-                    old[id] = (section, row, arrangement[section].objects[row])
+                    old[id] = Position(section: section, row: row)
+                    report.objectsByID[id] = arrangement[section].objects[row]
                 }
             } else {
-                for (row, id) in sectionIDs.enumerated() where ids.contains(id) {
-                    old[id] = (section, row, arrangement[section].objects[row])
+                for row in sectionIDs.indices where ids.contains(sectionIDs[row]) {
+                    old[sectionIDs[row]] = Position(section: section, row: row)
+                    report.objectsByID[sectionIDs[row]] = arrangement[section].objects[row]
                 }
             }
         }
@@ -397,6 +410,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             }
             guard let object, let typed = isIncluded(object, active) else { continue }
             included.append((id, typed, sectionName(for: typed)))
+            report.objectsByID[id] = typed
         }
         if old.isEmpty && included.isEmpty { return }
 
@@ -409,7 +423,9 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             }
         }
         for id in old.keys { sectionOf[id] = nil }
+        let sectionCount = arrangement.count
         arrangement.removeAll { $0.ids.isEmpty }
+        var sectionsChanged = arrangement.count != sectionCount
         // Few objects go in one by one (binary search); many are sorted and merged with their sections in one pass.
         var placedRows: [ObjectID: Int] = [:]
         var groups: [String: [Result]] = [:]
@@ -443,110 +459,40 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
                 var created = Section(name: name)
                 for object in group { created.append(object) }
                 arrangement.insert(created, at: section)
+                sectionsChanged = true
             }
         }
 
         // Where the included ones are now.
+        let newNames = arrangement.map { $0.name }
         var newSectionIndex: [String: Int] = [:]
-        for (index, section) in arrangement.enumerated() { newSectionIndex[section.name] = index }
-        var new: [ObjectID: (section: Int, row: Int)] = [:]
+        var new: [ObjectID: Position] = [:]
+        var insertedIDs: [ObjectID] = []
         for (id, object, name) in included {
-            guard let section = newSectionIndex[name] else { continue }
-            let objects = arrangement[section].ids
+            if old[id] == nil { insertedIDs.append(id) }
+            let section: Int
+            if let known = newSectionIndex[name] {
+                section = known
+            } else {
+                guard let found = newNames.firstIndex(of: name) else { continue }
+                newSectionIndex[name] = found
+                section = found
+            }
             if let row = placedRows[id] {
-                new[id] = (section, row)
+                new[id] = Position(section: section, row: row)
                 continue
             }
+            let objects = arrangement[section].ids
             var row = insertionRow(of: object, in: arrangement[section].objects)
             if row >= objects.count || objects[row] != id { row = objects.firstIndex(of: id) ?? row }
-            new[id] = (section, row)
+            new[id] = Position(section: section, row: row)
         }
 
-        let report = describe(
-            old: old, new: new, included: included, oldNames: oldNames, changes: changes)
+        (report.sections, report.objects) = describeChanges(
+            old: old, new: new, insertedIDs: insertedIDs, oldNames: oldNames, newNames: newNames,
+            sectionsChanged: sectionsChanged)
         fetchedObjectsCache = nil
         deliver(report)
-    }
-
-    /// Classifies each changed object as deleted, inserted, moved or updated, keeping the contract of a table or
-    /// collection view's batch updates: deleting the deleted and moved objects at their old index paths, then
-    /// inserting the inserted and moved ones at their new index paths turns the old arrangement into the new one.
-    /// An object that stayed reports `.update` only when it keeps its place among the objects that did not change
-    /// (and among the other updated ones); otherwise it reports `.move`.
-    private func describe(
-        old: [ObjectID: (section: Int, row: Int, object: Result)], new: [ObjectID: (section: Int, row: Int)],
-        included: [(id: ObjectID, object: Result, section: String)], oldNames: [String], changes: ContextChanges
-    ) -> Report {
-        var report = Report()
-        let newNames = arrangement.map(\.name)
-        let oldNameSet = Set(oldNames)
-        let newNameSet = Set(newNames)
-        for (index, name) in oldNames.enumerated() where !newNameSet.contains(name) {
-            report.sections.append(.init(type: .delete, name: name, index: index))
-        }
-        for (index, name) in newNames.enumerated() where !oldNameSet.contains(name) {
-            report.sections.append(.init(type: .insert, name: name, index: index))
-        }
-        // Changed rows per section, sorted, for ranking an object among the unchanged ones.
-        var oldChangedRows: [Int: [Int]] = [:]
-        for entry in old.values { oldChangedRows[entry.section, default: []].append(entry.row) }
-        var newChangedRows: [Int: [Int]] = [:]
-        for entry in new.values { newChangedRows[entry.section, default: []].append(entry.row) }
-        for key in oldChangedRows.keys { oldChangedRows[key]?.sort() }
-        for key in newChangedRows.keys { newChangedRows[key]?.sort() }
-        func rank(_ row: Int, among rows: [Int]) -> Int {
-            var low = 0
-            var high = rows.count
-            while low < high {
-                let middle = (low + high) / 2
-                if rows[middle] < row { low = middle + 1 } else { high = middle }
-            }
-            return row - low
-        }
-        var stayed: [Slot: [(id: ObjectID, oldRow: Int, newRow: Int)]] = [:]
-        var objects: [ObjectID: Result] = [:]
-        for entry in included { objects[entry.id] = entry.object }
-        for (id, before) in old {
-            guard let after = new[id] else {
-                report.objects.append(
-                    .init(type: .delete, objectID: id, indexPath: [before.section, before.row], newIndexPath: nil))
-                report.objectsByID[id] = before.object
-                continue
-            }
-            let oldSlot = Slot(
-                section: oldNames[before.section], rank: rank(before.row, among: oldChangedRows[before.section] ?? []))
-            let newSlot = Slot(
-                section: newNames[after.section], rank: rank(after.row, among: newChangedRows[after.section] ?? []))
-            if oldSlot == newSlot {
-                stayed[oldSlot, default: []].append((id, before.row, after.row))
-            } else {
-                report.objects.append(
-                    .init(
-                        type: .move, objectID: id, indexPath: [before.section, before.row],
-                        newIndexPath: [after.section, after.row]))
-            }
-            report.objectsByID[id] = objects[id] ?? before.object
-        }
-        for (_, group) in stayed {
-            // Objects sharing a slot keep it only if they keep their order among themselves.
-            let byOld = group.sorted { $0.oldRow < $1.oldRow }
-            let inOrder = zip(byOld, byOld.dropFirst()).allSatisfy { $0.newRow < $1.newRow }
-            for entry in group {
-                guard let before = old[entry.id], let after = new[entry.id] else { continue }
-                report.objects.append(
-                    .init(
-                        type: inOrder ? .update : .move, objectID: entry.id, indexPath: [before.section, before.row],
-                        newIndexPath: [after.section, after.row]))
-            }
-        }
-        for entry in included where old[entry.id] == nil {
-            guard let after = new[entry.id] else { continue }
-            report.objects.append(
-                .init(type: .insert, objectID: entry.id, indexPath: nil, newIndexPath: [after.section, after.row]))
-            report.objectsByID[entry.id] = entry.object
-        }
-        report.sort()
-        return report
     }
 
     /// A reset: every object is invalid; the results are fetched again, and reported as all deleted, then all
@@ -585,10 +531,10 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
 
     private func deliver(_ report: Report) {
         guard !report.objects.isEmpty || !report.sections.isEmpty else { return }
-        registrar.willSet(self, keyPath: \.fetchedObjects)
-        registrar.willSet(self, keyPath: \.sections)
-        registrar.didSet(self, keyPath: \.sections)
-        registrar.didSet(self, keyPath: \.fetchedObjects)
+        registrar.willSet(self, keyPath: fetchedObjectsKeyPath)
+        registrar.willSet(self, keyPath: sectionsKeyPath)
+        registrar.didSet(self, keyPath: sectionsKeyPath)
+        registrar.didSet(self, keyPath: fetchedObjectsKeyPath)
         if let delegate {
             delegate.controllerWillChangeContent(self)
             for change in report.sections {
@@ -658,7 +604,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
             }
             merged.append(contentsOf: objects[index...])
             objects = merged
-            ids = merged.map(\.objectID)
+            ids = merged.map { $0.objectID }
         }
 
         mutating func removeAll(_ removed: Set<ObjectID>) {
@@ -672,29 +618,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         var objects: [FetchedResultsChanges.ObjectChange] = []
         var objectsByID: [ObjectID: Result] = [:]
 
-        /// Section deletes (descending), section inserts (ascending); object deletes (descending old path),
-        /// moves, updates, inserts (ascending new path).
-        mutating func sort() {
-            sections.sort { lhs, rhs in
-                if lhs.type != rhs.type { return lhs.type == .delete }
-                return lhs.type == .delete ? lhs.index > rhs.index : lhs.index < rhs.index
-            }
-            func order(_ type: FetchedResultsChangeType) -> Int {
-                switch type {
-                case .delete: 0
-                case .move: 1
-                case .update: 2
-                case .insert: 3
-                }
-            }
-            objects.sort { lhs, rhs in
-                if lhs.type != rhs.type { return order(lhs.type) < order(rhs.type) }
-                switch lhs.type {
-                case .delete: return (lhs.indexPath ?? []) > (rhs.indexPath ?? [])
-                default: return (lhs.newIndexPath ?? []) < (rhs.newIndexPath ?? [])
-                }
-            }
-        }
+        mutating func sort() { sortChanges(&sections, &objects) }
     }
 }
 
@@ -704,6 +628,113 @@ extension FetchedResultsController: ContextChangeObserver {
 
 @available(*, unavailable, message: "A FetchedResultsController belongs to its context's isolation domain.")
 extension FetchedResultsController: Sendable {}
+
+/// A changed object's place: section index, row.
+private struct Position: Hashable {
+    var section: Int
+    var row: Int
+
+    var indexPath: IndexPath { [section, row] }
+}
+
+/// Classifies each changed object as deleted, inserted, moved or updated, keeping the contract of a table or
+/// collection view's batch updates: deleting the deleted and moved objects at their old index paths, then inserting
+/// the inserted and moved ones at their new index paths turns the old arrangement into the new one. An object that
+/// stayed reports `.update` only when it keeps its place among the objects that did not change (and among the other
+/// updated ones); otherwise it reports `.move`. (Not generic: no type metadata is looked up per event.)
+private func describeChanges(
+    old: [ObjectID: Position], new: [ObjectID: Position], insertedIDs: [ObjectID], oldNames: [String],
+    newNames: [String], sectionsChanged: Bool
+) -> ([FetchedResultsChanges.SectionChange], [FetchedResultsChanges.ObjectChange]) {
+    var sections: [FetchedResultsChanges.SectionChange] = []
+    var objects: [FetchedResultsChanges.ObjectChange] = []
+    if sectionsChanged {
+        let oldNameSet = Set(oldNames)
+        let newNameSet = Set(newNames)
+        for index in oldNames.indices where !newNameSet.contains(oldNames[index]) {
+            sections.append(.init(type: .delete, name: oldNames[index], index: index))
+        }
+        for index in newNames.indices where !oldNameSet.contains(newNames[index]) {
+            sections.append(.init(type: .insert, name: newNames[index], index: index))
+        }
+    }
+    // Changed rows per section, sorted, for ranking an object among the unchanged ones.
+    var oldChangedRows: [Int: [Int]] = [:]
+    for entry in old.values { oldChangedRows[entry.section, default: []].append(entry.row) }
+    var newChangedRows: [Int: [Int]] = [:]
+    for entry in new.values { newChangedRows[entry.section, default: []].append(entry.row) }
+    for key in oldChangedRows.keys { oldChangedRows[key]?.sort() }
+    for key in newChangedRows.keys { newChangedRows[key]?.sort() }
+    func rank(_ row: Int, among rows: [Int]) -> Int {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle] < row { low = middle + 1 } else { high = middle }
+        }
+        return row - low
+    }
+    var stayed: [Slot: [(id: ObjectID, before: Position, after: Position)]] = [:]
+    for (id, before) in old {
+        guard let after = new[id] else {
+            objects.append(.init(type: .delete, objectID: id, indexPath: before.indexPath, newIndexPath: nil))
+            continue
+        }
+        let oldSlot = Slot(
+            section: oldNames[before.section], rank: rank(before.row, among: oldChangedRows[before.section] ?? []))
+        let newSlot = Slot(
+            section: newNames[after.section], rank: rank(after.row, among: newChangedRows[after.section] ?? []))
+        if oldSlot == newSlot {
+            stayed[oldSlot, default: []].append((id, before, after))
+        } else {
+            objects.append(
+                .init(type: .move, objectID: id, indexPath: before.indexPath, newIndexPath: after.indexPath))
+        }
+    }
+    for (_, group) in stayed {
+        // Objects sharing a slot keep it only if they keep their order among themselves.
+        let byOld = group.sorted { $0.before.row < $1.before.row }
+        let inOrder = zip(byOld, byOld.dropFirst()).allSatisfy { $0.after.row < $1.after.row }
+        for entry in group {
+            objects.append(
+                .init(
+                    type: inOrder ? .update : .move, objectID: entry.id, indexPath: entry.before.indexPath,
+                    newIndexPath: entry.after.indexPath))
+        }
+    }
+    for id in insertedIDs {
+        guard let after = new[id] else { continue }
+        objects.append(.init(type: .insert, objectID: id, indexPath: nil, newIndexPath: after.indexPath))
+    }
+    sortChanges(&sections, &objects)
+    return (sections, objects)
+}
+
+/// Section deletes (descending), section inserts (ascending); object deletes (descending old path), moves,
+/// updates, inserts (ascending new path).
+private func sortChanges(
+    _ sections: inout [FetchedResultsChanges.SectionChange], _ objects: inout [FetchedResultsChanges.ObjectChange]
+) {
+    sections.sort { lhs, rhs in
+        if lhs.type != rhs.type { return lhs.type == .delete }
+        return lhs.type == .delete ? lhs.index > rhs.index : lhs.index < rhs.index
+    }
+    func order(_ type: FetchedResultsChangeType) -> Int {
+        switch type {
+        case .delete: 0
+        case .move: 1
+        case .update: 2
+        case .insert: 3
+        }
+    }
+    objects.sort { lhs, rhs in
+        if lhs.type != rhs.type { return order(lhs.type) < order(rhs.type) }
+        switch lhs.type {
+        case .delete: return (lhs.indexPath ?? []) > (rhs.indexPath ?? [])
+        default: return (lhs.newIndexPath ?? []) < (rhs.newIndexPath ?? [])
+        }
+    }
+}
 
 /// Where a changed object is among the unchanged objects: its section, and how many unchanged objects precede it.
 private struct Slot: Hashable {
