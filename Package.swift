@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "datamodelgen-benchmarks",
             dependencies: [
-                "DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStoreLayout",
+                "DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStore", "DataModelStoreLayout",
                 "GeneratedCompanyModel", "datamodelgen-benchmark-tool",
             ],
             path: "Benchmarks",

@@ -4,6 +4,7 @@ import Foundation
 
 // datamodelgen-benchmarks [--quick] [--filter NAME]
 // datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
+// datamodelgen-benchmarks --profile migrate-add|raw-migrate-add [ROWS] [--repeat N]
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
@@ -41,6 +42,21 @@ if let first = arguments.first, first == "--crash-writer", arguments.count == 2 
 }
 
 // Profile: our side of one runtime case, once (see ProfileRunner).
+if let first = arguments.first, first == "--profile", arguments.count >= 2,
+    ["migrate-add", "raw-migrate-add"].contains(arguments[1])
+{
+    do {
+        let repeatIndex = arguments.firstIndex(of: "--repeat")
+        try MigrationBenchmarks.profile(
+            raw: arguments[1] == "raw-migrate-add",
+            rows: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000,
+            repeats: repeatIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil })
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("profile failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if let first = arguments.first, first == "--profile", arguments.count >= 2 {
     do {
         let repeatIndex = arguments.firstIndex(of: "--repeat")

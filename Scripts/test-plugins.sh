@@ -139,6 +139,8 @@ swift run 2>"$work/run.err" | tee "$work/run.log" || {
     fail "swift run failed"
 }
 grep -q "2 employees, 2 departments" "$work/run.log" || fail "swift run printed an unexpected report"
+# PersistentContainer(name:) finds the generated models in an executable, not only in a test bundle.
+grep -q "Models found by name: Company, Records" "$work/run.log" || fail "swift run did not find the generated models by name"
 
 step "command plugin output equals datamodelgen generate, for two flavors"
 plugin() { swift package --allow-writing-to-package-directory generate-data-models "$@"; }

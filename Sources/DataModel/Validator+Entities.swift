@@ -23,7 +23,9 @@ extension ValidationRun {
                     "entity '\(entity.name)' has class name '\(represented)', whose class part '\(entity.className)' is not a valid identifier",
                     .invalidClassName, entity.location)
             }
-            if entity.codeGenerationType != .manual {
+            // Entities whose class is `NSManagedObject` share the generic class and generate none.
+            if entity.codeGenerationType != .manual && !ModelNaming.isGenericClass(entity.className, flavor: .coredata)
+            {
                 // Keyed case-insensitively: the class names are also file names, and `Item.swift` overwrites
                 // `item.swift` on the case-insensitive file systems Xcode projects usually live on.
                 let className = entity.className

@@ -19,7 +19,9 @@ extension LayoutModel {
                             defaultValue: attribute.valueText(.defaultValue).flatMap {
                                 AttributeValueParser.parse($0, as: attribute.type, role: .defaultValue).value
                             },
-                            renamingIdentifier: attribute.renamingIdentifier)
+                            renamingIdentifier: attribute.renamingIdentifier,
+                            allowsExternalBinaryDataStorage: attribute.type == .binary
+                                && attribute.allowsExternalBinaryDataStorage)
                     },
                     relationships: entity.relationships.map { relationship in
                         LayoutRelationship(

@@ -119,6 +119,8 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     let regularExpression: String?
     /// The renaming identifier (`elementID`), for migration.
     let renamingIdentifier: String?
+    /// `allowsExternalBinaryDataStorage="YES"` on a Binary attribute.
+    let allowsExternalBinaryDataStorage: Bool
 
     /// The runtime keys of an attribute; `usesCodable` says whether its value goes through `Codable` (an
     /// object ID, or a transformable of a `Codable` type: see ``SwiftTypeMapper``).
@@ -131,6 +133,8 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         isTransient = attribute.pointee.isTransient
         isDerived = attribute.pointee.isDerived
         isIndexed = attribute.pointee.isIndexed
+        allowsExternalBinaryDataStorage =
+            attribute.pointee.type == .binary && attribute.pointee.allowsExternalBinaryDataStorage
         let valueType = attribute.pointee.type
         func parsed(_ role: AttributeValueRole) -> AttributeValue? {
             attribute.pointee.valueText(role).flatMap {
@@ -193,6 +197,9 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         if let renamingIdentifier {
             arguments.append(", renamingIdentifier: " as StaticString)
             arguments.appendLiteral(renamingIdentifier)
+        }
+        if allowsExternalBinaryDataStorage {
+            arguments.append(", allowsExternalBinaryDataStorage: true" as StaticString)
         }
     }
 

@@ -331,8 +331,10 @@ public struct TemplateContextBuilder: Sendable {
         case .runtime:
             modifiers = hasSubentities ? (options.access == .public ? "open " : "") : options.access.prefix + "final "
         }
-        let (generatesClass, generatesProperties) = entity.codeGenerationType.generatedFiles(
-            includeManual: options.includeManual)
+        // An entity whose class is `NSManagedObject` (the generic class) gets no files, as in Xcode.
+        let (generatesClass, generatesProperties) =
+            ModelNaming.isGenericClass(plainClass, flavor: flavor)
+            ? (false, false) : entity.codeGenerationType.generatedFiles(includeManual: options.includeManual)
         // Read through buffers: an `Attribute` is large, and indexing the array would copy each one.
         // safe (unsafelyUnwrapped): `$0` is an index of the buffer, so the buffer is not empty and has a base address.
         let attributes = entity.attributes.withUnsafeBufferPointer { buffer in
@@ -438,7 +440,7 @@ struct EntityNames {
     /// The index of the first entity of each name (later entities of the same name are shadowed).
     let firstIndex: [String: Int]
     /// Each entity's class name without escaping; in the runtime flavor `NSManagedObject` (older Xcode's
-    /// "no custom class") means the entity name.
+    /// "no custom class") is the runtime's generic `ManagedObject`.
     let plainClassNames: [String]
     /// Each entity's class name, escaped.
     let classNames: [String]

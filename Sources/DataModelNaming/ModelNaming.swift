@@ -70,10 +70,17 @@ public enum ModelNaming {
         return tail.isEmpty ? entityName : String(tail)
     }
 
-    /// The class of an entity in `flavor`: in the runtime flavor `NSManagedObject` (what older Xcode wrote for
-    /// "no custom class") means the entity name.
+    /// The class of an entity in `flavor`: `NSManagedObject` (what older Xcode wrote for "no custom class") is the
+    /// generic class, `ManagedObject` in the runtime flavor; no file declares it (``isGenericClass(_:flavor:)``).
     public static func className(entityName: String, className: String, flavor: Flavor) -> String {
-        flavor == .runtime && className == "NSManagedObject" ? entityName : className
+        flavor == .runtime && className == "NSManagedObject" ? "ManagedObject" : className
+    }
+
+    /// Whether `className` (as ``className(entityName:className:flavor:)`` gives it) is the generic class of
+    /// `flavor`'s objects, `NSManagedObject` or the runtime's `ManagedObject`: its entity gets no files, its objects
+    /// are of the generic class, and relationships to it are typed with it.
+    public static func isGenericClass(_ className: String, flavor: Flavor) -> Bool {
+        className == (flavor == .coredata ? "NSManagedObject" : "ManagedObject")
     }
 
     /// The class of an entity in `flavor`, from its name and `representedClassName`.
@@ -144,7 +151,7 @@ public enum ModelNaming {
 
     /// The Swift files `generate` writes for a model whose entities are `entities` (in file order), sorted by
     /// name: each entity's class and properties files as its code generation asks (see
-    /// ``CodeGeneration/generatedFiles(includeManual:)``; none in the Core Data flavor for an entity whose class is
+    /// ``CodeGeneration/generatedFiles(includeManual:)``; none for an entity whose class is
     /// `NSManagedObject`, as in Xcode), the first entity of a file name winning, plus
     /// `<ModelName>+DataModel.swift` in the runtime flavor. `<ModelName>.sql` (``schemaFileName(modelName:)``) is
     /// written besides, unless `--no-schema`. `xcodeCompatible` (`--xcode-compatible`) gives the runtime flavor
@@ -160,7 +167,7 @@ public enum ModelNaming {
             let className = className(
                 entityName: entity.name, representedClassName: entity.representedClassName, flavor: flavor)
             // `NSManagedObject` as the class (older models' "no custom class"): Xcode generates nothing for it.
-            if flavor == .coredata && className == "NSManagedObject" { continue }
+            if isGenericClass(className, flavor: flavor) { continue }
             if writesClass {
                 let name = classFileName(className: className, flavor: flavor, xcodeCompatible: xcodeCompatible)
                 if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityClass(index))) }

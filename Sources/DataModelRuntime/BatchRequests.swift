@@ -21,6 +21,9 @@ import SQLiteKit
 public struct BatchDeleteRequest<Result: ManagedObject> {
     /// The rows to delete: the request's entity (sub-entities included), conditions and predicate.
     public var fetchRequest: FetchRequest<Result>
+    /// What ``BatchResult/result`` holds, as Core Data's `resultType`: ``BatchResultType/statusOnly`` (the
+    /// default, as in Core Data), ``BatchResultType/count`` or ``BatchResultType/objectIDs``.
+    public var resultType: BatchResultType = .statusOnly
 
     /// Deletes every row of `Result`'s entity that `predicate` selects (all rows when `nil`).
     public init(predicate: Predicate<Result>? = nil) {
@@ -48,6 +51,8 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
 public struct BatchUpdateRequest<Result: ManagedObject> {
     /// The rows to update: the request's entity (sub-entities included), conditions and predicate.
     public var fetchRequest: FetchRequest<Result>
+    /// What ``BatchResult/result`` holds (``BatchResultType/statusOnly`` by default, as in Core Data).
+    public var resultType: BatchResultType = .statusOnly
     /// The attributes to set, by model name, with their stored values.
     var assignments: [(property: EqualityCondition.Property, value: PrimitiveValue)] = []
 
@@ -84,16 +89,49 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
     }
 }
 
+/// What a batch request's ``BatchResult/result`` holds, as Core Data's result types
+/// (`NSBatchDeleteRequestResultType`, `NSBatchInsertRequestResultType`, `NSBatchUpdateRequestResultType`).
+public enum BatchResultType: Sendable, Hashable {
+    /// Whether the request succeeded: `true` (a failure throws). Core Data's `.resultTypeStatusOnly`.
+    case statusOnly
+    /// How many rows were deleted, inserted or updated, an `Int`. Core Data's `.resultTypeCount`.
+    case count
+    /// The IDs of those rows, an `[ObjectID]`. Core Data's `.resultTypeObjectIDs`.
+    case objectIDs
+}
+
 /// What a batch request did.
+///
+/// ``objectIDs``, ``count`` and ``changes`` are always filled (the runtime needs them to update the contexts);
+/// ``result`` holds what the request's `resultType` asked for, as Core Data's `NSBatchDeleteResult.result`.
 public struct BatchResult: Sendable, Hashable {
-    /// The rows the request deleted or updated, in primary key order per entity.
+    /// The rows the request deleted, inserted or updated, in primary key order per entity.
     public let objectIDs: [ObjectID]
     /// Every row the request changed, as a save reports it (for a delete, `updated` holds the
     /// rows whose foreign keys were nullified).
     public let changes: StoreChanges
+    /// What ``result`` holds.
+    public let resultType: BatchResultType
 
-    /// How many rows were deleted or updated.
+    /// Creates a result.
+    init(objectIDs: [ObjectID], changes: StoreChanges, resultType: BatchResultType = .statusOnly) {
+        self.objectIDs = objectIDs
+        self.changes = changes
+        self.resultType = resultType
+    }
+
+    /// How many rows were deleted, inserted or updated.
     public var count: Int { objectIDs.count }
+
+    /// The result in the request's ``resultType``, as Core Data's `result`: `true` (status only), an `Int` (count),
+    /// or an `[ObjectID]` (object IDs).
+    public var result: any Sendable {
+        switch resultType {
+        case .statusOnly: true
+        case .count: count
+        case .objectIDs: objectIDs
+        }
+    }
 }
 
 extension ManagedObjectContext {
@@ -106,16 +144,28 @@ extension ManagedObjectContext {
             let selected = try storedIDs(matching: request.fetchRequest)
             var planner = BatchDeletePlanner(runtime: runtime, database: database)
             let plan = try planner.plan(deleting: selected)
+            let external = runtime.hasExternalAttributes ? ExternalDataWrites(files: coordinator.externalData) : nil
             do {
-                try database.transaction { try planner.execute(plan) }
+                try database.transaction {
+                    if let external {
+                        for id in plan.deleted {
+                            guard let entity = runtime.entity(number: id.entityNumber) else { continue }
+                            try external.recordReplaced(
+                                entity, primaryKey: id.primaryKey, attributes: nil, database: database)
+                        }
+                    }
+                    try planner.execute(plan)
+                }
             } catch let error as SQLiteError {
                 throw StoreError(error)
             }
+            // The files of the deleted rows' external binary values go once the deletion is committed.
+            external?.removeObsolete()
             let changes = StoreChanges(
                 updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
-            return BatchResult(objectIDs: plan.deleted, changes: changes)
+            return BatchResult(objectIDs: plan.deleted, changes: changes, resultType: request.resultType)
         }
     }
 
@@ -128,6 +178,7 @@ extension ManagedObjectContext {
             // The entity a fetch of the same request would read.
             let entity = try self.entity(of: request.fetchRequest)
             var columns: [(column: String, value: PrimitiveValue)] = []
+            var externalIndexes = Set<Int>()
             for assignment in request.assignments {
                 let name: String?
                 switch assignment.property {
@@ -138,18 +189,33 @@ extension ManagedObjectContext {
                 else {
                     throw .unknownProperty(entity: entity.name, property: "\(assignment.property)")
                 }
-                columns.append((column, assignment.value))
+                if entity.externalAttributes.contains(where: { $0.index == index }) {
+                    // Written in the column behind the inline marker: one file shared by many rows could not be
+                    // removed with one of them.
+                    externalIndexes.insert(index)
+                    columns.append((column, coordinator.externalData.inlineForm(assignment.value)))
+                } else {
+                    columns.append((column, assignment.value))
+                }
             }
             let ids = try storedIDs(matching: request.fetchRequest)
             guard !ids.isEmpty, !columns.isEmpty else {
-                return BatchResult(objectIDs: ids, changes: StoreChanges())
+                return BatchResult(objectIDs: ids, changes: StoreChanges(), resultType: request.resultType)
             }
             let sql =
                 "UPDATE " + SQLQuoting.identifier(entity.tableName) + " SET "
                 + (columns.map { SQLQuoting.identifier($0.column) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#])
                 .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
+            let external = externalIndexes.isEmpty ? nil : ExternalDataWrites(files: coordinator.externalData)
             do {
                 try database.transaction {
+                    if let external {
+                        for id in ids {
+                            guard let rowEntity = runtime.entity(number: id.entityNumber) else { continue }
+                            try external.recordReplaced(
+                                rowEntity, primaryKey: id.primaryKey, attributes: externalIndexes, database: database)
+                        }
+                    }
                     let statement = try database.cachedStatement(sql)
                     for id in ids {
                         try statement.reset()
@@ -163,10 +229,11 @@ extension ManagedObjectContext {
             } catch {
                 throw StoreError(error)
             }
+            external?.removeObsolete()
             let changes = StoreChanges(updated: Set(ids))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
-            return BatchResult(objectIDs: ids, changes: changes)
+            return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)
         }
     }
 }

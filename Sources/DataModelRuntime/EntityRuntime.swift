@@ -8,6 +8,9 @@ enum ColumnKind {
     case blob
     /// Read as text whatever SQLite stored (Decimal).
     case decimalText
+    /// A Binary attribute that allows external storage: Core Data's marked form, decoded when read
+    /// (`ExternalBinaryData`), encoded when written.
+    case externalBinary
 
     init(_ type: AttributeType) {
         switch type {
@@ -17,6 +20,10 @@ enum ColumnKind {
         case .string, .uri: self = .text
         case .binary, .uuid, .transformable, .composite, .objectID, .undefined: self = .blob
         }
+    }
+
+    init(_ attribute: AttributeDescription) {
+        self = attribute.usesExternalBinaryDataFormat ? .externalBinary : ColumnKind(attribute.type)
     }
 }
 
@@ -201,6 +208,12 @@ final class EntityRuntime {
     /// The quoted names of ``updateColumns``.
     let updateColumnNames: [String]
 
+    /// The attributes stored in Core Data's external-storage form, with their columns (`ColumnKind.externalBinary`).
+    let externalAttributes: [(index: Int, column: String)]
+    /// `SELECT <external columns> FROM table WHERE "Z_PK" = ?`: the stored forms a save replaces or deletes, whose
+    /// files go after the commit; `nil` when the entity has none.
+    let selectExternalColumnsSQL: String?
+
     /// The observation registrar's key path of each property: attributes, then relationships.
     let observationKeyPaths: [KeyPath<ManagedObject, Int>]
 
@@ -263,7 +276,7 @@ final class EntityRuntime {
             switch column.role {
             case .attribute:
                 if let index = attributeIndex[property] {
-                    rowColumns.append(.attribute(index: index, kind: ColumnKind(attributes[index].type)))
+                    rowColumns.append(.attribute(index: index, kind: ColumnKind(attributes[index])))
                 } else {
                     rowColumns.append(.unused)
                 }
@@ -278,6 +291,18 @@ final class EntityRuntime {
             }
         }
         self.rowColumns = rowColumns
+        var externalAttributes: [(index: Int, column: String)] = []
+        for (offset, column) in rowColumns.enumerated() {
+            if case .attribute(let index, .externalBinary) = column {
+                externalAttributes.append((index, names[offset]))
+            }
+        }
+        self.externalAttributes = externalAttributes
+        self.selectExternalColumnsSQL =
+            externalAttributes.isEmpty
+            ? nil
+            : "SELECT " + externalAttributes.map { SQLQuoting.identifier($0.column) }.joined(separator: ", ")
+                + " FROM " + SQLQuoting.identifier(layout.tableName) + #" WHERE "Z_PK" = ?"#
         var attributeDecoding = attributes.map { AttributeDecoding.constant($0.type.primitiveDefault($0.defaultValue)) }
         for (offset, column) in rowColumns.enumerated() {
             if case .attribute(let index, let kind) = column {
@@ -401,6 +426,8 @@ final class ModelRuntime {
     private(set) lazy var hasPositionedRelationships = entities.contains { !$0.positionedRelationships.isEmpty }
     /// Whether the model has join tables.
     var hasJoinTables: Bool { !layout.joinTables.isEmpty }
+    /// Whether any entity has a Binary attribute with external storage.
+    private(set) lazy var hasExternalAttributes = entities.contains { !$0.externalAttributes.isEmpty }
 
     init(model: ManagedObjectModel, storeNumber: Int) throws(StoreError) {
         let layout: StoreLayout
@@ -414,8 +441,10 @@ final class ModelRuntime {
         var descriptions: [String: EntityDescription] = [:]
         for entity in model.entities { descriptions[entity.name] = entity }
         var entities: [EntityRuntime] = []
+        let reference = ModelReference(model)
         for entityLayout in layout.entities {
-            guard let description = descriptions[entityLayout.name] else { continue }
+            guard var description = descriptions[entityLayout.name] else { continue }
+            description.modelReference = reference
             var lineage: [EntityDescription] = [description]
             var parent = description.parentName
             while let name = parent, let ancestor = descriptions[name] {
@@ -433,7 +462,8 @@ final class ModelRuntime {
         var byClass: [ObjectIdentifier: EntityRuntime] = [:]
         for entity in entities {
             byName[entity.name] = entity
-            if byClass[ObjectIdentifier(entity.objectType)] == nil {
+            // The generic class is the class of every entity without one of its own: it names none of them.
+            if entity.objectType != ManagedObject.self && byClass[ObjectIdentifier(entity.objectType)] == nil {
                 byClass[ObjectIdentifier(entity.objectType)] = entity
             }
         }
@@ -513,6 +543,7 @@ final class ModelRuntime {
             }
         }
         _ = hasPositionedRelationships
+        _ = hasExternalAttributes
     }
 
     func entity(named name: String) -> EntityRuntime? { entityByName[name] }

@@ -6,6 +6,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
     case unknownKey(entity: String, key: String)
     /// The value's type is not the property's (`expected` names the type it takes).
     case wrongType(entity: String, key: String, expected: String, got: String)
+    /// The key names a relationship where only attributes are taken (a ``BatchInsertRequest``'s dictionaries).
+    case notAnAttribute(entity: String, key: String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
             "\(entity) has no attribute or relationship '\(key)'"
         case .wrongType(let entity, let key, let expected, let got):
             "\(entity).\(key) takes \(expected), not a value of type \(got)"
+        case .notAnAttribute(let entity, let key):
+            "\(entity).\(key) is a relationship; a batch insert sets attributes only"
         }
     }
 
@@ -25,7 +29,8 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
 /// Core Data code, objects of entities whose class is `ManagedObject`).
 ///
 /// Attributes read as their Swift type (`String`, `Int16`, `Int32`, `Int64`, `Double`, `Float`, `Decimal`, `Bool`,
-/// `Date`, `Data`, `UUID`, `URL`); a to-one reads as `ManagedObject?`, an unordered to-many as
+/// `Date`, `Data`, `UUID`, `URL`; a transformable holding Core Data's `NSKeyedArchiver` archive reads as its value,
+/// see ``archivedValue(for:)``, any other as `Data`; setting one to a value other than `Data` archives it); a to-one reads as `ManagedObject?`, an unordered to-many as
 /// `Set<ManagedObject>`, an ordered one as `[ManagedObject]`. Setting converts integers to any integer attribute
 /// they fit in and numbers to floating-point and decimal attributes, and nothing else: `42` is not a `String`.
 /// As in Core Data, an unknown key or a value of the wrong type is a programming error and stops the program with
@@ -61,7 +66,12 @@ extension ManagedObject {
     public func checkedValue(forKey key: String) throws(KeyValueError) -> Any? {
         if let index = entityRuntime.attributeIndex(key) {
             let stored = primitiveValue(for: key)
-            return Self.swiftValue(stored, of: entityRuntime.attributes[index].type)
+            let type = entityRuntime.attributes[index].type
+            // Core Data's archives (its default transformer's) read as their values; other bytes as `Data`.
+            if type == .transformable, case .blob(let data) = stored, let value = KeyedArchive.decode(data) {
+                return value
+            }
+            return Self.swiftValue(stored, of: type)
         }
         guard let relationship = relationship(key) else { throw .unknownKey(entity: entity.name, key: key) }
         if !relationship.isToMany { return toOne(for: key) as ManagedObject? }
@@ -76,6 +86,16 @@ extension ManagedObject {
             let type = entityRuntime.attributes[index].type
             guard let value else {
                 setPrimitiveValue(.null, for: key)
+                return
+            }
+            // A transformable takes `Data` as it is, or a value of Foundation's types, archived as Core Data's
+            // default transformer does (an unchanged value keeps its bytes).
+            if type == .transformable, !(value is Data) {
+                guard setArchivedValue(value, for: key) else {
+                    throw .wrongType(
+                        entity: entity.name, key: key, expected: "Data or a property-list value",
+                        got: String(describing: Swift.type(of: value)))
+                }
                 return
             }
             guard let stored = Self.primitiveValue(value, as: type) else {
@@ -197,6 +217,8 @@ extension ManagedObject {
     }
 
     private static func integer<T: FixedWidthInteger>(_ value: Any, fitting: T.Type) -> PrimitiveValue? {
+        // `Int`, the common case, without the cast to an existential.
+        if let integer = value as? Int { return T(exactly: integer).map { .integer(Int64($0)) } }
         guard !(value is Bool), let integer = value as? any BinaryInteger, let exact = T(exactly: integer) else {
             return nil
         }

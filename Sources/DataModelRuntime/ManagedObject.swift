@@ -100,7 +100,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// defaults.
     public convenience init(context: ManagedObjectContext) {
         guard let entity = context.entity(for: Self.self) else {
-            preconditionFailure("\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'")
+            preconditionFailure(
+                "\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'"
+                    + (Self.self == ManagedObject.self
+                        ? "; for an entity without a class of its own use insertNewObject(forEntityName:)" : ""))
         }
         self.init(context.makeInsertionSeed(for: entity))
         context.register(inserted: self)
@@ -298,17 +301,29 @@ extension ManagedObject {
         didChangeObserved(property: index)
     }
 
-    /// The `Codable` value of the transformable attribute `key` (stored as JSON), or `nil`.
+    /// The `Codable` value of the transformable attribute `key`, or `nil`.
+    ///
+    /// Reads both stored forms: the runtime's JSON, and the `NSKeyedArchiver` archive Core Data's default
+    /// transformer (`NSSecureUnarchiveFromData`) writes, for values of Foundation's types (see
+    /// ``archivedValue(for:)``): an archived `NSArray` of strings reads as `[String]`, a dictionary as a `Codable`
+    /// struct with those keys.
     public final func transformableValue<T: Codable>(for key: String) -> T? {
         decodedValue(T.self, for: key)
     }
 
     private func decodedValue<T: Codable>(_ type: T.Type, for key: String) -> T? {
         guard case .blob(let data) = primitiveValue(for: key) else { return nil }
+        if KeyedArchive.isArchive(data) {
+            return KeyedArchive.decode(data).flatMap { KeyedArchive.cast($0, to: T.self) }
+        }
         return try? JSONDecoder().decode(T.self, from: data)
     }
 
     /// Sets the transformable attribute `key` to `value` encoded as JSON; `nil` clears it.
+    ///
+    /// A value equal to what the attribute holds (same JSON) changes nothing: an archive Core Data wrote stays
+    /// byte for byte when its value is written back unchanged. (To write an archive, see
+    /// ``setArchivedValue(_:for:)``.)
     public final func setTransformableValue<T: Codable>(_ value: T?, for key: String) {
         guard let value else {
             setPrimitiveValue(.null, for: key)
@@ -317,6 +332,13 @@ extension ManagedObject {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(value)) ?? Data()
+        if case .blob(let stored) = primitiveValue(for: key) {
+            if KeyedArchive.isArchive(stored), let current = decodedValue(T.self, for: key),
+                (try? encoder.encode(current)) == data
+            {
+                return
+            }
+        }
         setPrimitiveValue(.blob(data), for: key)
     }
 }

@@ -22,7 +22,9 @@ extension ManagedObjectContext {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = predicatePlan(for: request, entity: entity)
-        let sortColumns = request.sortDescriptors.map { sortColumn(for: $0, in: entity) }
+        let sortColumns = try request.sortDescriptors.map { (descriptor) throws(StoreError) in
+            try sortColumn(for: descriptor, in: entity)
+        }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
         let offset = max(request.fetchOffset ?? 0, 0)
@@ -212,6 +214,12 @@ extension ManagedObjectContext {
             {
                 let value = condition.value
                 let quoted = SQLQuoting.identifier(column)
+                // A stored value with external storage is marked, or in a file: only `nil` compares in SQL.
+                if entity.attributes[index].usesExternalBinaryDataFormat && !value.isNull {
+                    throw .predicateFailed(
+                        "\(entity.name).\(name) allows external storage: compare it in a #Predicate, which is evaluated in memory"
+                    )
+                }
                 resolved.append(
                     ResolvedCondition(
                         sql: value.isNull ? quoted + " IS NULL" : quoted + " = ?", binding: value.isNull ? nil : value,
@@ -305,7 +313,13 @@ extension ManagedObjectContext {
     /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`. A descriptor with a
     /// string comparator (`.localizedStandard`, `.lexical`, …) is sorted in memory: SQLite's
     /// binary collation matches only `Comparable` (code point) order.
-    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) -> String? {
+    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) throws(StoreError)
+        -> String?
+    {
+        // A sort by key (`SortDescriptor(key:ascending:)`), its key checked even when sorted in memory.
+        if let key = descriptor.keyPath.flatMap(SortKeys.key(of:)) {
+            return try sortTerm(forKey: key, ascending: descriptor.order == .forward, in: entity)
+        }
         guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
             let name = entity.description.propertyNameForKeyPath(keyPath),
             let index = entity.attributeIndex(name), let column = entity.attributeColumns[index]

@@ -34,14 +34,19 @@ extension ManagedObjectContext {
         // (`WHERE "Z_OPT" = <version read>` matching nothing); the transaction is rolled back, the
         // merge policy resolves the conflicts, and the save runs again.
         var attempts = 0
+        // Binary values with external storage: large ones are written to files before the transaction (a failed
+        // attempt removes them); the files of replaced or deleted values go after the commit.
+        let external = runtime.hasExternalAttributes ? ExternalDataWrites(files: coordinator.externalData) : nil
         while true {
             var conflicts: [ManagedObject] = []
             do {
+                try external?.writeLargeValues(of: insertedList)
+                try external?.writeLargeValues(of: updatedList)
                 try database.transaction {
-                    try writeDeletions(deleted, conflicts: &conflicts)
-                    try writeUpdates(updatedList, conflicts: &conflicts)
+                    try writeDeletions(deleted, conflicts: &conflicts, external: external)
+                    try writeUpdates(updatedList, conflicts: &conflicts, external: external)
                     if !conflicts.isEmpty { throw ConflictsFound() }
-                    try writeInsertions(insertedList)
+                    try writeInsertions(insertedList, external: external)
                     try writePositions(insertedList)
                     try writePositions(updatedList)
                     try writeJoinRows(inserted: insertedList, updated: updatedList)
@@ -49,15 +54,21 @@ extension ManagedObjectContext {
                 }
                 break
             } catch is ConflictsFound {
+                external?.discardWritten()
                 attempts += 1
                 try resolveConflicts(conflicts, lastAttempt: attempts >= 3)
                 updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
                 deleted.removeAll { !$0.isDeleted || $0.isInvalid }
             } catch let error as SQLiteError {
+                external?.discardWritten()
                 throw StoreError(error)
+            } catch {
+                external?.discardWritten()
+                throw error
             }
         }
 
+        external?.removeObsolete()
         coordinator.primaryKeyMaximaCommitted()
         // The changes are collected (hashing every ID) only for contexts that merge them. The
         // store stays held until the end of the operation, so none can start merging meanwhile.
@@ -96,9 +107,13 @@ extension ManagedObjectContext {
 
     /// Deletes the rows, checking each still has the version the context read; a row another
     /// context changed is a conflict, a row it deleted is not.
-    private func writeDeletions(_ objects: [ManagedObject], conflicts: inout [ManagedObject]) throws(SQLiteError) {
+    private func writeDeletions(
+        _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
+    ) throws(SQLiteError) {
         for object in objects {
             let entity = object.entityRuntime
+            try external?.recordReplaced(
+                entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
             let statement = try database.cachedStatement(entity.deleteSQL)
             try statement.bind(object.objectID.primaryKey, at: 1)
             try statement.bind(object.version, at: 2)
@@ -118,7 +133,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func writeInsertions(_ objects: [ManagedObject]) throws(SQLiteError) {
+    private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(SQLiteError) {
         var entity: EntityRuntime?
         var statement: Statement?
         var columns: [RowColumn] = []
@@ -139,14 +154,16 @@ extension ManagedObjectContext {
             try insert.bind(object.objectID.primaryKey, at: 1)
             try insert.bind(entityNumber, at: 2)
             try insert.bind(Int64(1), at: 3)
-            try bind(columns, of: object, to: insert, from: 4)
+            try bind(columns, of: object, to: insert, from: 4, external: external)
             try insert.step()
         }
     }
 
     /// Updates the rows whose version is still the one the context read; the others are conflicts.
     /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.
-    private func writeUpdates(_ objects: [ManagedObject], conflicts: inout [ManagedObject]) throws(SQLiteError) {
+    private func writeUpdates(
+        _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
+    ) throws(SQLiteError) {
         var lastEntity: EntityRuntime?
         var lastMask: UInt64 = 0
         var lastSQL = ""
@@ -164,19 +181,34 @@ extension ManagedObjectContext {
                     lastEntity = entity
                     lastMask = mask
                 }
+                if let external, !entity.externalAttributes.isEmpty {
+                    var changedExternal = Set<Int>()
+                    for (offset, column) in columns.enumerated() where mask & (1 << UInt64(offset)) != 0 {
+                        if case .attribute(let attribute, .externalBinary) = column {
+                            changedExternal.insert(attribute)
+                        }
+                    }
+                    if !changedExternal.isEmpty {
+                        try external.recordReplaced(
+                            entity, primaryKey: object.objectID.primaryKey, attributes: changedExternal,
+                            database: database)
+                    }
+                }
                 update = try database.cachedStatement(lastSQL)
                 try update.bind(object.version + 1, at: 1)
                 var index: Int32 = 2
                 for (offset, column) in columns.enumerated() where mask & (1 << UInt64(offset)) != 0 {
-                    try bind(column, of: object, to: update, at: index)
+                    try bind(column, of: object, to: update, at: index, external: external)
                     index += 1
                 }
                 try update.bind(object.objectID.primaryKey, at: index)
                 try update.bind(object.version, at: index + 1)
             } else {
+                try external?.recordReplaced(
+                    entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
                 update = try database.cachedStatement(entity.updateSQL)
                 try update.bind(object.version + 1, at: 1)
-                try bind(columns, of: object, to: update, from: 2)
+                try bind(columns, of: object, to: update, from: 2, external: external)
                 let next = Int32(columns.count + 2)
                 try update.bind(object.objectID.primaryKey, at: next)
                 try update.bind(object.version, at: next + 1)
@@ -200,21 +232,28 @@ extension ManagedObjectContext {
         }
     }
 
-    private func bind(_ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32)
-        throws(SQLiteError)
-    {
+    private func bind(
+        _ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32,
+        external: ExternalDataWrites?
+    ) throws(SQLiteError) {
         var index = start
         for column in columns {
-            try bind(column, of: object, to: statement, at: index)
+            try bind(column, of: object, to: statement, at: index, external: external)
             index += 1
         }
     }
 
     @inline(__always)
-    private func bind(_ column: RowColumn, of object: ManagedObject, to statement: Statement, at index: Int32)
-        throws(SQLiteError)
-    {
+    private func bind(
+        _ column: RowColumn, of object: ManagedObject, to statement: Statement, at index: Int32,
+        external: ExternalDataWrites?
+    ) throws(SQLiteError) {
         switch column {
+        case .attribute(let attribute, .externalBinary):
+            let stored =
+                external?.storedForm(of: object, attribute: attribute)
+                ?? coordinator.externalData.inlineForm(object.values[attribute: attribute])
+            try statement.bind(stored, at: index)
         case .attribute(let attribute, _):
             switch object.values[attribute: attribute] {
             case .null: try statement.bindNull(at: index)

@@ -351,6 +351,8 @@ public final class ManagedObjectContext {
             attributeValues, relationshipValues in
             for index in attributes.indices {
                 switch attributes[index] {
+                case .column(let column, .externalBinary):
+                    (attributeValues + index).initialize(to: coordinator.externalData.read(statement, at: column))
                 case .column(let column, let kind):
                     (attributeValues + index).initialize(to: Self.read(statement, at: column, as: kind))
                 case .constant(let value):
@@ -392,7 +394,7 @@ public final class ManagedObjectContext {
             if let text = statement.string(at: index) { return .text(text) }
             // `NULL`, or a zero-length blob in a text column.
             return statement.storageClass(at: index) == .null ? .null : .text("")
-        case .blob: return statement.data(at: index).map { .blob($0) } ?? .null
+        case .blob, .externalBinary: return statement.data(at: index).map { .blob($0) } ?? .null
         }
     }
 

@@ -34,9 +34,9 @@ public struct ManagedObjectModel: Sendable {
         self.earlierVersions = earlierVersions
     }
 
-    /// The entity called `name`.
+    /// The entity called `name`: ``entity(forName:)``.
     public func entity(named name: String) -> EntityDescription? {
-        entities.first { $0.name == name }
+        entity(forName: name)
     }
 
     /// The plain description the store layout is computed from.
@@ -69,6 +69,9 @@ public struct EntityDescription: Sendable {
     public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
     /// The renaming identifier (`elementID`): the entity's name in an earlier model version.
     public var renamingIdentifier: String?
+    /// The model the description was taken from (``ManagedObjectModel/entity(forName:)``, ``ManagedObject/entity``),
+    /// which answers for its hierarchy and inherited properties; `nil` for a description made by hand.
+    var modelReference: ModelReference?
 
     /// Creates an entity.
     public init(
@@ -102,7 +105,8 @@ public struct EntityDescription: Sendable {
                 LayoutAttribute(
                     name: $0.name, type: $0.type, isTransient: $0.isTransient, isDerived: $0.isDerived,
                     isIndexed: $0.isIndexed, isOptional: $0.isOptional, defaultValue: $0.defaultValue,
-                    renamingIdentifier: $0.renamingIdentifier)
+                    renamingIdentifier: $0.renamingIdentifier,
+                    allowsExternalBinaryDataStorage: $0.usesExternalBinaryDataFormat)
             },
             relationships: relationships.map {
                 LayoutRelationship(
@@ -153,13 +157,20 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The renaming identifier (`elementID`): the attribute's name in an earlier model version, so that a store
     /// migrates the values of a renamed attribute.
     public var renamingIdentifier: String?
+    /// `allowsExternalBinaryDataStorage="YES"` (Xcode's *Allows External Storage*) on a Binary attribute: the store
+    /// holds the value as Core Data does — a marker byte `0x01` and the bytes, or, above the store's threshold
+    /// (``ExternalBinaryData/defaultThreshold``), `0x02` and the name of a file in the store's external-data folder.
+    /// Reading and writing stay transparent: the attribute's value is always the bytes themselves.
+    public var allowsExternalBinaryDataStorage: Bool
 
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         isDerived: Bool = false, isIndexed: Bool = false, defaultValue: AttributeValue? = nil, minValue: Double? = nil,
-        maxValue: Double? = nil, regularExpression: String? = nil, renamingIdentifier: String? = nil
+        maxValue: Double? = nil, regularExpression: String? = nil, renamingIdentifier: String? = nil,
+        allowsExternalBinaryDataStorage: Bool = false
     ) {
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.type = type
@@ -188,6 +199,11 @@ public struct AttributeDescription: Sendable, Hashable {
             defaultValue: AttributeValueParser.parse(defaultValue, as: type, role: .defaultValue).value,
             minValue: minValue, maxValue: maxValue, regularExpression: regularExpression)
     }
+}
+
+extension AttributeDescription {
+    /// Whether the column holds Core Data's external-storage form: a stored Binary attribute with the flag.
+    var usesExternalBinaryDataFormat: Bool { allowsExternalBinaryDataStorage && type == .binary && !isTransient }
 }
 
 /// A default value, typed (see ``AttributeDescription/defaultValue``).

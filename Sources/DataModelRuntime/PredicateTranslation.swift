@@ -473,7 +473,9 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
                 let empty: PrimitiveValue? =
                     attribute.isOptional && !(Output.self is any OptionalValue.Type)
                     ? (Output.self as? any StorableValue.Type)?.emptyValue.primitiveValue : nil
-                guard let columnName = entity.attributeColumns[index],
+                // Binary values with external storage are stored marked (or in files): evaluated in memory.
+                guard !attribute.usesExternalBinaryDataFormat,
+                    let columnName = entity.attributeColumns[index],
                     let column = translator.column(columnName, of: object, orEmpty: empty)
                 else { return nil }
                 if object.alias == nil { translator.noteRelationship() }

@@ -37,6 +37,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A fetch request's predicate threw while being evaluated.
     case predicateFailed(String)
+    /// No generated or registered model has the name (``ManagedObjectModel/named(_:)``); `known` lists those
+    /// there are.
+    case unknownModel(String, known: [String])
+    /// Two different generated models have the name (two modules generated from a model of that name).
+    case ambiguousModel(String, count: Int)
+    /// A store description the runtime cannot open (its type, a missing file URL, a second store).
+    case unsupportedStore(String)
+    /// A Binary value with external storage could not be written to the store's external-data folder (nothing
+    /// was saved).
+    case externalDataFailed(path: String, reason: String)
 
     /// A one-line description.
     public var description: String {
@@ -64,6 +74,17 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "unknown entity '\(name)'"
         case .predicateFailed(let reason):
             "the fetch request's predicate failed: \(reason)"
+        case .unknownModel(let name, let known):
+            "no model is named '\(name)'; "
+                + (known.isEmpty
+                    ? "no generated model is linked into the program (register one with ManagedObjectModel.register(_:))"
+                    : "the models are " + known.map { "'\($0)'" }.joined(separator: ", "))
+        case .ambiguousModel(let name, let count):
+            "\(count) different generated models are named '\(name)': pass the one meant with PersistentContainer(name:managedObjectModel:)"
+        case .unsupportedStore(let reason):
+            "unsupported store: \(reason)"
+        case .externalDataFailed(let path, let reason):
+            "cannot write external binary data in \(path): \(reason)"
         case .unknownProperty(let entity, let property):
             "'\(property)' is not a stored attribute or to-one relationship of \(entity) (or its key path is not mapped)"
         }

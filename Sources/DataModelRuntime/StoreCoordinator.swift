@@ -14,6 +14,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     let database: Database
     private(set) var storeNumber = 0
     let path: String
+    /// Binary attributes with external storage: the store's folder and threshold.
+    let externalData: ExternalDataFiles
     /// Recursive: a fetch holding it may fire faults, which take it again.
     private let lock = NSRecursiveLock()
     /// Contexts that merge other contexts' saves, by their inbox.
@@ -33,7 +35,10 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// Whether a store written by an earlier version of the model is migrated when it is opened.
     let migratesAutomatically: Bool
 
-    init(model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true) throws(StoreError) {
+    init(
+        model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true,
+        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold
+    ) throws(StoreError) {
         self.migratesAutomatically = migratesAutomatically
         self.runtime = try ModelRuntime(model: model, storeNumber: 0)
         let location: Database.Location
@@ -45,6 +50,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             location = .file(path: url.path)
             path = url.path
         }
+        externalData = ExternalDataFiles(
+            storePath: path, threshold: externalBinaryDataThreshold, needed: runtime.hasExternalAttributes)
         var journalMode = "memory"
         do {
             database = try Database(location: location)
@@ -130,29 +137,39 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// (`Z_METADATA.Z_UUID`), which identifies it in object IDs.
     private func openSchema() throws(StoreError) -> String {
         do {
-            let tables = try database.fetchAll(
-                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if tables.isEmpty {
+            // One read of what the store holds: it tells an empty file (created) from a store to check.
+            let state = try StoreFile.state(of: database)
+            if state.snapshot.tables.isEmpty {
                 try createSchema()
             } else {
-                try checkSchema()
+                try checkSchema(state)
             }
-            for row in try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY""#) {
-                guard let entity = row.first?.integerValue, row.count > 1 else { continue }
-                let index = Int(entity)
-                if lastPrimaryKey.indices.contains(index) {
-                    lastPrimaryKey[index] = row[1].integerValue ?? 0
-                    storedMaximum[index] = lastPrimaryKey[index]
+            // One statement: `Z_MAX` per entity (rows `Z_ENT`, `Z_MAX`), each root table's largest key (rows
+            // `-number`, `MAX("Z_PK")`: rows written without `Z_MAX` being updated, by other tools, must not be
+            // reused), and the store's UUID (row 0).
+            let roots = runtime.entities.filter(\.layout.isRoot)
+            let sql =
+                #"SELECT "Z_ENT", "Z_MAX" FROM "Z_PRIMARYKEY" UNION ALL SELECT 0, (SELECT "Z_UUID" FROM "Z_METADATA" "#
+                + #"ORDER BY "Z_VERSION" LIMIT 1)"#
+                + roots.map {
+                    " UNION ALL SELECT -\($0.number), MAX(\"Z_PK\") FROM " + SQLQuoting.identifier($0.tableName)
+                }.joined()
+            var uuid: String?
+            var largestKeys: [(index: Int, key: Int64)] = []
+            for row in try database.fetchAll(sql: sql) {
+                guard row.count == 2, let number = row[0].integerValue else { continue }
+                if number == 0 {
+                    uuid = row[1].textValue
+                } else if number < 0 {
+                    largestKeys.append((Int(-number), row[1].integerValue ?? 0))
+                } else if lastPrimaryKey.indices.contains(Int(number)) {
+                    lastPrimaryKey[Int(number)] = row[1].integerValue ?? 0
+                    storedMaximum[Int(number)] = lastPrimaryKey[Int(number)]
                 }
             }
-            // Rows written without Z_MAX being updated (by other tools) must not be reused.
-            for entity in runtime.entities where entity.layout.isRoot {
-                let sql = "SELECT MAX(\"Z_PK\") FROM " + SQLQuoting.identifier(entity.tableName)
-                let maximum = try database.fetchOne(sql: sql)?.first?.integerValue ?? 0
-                lastPrimaryKey[entity.number] = max(lastPrimaryKey[entity.number], maximum)
+            for (index, key) in largestKeys where lastPrimaryKey.indices.contains(index) {
+                lastPrimaryKey[index] = max(lastPrimaryKey[index], key)
             }
-            let uuid = try database.fetchOne(sql: #"SELECT "Z_UUID" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?
-                .first?.textValue
             return uuid ?? path
         } catch let error as StoreError {
             throw error
@@ -182,9 +199,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
     /// store in place (one transaction, so a killed process leaves it whole in either version).
-    private func checkSchema() throws {
+    private func checkSchema(_ state: StoreFile.State) throws {
         let current = runtime.model.layoutModel
-        let state = try StoreFile.state(of: database)
         let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
@@ -202,7 +218,9 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             }
         }
         do {
-            _ = try StoreFile.migrate(database, versions: layouts, to: layouts.count - 1, known: state)
+            _ = try StoreFile.migrate(
+                database, versions: layouts, to: layouts.count - 1, known: state,
+                layouts: [layouts.count - 1: runtime.layout], hashes: [layouts.count - 1: hashes])
         } catch {
             switch error {
             case .unknownVersion(let differences): throw StoreError.modelMismatch(path: path, differences: differences)
@@ -214,6 +232,42 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             case .layout(let failure): throw StoreError.invalidModel(failure.description)
             case .sqlite(let failure): throw StoreError.sqlite(failure)
             }
+        }
+    }
+
+    // MARK: External binary data
+
+    /// References to missing files of the external-data folder, in entity and key order.
+    func missingExternalDataFiles() throws(StoreError) -> [MissingExternalData] {
+        try locked { () throws(StoreError) -> [MissingExternalData] in
+            var missing: [MissingExternalData] = []
+            for entity in runtime.entities where !entity.externalAttributes.isEmpty {
+                let own = entity.externalAttributes
+                let sql =
+                    #"SELECT "Z_PK", "# + own.map { SQLQuoting.identifier($0.column) }.joined(separator: ", ")
+                    + " FROM " + SQLQuoting.identifier(entity.tableName) + #" WHERE "Z_ENT" = "#
+                    + String(entity.number) + #" ORDER BY "Z_PK""#
+                do {
+                    for row in try database.fetchAll(sql: sql) {
+                        guard let key = row.first?.integerValue else { continue }
+                        for (offset, attribute) in own.enumerated() {
+                            guard case .blob(let stored) = row[offset + 1],
+                                case .external(let name) = ExternalBinaryData.parse(stored)
+                            else { continue }
+                            let file = ExternalBinaryData.file(named: name, in: externalData.directory)
+                            if let file, FileManager.default.isReadableFile(atPath: file.path) { continue }
+                            missing.append(
+                                MissingExternalData(
+                                    objectID: ObjectID(
+                                        storeNumber: storeNumber, entityNumber: entity.number, primaryKey: key),
+                                    attribute: entity.attributes[attribute.index].name, fileName: name))
+                        }
+                    }
+                } catch {
+                    throw StoreError(error)
+                }
+            }
+            return missing
         }
     }
 

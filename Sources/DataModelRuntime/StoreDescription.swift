@@ -7,3 +7,82 @@ public enum StoreDescription: Sendable, Hashable {
     /// An SQLite file in Core Data's layout, created with the schema on first open.
     case sqlite(at: URL)
 }
+
+/// How a ``PersistentContainer`` opens its store, as Core Data's `NSPersistentStoreDescription`: its type, its
+/// file, and whether an earlier model version's store is migrated.
+///
+/// ```swift
+/// let container = PersistentContainer(name: "Company")
+/// container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.appendingPathComponent("Company.sqlite"))]
+/// // or, for tests: container.persistentStoreDescriptions.first?.type = .inMemory
+/// try container.loadPersistentStores()
+/// ```
+///
+/// A reference type, as Core Data's: `container.persistentStoreDescriptions.first?.url = …` changes the container's.
+public final class PersistentStoreDescription: CustomStringConvertible {
+    /// A kind of store: an open set of names, as Core Data's store types, so that other kinds can join.
+    public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The type's name (`SQLite`, `InMemory`, as Core Data's store type names).
+        public let rawValue: String
+        /// Creates a store type from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// An SQLite file at ``PersistentStoreDescription/url`` in Core Data's layout.
+        public static let sqlite = StoreType(rawValue: "SQLite")
+        /// A private in-memory SQLite database, gone with the container (Core Data's `NSInMemoryStoreType`).
+        public static let inMemory = StoreType(rawValue: "InMemory")
+        public var description: String { rawValue }
+    }
+
+    /// The kind of store; ``StoreType/sqlite`` by default.
+    public var type: StoreType
+    /// The store file (of an SQLite store). `/dev/null`, Core Data's way of asking for a store that is never
+    /// written, opens an in-memory store.
+    public var url: URL?
+    /// Whether a store an earlier model version wrote is migrated when it is opened (`true`, as in Core Data).
+    public var shouldMigrateStoreAutomatically = true
+    /// Whether the migration is inferred from the two versions (`true`, as in Core Data). The runtime migrates only
+    /// what it can infer (it reads no mapping models): with `false`, such a store is refused with
+    /// ``StoreError/migrationRequired(path:from:to:)``.
+    public var shouldInferMappingModelAutomatically = true
+
+    /// A description of the SQLite store at `url`.
+    public init(url: URL) {
+        type = .sqlite
+        self.url = url
+    }
+
+    /// A description of an SQLite store whose file is set later (``url``), or of another type (``type``).
+    public init() {
+        type = .sqlite
+        url = nil
+    }
+
+    /// The description of `store`.
+    public convenience init(_ store: StoreDescription) {
+        switch store {
+        case .inMemory:
+            self.init()
+            type = .inMemory
+        case .sqlite(let url):
+            self.init(url: url)
+        }
+    }
+
+    /// The store it describes, or ``StoreError/unsupportedStore(_:)`` for a type the runtime does not have or an
+    /// SQLite store without a file.
+    public func storeDescription() throws(StoreError) -> StoreDescription {
+        switch type {
+        case .inMemory:
+            return .inMemory
+        case .sqlite:
+            guard let url else { throw .unsupportedStore("an SQLite store description without a url") }
+            return url.path == "/dev/null" ? .inMemory : .sqlite(at: url)
+        default:
+            throw .unsupportedStore("store type '\(type.rawValue)' (the runtime has SQLite and InMemory)")
+        }
+    }
+
+    public var description: String {
+        "<PersistentStoreDescription type: \(type)\(url.map { ", url: \($0.path)" } ?? "")>"
+    }
+}

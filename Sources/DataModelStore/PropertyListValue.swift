@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Foundation
 
 /// Any property-list value, so a store's metadata (`Z_METADATA.Z_PLIST`, a binary property list that Core Data
 /// fills with keys of its own) can be read, changed in one key and written back with every other key kept.
@@ -81,6 +77,74 @@ public enum PropertyListValue: Codable, Hashable, Sendable {
         case .data(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
+        }
+    }
+}
+
+extension PropertyListValue {
+    /// The value of an object `PropertyListSerialization` read (`String`, `Bool`, numbers, `Date`, `Data`, arrays,
+    /// dictionaries with string keys); `nil` for anything else.
+    public init?(propertyListObject object: Any) {
+        // The common types first, each cast only once its type is known: a failing dynamic cast costs far more than
+        // a successful one, and a store's metadata is read on every open.
+        let kind = type(of: object)
+        if kind == String.self, let text = object as? String {
+            self = .string(text)
+            return
+        }
+        if kind == [AnyHashable: Any].self, let dictionary = object as? [AnyHashable: Any] {
+            var entries: [String: PropertyListValue] = [:]
+            entries.reserveCapacity(dictionary.count)
+            for (key, element) in dictionary {
+                guard let name = key.base as? String, let value = PropertyListValue(propertyListObject: element) else {
+                    return nil
+                }
+                entries[name] = value
+            }
+            self = .dictionary(entries)
+            return
+        }
+        if kind == Data.self, let data = object as? Data {
+            self = .data(data)
+            return
+        }
+        switch object {
+        case let text as String:
+            self = .string(text)
+        case let flag as Bool where type(of: object) == Bool.self:
+            self = .bool(flag)
+        case let number as NSNumber:
+            if String(describing: type(of: number)).contains("Boolean") {
+                self = .bool(number.boolValue)
+                return
+            }
+            switch String(cString: number.objCType) {
+            case "f", "d": self = .real(number.doubleValue)
+            default: self = .integer(number.int64Value)
+            }
+        case let date as Date:
+            self = .date(date)
+        case let data as Data:
+            self = .data(data)
+        case let array as [Any]:
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(array.count)
+            for element in array {
+                guard let value = PropertyListValue(propertyListObject: element) else { return nil }
+                elements.append(value)
+            }
+            self = .array(elements)
+        case let dictionary as [AnyHashable: Any]:
+            var entries: [String: PropertyListValue] = [:]
+            for (key, element) in dictionary {
+                guard let name = key.base as? String, let value = PropertyListValue(propertyListObject: element) else {
+                    return nil
+                }
+                entries[name] = value
+            }
+            self = .dictionary(entries)
+        default:
+            return nil
         }
     }
 }

@@ -1,11 +1,6 @@
 import DataModelStoreLayout
+import Foundation
 import SQLiteKit
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An SQLite store in Core Data's layout, as the runtime and `datamodelgen migrate` see it on disk: its
 /// metadata, what it holds, and the migration of it from the model version that wrote it to another.
@@ -24,16 +19,18 @@ public enum StoreFile {
                 sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
             !blob.isEmpty
         else { return [:] }
-        guard case .dictionary(let entries)? = try? PropertyListDecoder().decode(PropertyListValue.self, from: blob)
+        // Read on every open: the binary reader first (several times faster than Foundation's), Foundation for
+        // anything it does not handle (an XML property list, sets, UIDs).
+        if case .dictionary(let entries)? = BinaryPropertyList.decode(blob) { return entries }
+        guard let object = try? PropertyListSerialization.propertyList(from: blob, format: nil),
+            case .dictionary(let entries)? = PropertyListValue(propertyListObject: object)
         else { return nil }
         return entries
     }
 
     /// A new binary property list of `metadata`.
     public static func propertyList(_ metadata: [String: PropertyListValue]) -> Data {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        return (try? encoder.encode(PropertyListValue.dictionary(metadata))) ?? Data()
+        BinaryPropertyList.encode(.dictionary(metadata))
     }
 
     /// Records `hashes` in the store's metadata, keeping every other key; a property list this reader cannot
@@ -70,6 +67,18 @@ public enum StoreFile {
 
     /// Reads the store's ``State``.
     public static func state(of database: Database) throws(SQLiteError) -> State {
+        // One read transaction for all the reads (outside one, every statement takes and releases the file's locks).
+        if !database.isInTransaction {
+            try database.execute(sql: "BEGIN DEFERRED TRANSACTION")
+            do {
+                let state = try state(of: database)
+                try database.execute(sql: "COMMIT TRANSACTION")
+                return state
+            } catch {
+                database.rollbackIgnoringErrors()
+                throw error
+            }
+        }
         let schemaVersion = try database.fetchOne(sql: "PRAGMA schema_version")?.first?.integerValue ?? -1
         let (snapshot, metadata) = try read(database)
         return State(snapshot: snapshot, schemaVersion: schemaVersion, metadata: metadata)
@@ -146,8 +155,10 @@ public enum StoreFile {
     /// With `dryRun`, nothing is written.
     ///
     /// `known`: the state read before the transaction began; reused when the schema has not changed since.
+    /// `layouts`: the versions' layouts the caller has already computed (by version index), so none is computed twice.
     public static func migrate(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil,
+        layouts: [Int: StoreLayout] = [:], hashes: [Int: [String: String]] = [:]
     ) throws(MigrationFailure) -> Migration {
         do {
             try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
@@ -155,12 +166,19 @@ public enum StoreFile {
             throw .sqlite(error)
         }
         do throws(MigrationFailure) {
+            var obsoleteFiles: [String] = []
+            var cache = LayoutCache(versions: versions, known: layouts, knownHashes: hashes)
             let migration = try migrateInTransaction(
-                database, versions: versions, to: target, dryRun: dryRun, known: known)
+                database, versions: versions, to: target, dryRun: dryRun, known: known, layouts: &cache,
+                obsoleteFiles: &obsoleteFiles)
             do {
                 try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
             } catch {
                 throw .sqlite(error)
+            }
+            // Files whose bytes moved back into their column: removed only once that is committed.
+            if !obsoleteFiles.isEmpty {
+                ExternalBinaryData.removeFiles(obsoleteFiles, in: externalDataDirectory(of: database))
             }
             return migration
         } catch {
@@ -170,7 +188,8 @@ public enum StoreFile {
     }
 
     private static func migrateInTransaction(
-        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?
+        _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?,
+        layouts: inout LayoutCache, obsoleteFiles: inout [String]
     ) throws(MigrationFailure) -> Migration {
         do {
             // Another process may have migrated between `known` and the write lock: its schema cookie tells.
@@ -182,12 +201,14 @@ public enum StoreFile {
             }
             let current = try state ?? self.state(of: database)
             let snapshot = current.snapshot
-            let layout = try StoreLayout(model: versions[target])
-            guard let source = try snapshot.recognizedVersion(among: versions) else {
-                throw MigrationFailure.unknownVersion(differences: snapshot.differences(from: layout))
+            guard let source = try snapshot.recognizedVersion(among: versions, layouts: &layouts) else {
+                throw MigrationFailure.unknownVersion(
+                    differences: snapshot.differences(from: try layouts.layout(target)))
             }
             guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
-            let plan = try MigrationPlan(from: versions[source], to: versions[target])
+            let plan = try MigrationPlan(
+                from: versions[source], to: versions[target], oldLayout: try layouts.layout(source),
+                newLayout: try layouts.layout(target))
             guard plan.isInferable else {
                 throw MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
             }
@@ -195,12 +216,15 @@ public enum StoreFile {
                 return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
             }
             for sql in plan.statements { try database.execute(sql: sql) }
-            let hashes = versions[target].versionHashes
+            for change in plan.externalStorageChanges {
+                obsoleteFiles += try convert(change, in: database)
+            }
+            let hashes = layouts.hashes(target)
             if snapshot.versionHashes != hashes {
                 // `current` was read under the write lock, or before it with the schema unchanged since.
                 try recordVersionHashes(hashes, in: database, metadata: .some(current.metadata))
             }
-            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.statements.isEmpty)
+            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
         } catch let error as MigrationFailure {
             throw error
         } catch let error as SQLiteError {
@@ -210,5 +234,40 @@ public enum StoreFile {
         } catch {
             throw .unknownVersion(differences: ["\(error)"])
         }
+    }
+
+    // MARK: External storage
+
+    /// The external-data folder of the store `database` is connected to (`nil` in memory).
+    static func externalDataDirectory(of database: Database) -> URL? {
+        guard case .file(let path) = database.location else { return nil }
+        return ExternalBinaryData.directory(forStoreAt: path)
+    }
+
+    /// Rewrites the values of one attribute whose external-storage flag changes; returns the files whose bytes
+    /// moved back into the column (to remove after the commit). A value whose file is missing becomes `NULL`
+    /// (its bytes are gone either way).
+    static func convert(_ change: ExternalStorageChange, in database: Database) throws(SQLiteError) -> [String] {
+        let directory = externalDataDirectory(of: database)
+        var moved: [String] = []
+        let rows = try database.fetchAll(sql: change.selectSQL)
+        for row in rows {
+            guard row.count == 2, let key = row[0].integerValue else { continue }
+            let stored: Data
+            switch row[1] {
+            case .blob(let data): stored = data
+            case .text(let text): stored = Data(text.utf8)
+            default: continue
+            }
+            let value: SQLiteValue
+            if change.toExternalFormat {
+                value = .blob(ExternalBinaryData.inline(stored))
+            } else {
+                if let name = ExternalBinaryData.referencedFile(in: stored) { moved.append(name) }
+                value = ExternalBinaryData.value(of: stored, directory: directory).map { .blob($0) } ?? .null
+            }
+            try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
+        }
+        return moved
     }
 }

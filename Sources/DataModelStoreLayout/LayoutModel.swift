@@ -84,13 +84,17 @@ public struct LayoutAttribute: Sendable, Hashable {
     public var defaultValue: AttributeValue?
     /// The renaming identifier (`elementID`): the attribute's name in an earlier model version, for migration.
     public var renamingIdentifier: String?
+    /// `allowsExternalBinaryDataStorage="YES"` on a Binary attribute: the column holds Core Data's marked form (a
+    /// marker byte, then the bytes or the name of a file in the store's external-data folder), not the bare bytes.
+    public var allowsExternalBinaryDataStorage: Bool
 
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isTransient: Bool = false, isDerived: Bool = false,
         isIndexed: Bool = false, isOptional: Bool = true, defaultValue: AttributeValue? = nil,
-        renamingIdentifier: String? = nil
+        renamingIdentifier: String? = nil, allowsExternalBinaryDataStorage: Bool = false
     ) {
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.defaultValue = defaultValue
         self.isOptional = isOptional
         self.renamingIdentifier = renamingIdentifier

@@ -19,22 +19,65 @@ public struct MigrationPlan: Sendable, Hashable {
     public let steps: [String]
     /// The SQL, in order, to run inside one transaction; empty when the layouts are equal or when not inferable.
     public let statements: [String]
+    /// Binary attributes whose *Allows External Storage* flag changes: after ``statements``, in the same
+    /// transaction, their values are rewritten row by row (not expressible in SQL: an external value's bytes are
+    /// in a file), see ``ExternalStorageChange``.
+    public let externalStorageChanges: [ExternalStorageChange]
 
     /// Whether the change is one Core Data's lightweight migration infers.
     public var isInferable: Bool { blockers.isEmpty }
 
     /// Whether the two versions store data the same way (nothing to migrate).
-    public var isEmpty: Bool { isInferable && statements.isEmpty }
+    public var isEmpty: Bool { isInferable && statements.isEmpty && externalStorageChanges.isEmpty }
 
     /// Plans the migration of a store of `old` into one of `new`.
     ///
     /// - Throws: ``StoreLayoutError`` when either model cannot be laid out.
     public init(from old: LayoutModel, to new: LayoutModel) throws(StoreLayoutError) {
-        var planner = try MigrationPlanner(old: old, new: new)
+        try self.init(
+            from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new))
+    }
+
+    /// Plans the migration with the two models' layouts already computed (`StoreLayout(model: old)`, and `new`'s).
+    public init(from old: LayoutModel, to new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout)
+        throws(StoreLayoutError)
+    {
+        var planner = MigrationPlanner(old: old, new: new, oldLayout: oldLayout, newLayout: newLayout)
         planner.plan()
         blockers = planner.blockers
         steps = planner.steps
         statements = planner.blockers.isEmpty ? planner.statements : []
+        externalStorageChanges = planner.blockers.isEmpty ? planner.externalStorageChanges : []
+    }
+}
+
+/// A Binary attribute whose *Allows External Storage* flag differs between the two versions. Its column holds Core
+/// Data's marked form (a marker byte, then the bytes or a file name: `ExternalBinaryData` in `DataModelStore`) only
+/// while the flag is set, so the migration rewrites each non-empty value of the column: to the marked form
+/// (``toExternalFormat``: the bytes stay in the column behind the `0x01` marker) or back to the bare bytes (a value
+/// in a file is read back into the column; the file is removed once the migration is committed).
+public struct ExternalStorageChange: Sendable, Hashable {
+    /// The entity declaring the attribute, and the attribute (new model's names).
+    public let entityName: String
+    public let attributeName: String
+    /// The new table and column.
+    public let table: String
+    public let column: String
+    /// The entity numbers (new model) of the rows holding the attribute: the entity and its sub-entities.
+    public let entityNumbers: ClosedRange<Int>
+    /// `true`: the flag is turned on (bare bytes → marked form); `false`: turned off.
+    public let toExternalFormat: Bool
+
+    /// `SELECT "Z_PK", <column> FROM <table> WHERE <column> IS NOT NULL AND "Z_ENT" BETWEEN …`: the rows to rewrite.
+    public var selectSQL: String {
+        "SELECT \"Z_PK\", " + SQLQuoting.identifier(column) + " FROM " + SQLQuoting.identifier(table) + " WHERE "
+            + SQLQuoting.identifier(column)
+            + #" IS NOT NULL AND "Z_ENT" BETWEEN \#(entityNumbers.lowerBound) AND \#(entityNumbers.upperBound)"#
+    }
+
+    /// `UPDATE <table> SET <column> = ? WHERE "Z_PK" = ?`.
+    public var updateSQL: String {
+        "UPDATE " + SQLQuoting.identifier(table) + " SET " + SQLQuoting.identifier(column) + #" = ? WHERE "Z_PK" = ?"#
     }
 }
 
@@ -48,15 +91,50 @@ public enum RenamingIdentifier {
     }
 }
 
+/// A model's entities by name, and each entity's attributes and relationships by name, inherited ones included (an
+/// entity's own property hides an ancestor's of the same name).
+struct DeclaredProperties {
+    var entities: [String: LayoutEntity] = [:]
+    var attributes: [String: [String: LayoutAttribute]] = [:]
+    var relationships: [String: [String: LayoutRelationship]] = [:]
+
+    init(_ model: LayoutModel) {
+        for entity in model.entities where entities[entity.name] == nil { entities[entity.name] = entity }
+        for entity in model.entities where attributes[entity.name] == nil {
+            var ownAttributes: [String: LayoutAttribute] = [:]
+            var ownRelationships: [String: LayoutRelationship] = [:]
+            var current: LayoutEntity? = entities[entity.name]
+            var seen = 0
+            while let declaring = current, seen <= model.entities.count {
+                for attribute in declaring.attributes where ownAttributes[attribute.name] == nil {
+                    ownAttributes[attribute.name] = attribute
+                }
+                for relationship in declaring.relationships where ownRelationships[relationship.name] == nil {
+                    ownRelationships[relationship.name] = relationship
+                }
+                current = declaring.parentName.flatMap { entities[$0] }
+                seen += 1
+            }
+            attributes[entity.name] = ownAttributes
+            relationships[entity.name] = ownRelationships
+        }
+    }
+}
+
 /// Builds a ``MigrationPlan``: maps entities and properties, checks Core Data's inference rules, writes the SQL.
 struct MigrationPlanner {
     let oldModel: LayoutModel
     let newModel: LayoutModel
+    /// Each model's entities and their properties (own and inherited) by name, built once: the rules look them up
+    /// for every property.
+    let oldDeclared: DeclaredProperties
+    let newDeclared: DeclaredProperties
     let old: StoreLayout
     let new: StoreLayout
     var blockers: [String] = []
     var steps: [String] = []
     var statements: [String] = []
+    var externalStorageChanges: [ExternalStorageChange] = []
     /// Writes the new tables and indexes exactly as a new store gets them.
     let ddl = DDLWriter()
 
@@ -64,42 +142,31 @@ struct MigrationPlanner {
     private var entityMap: [Int: EntityLayout] = [:]
     /// Old entity number → new entity number.
     private var numberMap: [Int: Int] = [:]
+    /// New entity number → each of its attributes' old attribute (in the entity it maps from), by name.
+    private var attributeSources: [Int: [String: AttributeLayout]] = [:]
 
-    init(old: LayoutModel, new: LayoutModel) throws(StoreLayoutError) {
+    init(old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout) {
         oldModel = old
         newModel = new
-        self.old = try StoreLayout(model: old)
-        self.new = try StoreLayout(model: new)
+        oldDeclared = DeclaredProperties(old)
+        newDeclared = DeclaredProperties(new)
+        self.old = oldLayout
+        self.new = newLayout
     }
 
     // MARK: Mapping
 
-    private func declared(_ model: LayoutModel, entity name: String) -> LayoutEntity? {
-        model.entities.first { $0.name == name }
-    }
-
-    /// The property `name` as declared on `entity` or an ancestor, in `model`; `properties` picks the kind.
-    private func declaredProperty<Property>(
-        _ name: String, of entity: String, in model: LayoutModel, _ properties: (LayoutEntity) -> [Property],
-        named nameOf: (Property) -> String
-    ) -> Property? {
-        var current = declared(model, entity: entity)
-        var seen = 0
-        while let entity = current, seen <= model.entities.count {
-            if let found = properties(entity).first(where: { nameOf($0) == name }) { return found }
-            current = entity.parentName.flatMap { declared(model, entity: $0) }
-            seen += 1
-        }
-        return nil
+    private func declared(_ model: DeclaredProperties, entity name: String) -> LayoutEntity? {
+        model.entities[name]
     }
 
     /// The attribute `name` as declared on `entity` or an ancestor, in `model`.
-    private func attribute(_ name: String, of entity: String, in model: LayoutModel) -> LayoutAttribute? {
-        declaredProperty(name, of: entity, in: model, \.attributes, named: \.name)
+    private func attribute(_ name: String, of entity: String, in model: DeclaredProperties) -> LayoutAttribute? {
+        model.attributes[entity]?[name]
     }
 
-    private func relationship(_ name: String, of entity: String, in model: LayoutModel) -> LayoutRelationship? {
-        declaredProperty(name, of: entity, in: model, \.relationships, named: \.name)
+    private func relationship(_ name: String, of entity: String, in model: DeclaredProperties) -> LayoutRelationship? {
+        model.relationships[entity]?[name]
     }
 
     /// Maps each new entity to the old one with its renaming identifier (or, failing that, its name).
@@ -108,19 +175,27 @@ struct MigrationPlanner {
         var oldByName: [String: EntityLayout] = [:]
         for entity in old.entities {
             let identifier = RenamingIdentifier.of(
-                name: entity.name, renamingIdentifier: declared(oldModel, entity: entity.name)?.renamingIdentifier)
+                name: entity.name, renamingIdentifier: declared(oldDeclared, entity: entity.name)?.renamingIdentifier)
             if oldByIdentifier[identifier] == nil { oldByIdentifier[identifier] = entity }
             oldByName[entity.name] = entity
         }
         var used = Set<Int>()
         for entity in new.entities {
             let identifier = RenamingIdentifier.of(
-                name: entity.name, renamingIdentifier: declared(newModel, entity: entity.name)?.renamingIdentifier)
+                name: entity.name, renamingIdentifier: declared(newDeclared, entity: entity.name)?.renamingIdentifier)
             guard let source = oldByIdentifier[identifier] ?? oldByName[entity.name], !used.contains(source.number)
             else { continue }
             used.insert(source.number)
             entityMap[entity.number] = source
             numberMap[source.number] = entity.number
+        }
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            var sources: [String: AttributeLayout] = [:]
+            for attribute in entity.attributes {
+                sources[attribute.name] = matchedAttribute(attribute.name, entity: entity, source: source)
+            }
+            attributeSources[entity.number] = sources
         }
     }
 
@@ -128,17 +203,27 @@ struct MigrationPlanner {
     /// the one with the same renaming identifier, else the one with the same name.
     private func sourceProperty<Property>(
         _ name: String, entity: EntityLayout, source: EntityLayout, candidates: [Property],
-        named nameOf: (Property) -> String, renaming: (String, String, LayoutModel) -> String?
+        named nameOf: (Property) -> String, renaming: (String, String, DeclaredProperties) -> String?
     ) -> Property? {
-        let identifier = RenamingIdentifier.of(name: name, renamingIdentifier: renaming(name, entity.name, newModel))
+        let identifier = RenamingIdentifier.of(
+            name: name, renamingIdentifier: renaming(name, entity.name, newDeclared))
         return candidates.first {
-            RenamingIdentifier.of(name: nameOf($0), renamingIdentifier: renaming(nameOf($0), source.name, oldModel))
+            RenamingIdentifier.of(
+                name: nameOf($0), renamingIdentifier: renaming(nameOf($0), source.name, oldDeclared))
                 == identifier
         } ?? candidates.first { nameOf($0) == name }
     }
 
     /// The old attribute the new attribute `name` of new entity `entity` maps from, in old entity `source`.
     private func sourceAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
+        // The mapped entity's answers were worked out once (`mapEntities`): the rules ask for every attribute.
+        if let known = attributeSources[entity.number], entityMap[entity.number]?.number == source.number {
+            return known[name]
+        }
+        return matchedAttribute(name, entity: entity, source: source)
+    }
+
+    private func matchedAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
         sourceProperty(
             name, entity: entity, source: source, candidates: source.attributes, named: \.name,
             renaming: { attribute($0, of: $1, in: $2)?.renamingIdentifier })
@@ -156,8 +241,15 @@ struct MigrationPlanner {
     /// Attribute type changes whose values convert without loss in SQLite's storage classes: integers widen,
     /// `Float` becomes `Double`. Every other change needs a mapping model, as in Core Data.
     static func convertsValue(from old: AttributeType, to new: AttributeType) -> Bool {
-        let rank: [AttributeType: Int] = [.integer16: 1, .integer32: 2, .integer64: 3]
-        if let from = rank[old], let to = rank[new] { return from <= to }
+        func rank(_ type: AttributeType) -> Int? {
+            switch type {
+            case .integer16: 1
+            case .integer32: 2
+            case .integer64: 3
+            default: nil
+            }
+        }
+        if let from = rank(old), let to = rank(new) { return from <= to }
         return old == new || (old == .float && new == .double) || (old == .boolean && new == .integer64)
     }
 
@@ -165,7 +257,7 @@ struct MigrationPlanner {
         for entity in new.entities {
             guard let source = entityMap[entity.number] else { continue }
             for attribute in entity.attributes {
-                guard let declared = self.attribute(attribute.name, of: entity.name, in: newModel) else { continue }
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared) else { continue }
                 let path = "\(entity.name).\(attribute.name)"
                 if let previous = sourceAttribute(attribute.name, entity: entity, source: source) {
                     if !Self.convertsValue(from: previous.type, to: attribute.type) {
@@ -173,7 +265,8 @@ struct MigrationPlanner {
                             "\(path): attribute type changed from \(previous.type.rawValue) to \(attribute.type.rawValue), which needs a mapping model"
                         )
                     }
-                    let wasOptional = self.attribute(previous.name, of: source.name, in: oldModel)?.isOptional ?? true
+                    let wasOptional =
+                        self.attribute(previous.name, of: source.name, in: oldDeclared)?.isOptional ?? true
                     if wasOptional && !declared.isOptional && !Self.hasDefault(declared) {
                         blockers.append("\(path): attribute made non-optional without a default value")
                     }
@@ -216,12 +309,38 @@ struct MigrationPlanner {
         mapEntities()
         checkRules()
         guard blockers.isEmpty else { return }
+        defer { planExternalStorageChanges() }
         if old == new && sameIdentities() { return }
         if let additions = additiveStatements() {
             statements = additions
             return
         }
         rebuild()
+    }
+
+    /// Binary attributes whose external-storage flag changes (``ExternalStorageChange``), one step each.
+    private mutating func planExternalStorageChanges() {
+        for entity in new.entities {
+            guard let source = entityMap[entity.number] else { continue }
+            for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
+                guard let previous = sourceAttribute(attribute.name, entity: entity, source: source),
+                    let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
+                    let before = self.attribute(previous.name, of: source.name, in: oldDeclared)
+                else { continue }
+                let now = declared.allowsExternalBinaryDataStorage && declared.type == .binary
+                let then = before.allowsExternalBinaryDataStorage && before.type == .binary
+                guard now != then else { continue }
+                externalStorageChanges.append(
+                    ExternalStorageChange(
+                        entityName: entity.name, attributeName: attribute.name, table: entity.tableName,
+                        column: attribute.column, entityNumbers: entity.hierarchyNumbers, toExternalFormat: now))
+                steps.append(
+                    now
+                        ? "\(entity.name).\(attribute.name): allows external storage now; values get Core Data's marker byte"
+                        : "\(entity.name).\(attribute.name): no longer allows external storage; values move back into the column"
+                )
+            }
+        }
     }
 
     /// Whether every entity maps from the old entity of the same name and number.
@@ -272,7 +391,7 @@ struct MigrationPlanner {
         }
         for entity in new.entities {
             for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
-                guard let declared = self.attribute(attribute.name, of: entity.name, in: newModel),
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
                     let value = declared.defaultValue
                 else { continue }
                 let source = entityMap[entity.number]
@@ -497,7 +616,7 @@ struct MigrationPlanner {
             guard let name = column.propertyName, entity.attribute(named: name)?.column == column.name else {
                 return "NULL"
             }
-            let declared = attribute(name, of: entity.name, in: newModel)
+            let declared = attribute(name, of: entity.name, in: newDeclared)
             let fill = declared?.defaultValue.map(literal)
             guard let previous = sourceAttribute(name, entity: entity, source: source) else { return fill ?? "NULL" }
             if let fill, declared?.isOptional == false { return "COALESCE(" + q(previous.column) + ", " + fill + ")" }

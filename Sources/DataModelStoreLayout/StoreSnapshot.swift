@@ -62,6 +62,7 @@ public struct StoreSnapshot: Sendable, Hashable {
                 continue
             }
             var affinity: [String: String] = [:]
+            affinity.reserveCapacity(found.count)
             for column in found { affinity[column.name] = Self.affinity(column.declaredType) }
             if table.columns.contains(where: { affinity[$0.name] != Self.affinity($0.type.rawValue) }) {
                 differences.append(
@@ -90,13 +91,21 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// the store has its layout too; otherwise none), else the newest whose layout the store has. Nil when none
     /// matches.
     public func recognizedVersion(among versions: [LayoutModel]) throws(StoreLayoutError) -> Int? {
-        if let versionHashes, !versionHashes.isEmpty,
-            let index = versions.lastIndex(where: { $0.versionHashes == versionHashes })
-        {
-            return differences(from: try StoreLayout(model: versions[index])).isEmpty ? index : nil
+        var cache = LayoutCache(versions: versions)
+        return try recognizedVersion(among: versions, layouts: &cache)
+    }
+
+    /// ``recognizedVersion(among:)`` with the versions' layouts computed at most once, shared with the caller (which
+    /// may have some already, and needs them again for the plan).
+    public func recognizedVersion(among versions: [LayoutModel], layouts: inout LayoutCache) throws(StoreLayoutError)
+        -> Int?
+    {
+        if let versionHashes, !versionHashes.isEmpty {
+            for index in versions.indices.reversed() where layouts.hashes(index) == versionHashes {
+                return differences(from: try layouts.layout(index)).isEmpty ? index : nil
+            }
         }
-        for index in versions.indices.reversed()
-        where differences(from: try StoreLayout(model: versions[index])).isEmpty {
+        for index in versions.indices.reversed() where differences(from: try layouts.layout(index)).isEmpty {
             return index
         }
         return nil
@@ -104,12 +113,64 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).
     public static func affinity(_ declared: String) -> String {
-        let type = declared.uppercased()
-        if type.contains("INT") { return "INTEGER" }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
-        if type.isEmpty || type.contains("BLOB") { return "BLOB" }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
-        return "NUMERIC"
+        // ASCII bytes, case folded as they are read: no uppercased copy, no generic substring search (this runs for
+        // every column each time a store is opened).
+        var type = declared
+        return type.withUTF8 { bytes -> String in
+            func contains(_ pattern: StaticString) -> Bool {
+                let count = pattern.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                let needle = pattern.utf8Start
+                for start in 0...(bytes.count - count) {
+                    var index = 0
+                    while index < count {
+                        var byte = bytes[start + index]
+                        if byte >= 0x61 && byte <= 0x7A { byte -= 0x20 }
+                        if byte != needle[index] { break }
+                        index += 1
+                    }
+                    if index == count { return true }
+                }
+                return false
+            }
+            if contains("INT") { return "INTEGER" }
+            if contains("CHAR") || contains("CLOB") || contains("TEXT") { return "TEXT" }
+            if bytes.isEmpty || contains("BLOB") { return "BLOB" }
+            if contains("REAL") || contains("FLOA") || contains("DOUB") { return "REAL" }
+            return "NUMERIC"
+        }
+    }
+}
+
+/// The store layouts of a list of model versions, each computed the first time it is asked for.
+public struct LayoutCache: Sendable {
+    private let versions: [LayoutModel]
+    private var layouts: [Int: StoreLayout]
+    private var versionHashes: [Int: [String: String]]
+
+    /// A cache of `versions`' layouts and version hashes, starting with those `known` (by version index).
+    public init(
+        versions: [LayoutModel], known: [Int: StoreLayout] = [:], knownHashes: [Int: [String: String]] = [:]
+    ) {
+        self.versions = versions
+        self.layouts = known
+        self.versionHashes = knownHashes
+    }
+
+    /// The version hashes of version `index` (``LayoutModel/versionHashes``).
+    public mutating func hashes(_ index: Int) -> [String: String] {
+        if let hashes = versionHashes[index] { return hashes }
+        let hashes = versions[index].versionHashes
+        versionHashes[index] = hashes
+        return hashes
+    }
+
+    /// The layout of version `index`.
+    public mutating func layout(_ index: Int) throws(StoreLayoutError) -> StoreLayout {
+        if let layout = layouts[index] { return layout }
+        let layout = try StoreLayout(model: versions[index])
+        layouts[index] = layout
+        return layout
     }
 }
 
@@ -118,31 +179,79 @@ extension LayoutModel {
     /// (name, parent, abstract, and each own property's name, type or destination, and flags), the same on every
     /// platform. Stored in a store's metadata, it tells which model version wrote the store.
     public var versionHashes: [String: String] {
+        // The bytes hashed are the lines below; they are fed to the hash as they are made, not built into a text.
         var hashes: [String: String] = [:]
         for entity in entities {
-            var text = "entity \(entity.name) parent \(entity.parentName ?? "") abstract \(entity.isAbstract)\n"
+            var hash = FNV1a()
+            hash.add("entity ")
+            hash.add(entity.name)
+            hash.add(" parent ")
+            hash.add(entity.parentName ?? "")
+            hash.add(" abstract ")
+            hash.add(entity.isAbstract)
+            hash.add("\n")
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                text += "attribute \(attribute.name) \(attribute.type.rawValue) transient \(attribute.isTransient)"
-                text += " optional \(attribute.isOptional)\n"
+                hash.add("attribute ")
+                hash.add(attribute.name)
+                hash.add(" ")
+                hash.add(attribute.type.rawValue)
+                hash.add(" transient ")
+                hash.add(attribute.isTransient)
+                hash.add(" optional ")
+                hash.add(attribute.isOptional)
+                // Appended only when set, so the hashes of models without it stay as they were.
+                if attribute.allowsExternalBinaryDataStorage { hash.add(" external") }
+                hash.add("\n")
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
-                text += "relationship \(relationship.name) \(relationship.destinationName)"
-                text += " inverse \(relationship.inverseName ?? "") toMany \(relationship.isToMany)"
-                text += " ordered \(relationship.isOrdered) transient \(relationship.isTransient)\n"
+                hash.add("relationship ")
+                hash.add(relationship.name)
+                hash.add(" ")
+                hash.add(relationship.destinationName)
+                hash.add(" inverse ")
+                hash.add(relationship.inverseName ?? "")
+                hash.add(" toMany ")
+                hash.add(relationship.isToMany)
+                hash.add(" ordered ")
+                hash.add(relationship.isOrdered)
+                hash.add(" transient ")
+                hash.add(relationship.isTransient)
+                hash.add("\n")
             }
-            for constraint in entity.uniquenessConstraints { text += "unique \(constraint.joined(separator: ","))\n" }
+            for constraint in entity.uniquenessConstraints {
+                hash.add("unique ")
+                hash.add(constraint.joined(separator: ","))
+                hash.add("\n")
+            }
             for index in entity.fetchIndexes {
-                text += "index \(index.name) "
-                text += index.elements.map { "\($0.property) \($0.isAscending)" }.joined(separator: ",") + "\n"
+                hash.add("index ")
+                hash.add(index.name)
+                hash.add(" ")
+                for (offset, element) in index.elements.enumerated() {
+                    if offset > 0 { hash.add(",") }
+                    hash.add(element.property)
+                    hash.add(" ")
+                    hash.add(element.isAscending)
+                }
+                hash.add("\n")
             }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-            let digits = String(hash, radix: 16)
+            let digits = String(hash.value, radix: 16)
             hashes[entity.name] = String(repeating: "0", count: 16 - digits.count) + digits
         }
         return hashes
+    }
+}
+
+/// 64-bit FNV-1a over UTF-8 text, Booleans as `true` / `false`.
+private struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ flag: Bool) { add(flag ? "true" : "false") }
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
     }
 }

@@ -22,10 +22,10 @@ struct ModelNamingTests {
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: ".PersonMO") == "PersonMO")
         #expect(ModelNaming.className(entityName: "Person", representedClassName: "MyApp.") == "Person")
-        // Older Xcode's "no custom class" is the entity's own class in the runtime flavor only.
+        // Older Xcode's "no custom class" is the generic class of each flavor.
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .runtime)
-                == "Person")
+                == "ManagedObject")
         #expect(
             ModelNaming.className(entityName: "Person", representedClassName: "NSManagedObject", flavor: .coredata)
                 == "NSManagedObject")
@@ -60,6 +60,26 @@ struct ModelNamingTests {
                 "A+CoreDataProperties.swift", "BClass+CoreDataClass.swift", "BClass+CoreDataProperties.swift",
                 "Shop+DataModel.swift",
             ])
+    }
+
+    @Test func entitiesOfTheGenericClassGetNoFiles() {
+        // Older models' "no custom class": NSManagedObject, the runtime's ManagedObject. Xcode writes no class.
+        let entities: [ModelNaming.EntityFacts] = [
+            .init(name: "Note", representedClassName: "NSManagedObject", codeGeneration: .class),
+            .init(name: "Tag", representedClassName: "NSManagedObject", codeGeneration: .manual),
+            .init(name: "Book", representedClassName: "Book", codeGeneration: .class),
+        ]
+        for flavor in [ModelNaming.Flavor.coredata, .runtime] {
+            let files = ModelNaming.outputFiles(
+                modelName: "Shelf", entities: entities, flavor: flavor, includeManual: true
+            ).map(\.name)
+            #expect(!files.contains { $0.hasPrefix("NSManagedObject") || $0.hasPrefix("ManagedObject") })
+            #expect(files.contains { $0.hasPrefix("Book") })
+        }
+        #expect(ModelNaming.isGenericClass("NSManagedObject", flavor: .coredata))
+        #expect(ModelNaming.isGenericClass("ManagedObject", flavor: .runtime))
+        // A class the user named ManagedObject is the user's in the Core Data flavor.
+        #expect(!ModelNaming.isGenericClass("ManagedObject", flavor: .coredata))
     }
 
     @Test func versionsInNaturalOrder() {

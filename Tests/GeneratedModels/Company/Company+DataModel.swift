@@ -18,6 +18,11 @@ public enum CompanyModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Company")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { CompanyModel.model }
+    }
+
     /// The `BusinessEntity` entity.
     private static func describeBusinessEntity() -> EntityDescription {
         EntityDescription(

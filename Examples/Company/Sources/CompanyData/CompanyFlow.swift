@@ -16,8 +16,15 @@ public enum CompanyFlow {
         return report
     }
 
+    /// The models `PersistentContainer(name:)` finds in this program: the generated ones register themselves.
+    public static var modelNames: [String] { ManagedObjectModel.knownModelNames }
+
     static func seedCompany(at url: URL) throws {
-        let context = try PersistentContainer(model: CompanyModel.model, store: .sqlite(at: url)).viewContext
+        // Core Data's set-up: the model found by name among the generated ones, the store described, then loaded.
+        let container = PersistentContainer(name: "Company")
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        try container.loadPersistentStores()
+        let context = container.viewContext
         let acme = BusinessEntity(context: context)
         acme.name = "Acme"
         let globex = BusinessEntity(context: context)

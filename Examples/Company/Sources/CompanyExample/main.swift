@@ -10,3 +10,4 @@ let report = try CompanyFlow.run(
     companyStore: directory.appendingPathComponent("Company.sqlite"),
     recordsStore: directory.appendingPathComponent("Records.sqlite"))
 print(report.joined(separator: "\n"))
+print("Models found by name: " + CompanyFlow.modelNames.joined(separator: ", "))

@@ -16,6 +16,11 @@ public enum MembersModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Members")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { MembersModel.model }
+    }
+
     /// The `MemberEntity` entity.
     private static func describeMemberEntity() -> EntityDescription {
         EntityDescription(

@@ -17,6 +17,11 @@ public enum PersonModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Person")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { PersonModel.model }
+    }
+
     /// The model's versions before Person 2, oldest first, described for migrating their stores.
     private static let earlierVersions: [ManagedObjectModel] = [
         ManagedObjectModel(

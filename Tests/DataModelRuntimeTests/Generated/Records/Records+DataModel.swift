@@ -18,6 +18,11 @@ public enum RecordsModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Records")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { RecordsModel.model }
+    }
+
     /// The `LocationEntity` entity.
     private static func describeLocationEntity() -> EntityDescription {
         EntityDescription(

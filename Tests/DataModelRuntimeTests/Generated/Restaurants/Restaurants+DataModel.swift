@@ -17,6 +17,11 @@ public enum RestaurantsModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Restaurants")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { RestaurantsModel.model }
+    }
+
     /// The `CategoryData` entity.
     private static func describeCategoryData() -> EntityDescription {
         EntityDescription(

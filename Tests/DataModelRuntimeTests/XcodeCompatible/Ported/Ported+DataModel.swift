@@ -18,6 +18,11 @@ public enum PortedModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "Ported")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { PortedModel.model }
+    }
+
     /// The `PortedItem` entity.
     private static func describePortedItem() -> EntityDescription {
         EntityDescription(

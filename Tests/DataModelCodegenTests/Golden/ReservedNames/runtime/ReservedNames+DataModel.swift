@@ -26,6 +26,11 @@ public enum ReservedNamesModel {
     /// store that an earlier version wrote.
     public static var versions: [ManagedObjectModel] { model.earlierVersions + [model] }
 
+    /// Makes the model findable by its name: `PersistentContainer(name: "ReservedNames")`.
+    public enum DataModelGenRegistration: GeneratedModelRegistration {
+        public static var model: ManagedObjectModel { ReservedNamesModel.model }
+    }
+
     /// The `Asset` entity.
     private static func describeAsset() -> EntityDescription {
         EntityDescription(
@@ -99,7 +104,7 @@ public enum ReservedNamesModel {
             objectType: Data.self,
             attributes: [
                 AttributeDescription(name: "archive", type: .binary),
-                AttributeDescription(name: "bytes", type: .binary),
+                AttributeDescription(name: "bytes", type: .binary, allowsExternalBinaryDataStorage: true),
                 AttributeDescription(name: "checksum", type: .integer64, isOptional: false, isIndexed: true, defaultValue: .integer(0), minValue: 0.0),
                 AttributeDescription(name: "remoteID", type: .string),
                 AttributeDescription(name: "transformed", type: .transformable),

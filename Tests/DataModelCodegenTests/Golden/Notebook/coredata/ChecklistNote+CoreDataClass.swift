@@ -1,0 +1,14 @@
+//
+//  ChecklistNote+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(ChecklistNote)
+public class ChecklistNote: NSManagedObject {
+
+}

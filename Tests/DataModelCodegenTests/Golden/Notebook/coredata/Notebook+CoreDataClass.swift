@@ -1,0 +1,14 @@
+//
+//  Notebook+CoreDataClass.swift
+//  
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import Foundation
+import CoreData
+
+@objc(Notebook)
+public class Notebook: NSManagedObject {
+
+}
