@@ -35,7 +35,9 @@ public struct ContextChanges: Sendable, Hashable, CustomStringConvertible {
     public var updated: Set<ObjectID>
     /// Objects that left: saved deletions; rows other contexts deleted (merge); insertions a rollback undid.
     public var deleted: Set<ObjectID>
-    /// Objects whose values were read again from the store without being changed by this context.
+    /// Objects whose values were read again from the store without being changed by this context. No event fills
+    /// it yet (``ManagedObjectContext/refresh(_:mergeChanges:)`` reports nothing); it is here for Core Data's
+    /// `refreshedObjects` key.
     public var refreshed: Set<ObjectID>
     /// Whether every object the context held became invalid (``ManagedObjectContext/reset()``): observers must
     /// fetch again.
