@@ -530,6 +530,9 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     }
 
     private func deliver(_ report: Report) {
+        var report = report
+        // Without a section key path there is always the one section ``sections`` shows, even when empty.
+        if case .none = sectionKey { report.sections = [] }
         guard !report.objects.isEmpty || !report.sections.isEmpty else { return }
         registrar.willSet(self, keyPath: fetchedObjectsKeyPath)
         registrar.willSet(self, keyPath: sectionsKeyPath)

@@ -405,6 +405,31 @@ struct FetchedResultsControllerTests {
         #expect(recorder.objectChanges.filter { $0.type == .insert }.count == 3)
     }
 
+    @Test("without a section key path there is always one section, and no section changes are reported")
+    func oneSection() throws {
+        let store = try TestStore(.inMemory, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let view = store.context
+        let controller = FetchedResultsController(
+            fetchRequest: EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]), managedObjectContext: view
+        )
+        let recorder = Recorder()
+        controller.delegate = recorder
+        #expect(controller.sections == nil && controller.fetchedObjects == nil)
+        try controller.performFetch()
+        #expect(controller.sections?.map(\.name) == [""] && controller.sections?.first?.numberOfObjects == 0)
+        let ann = EmployeeEntity(context: view)
+        ann.name = "Ann"
+        try view.save()
+        #expect(recorder.calls == ["will", "object insert", "did"])
+        #expect(recorder.objectChanges.first?.to == [0, 0])
+        recorder.reset()
+        view.delete(ann)
+        try view.save()
+        #expect(recorder.calls == ["will", "object delete", "did"])
+        #expect(controller.sections?.count == 1 && controller.fetchedObjects == [])
+    }
+
     @Test("a string section key path through a to-one relationship")
     func stringSectionKeyPath() throws {
         let store = try TestStore(.sqlite, model: CompanyModel.model)
