@@ -77,6 +77,7 @@ var suite = BenchmarkSuite(quick: quick, filter: filter)
 do {
     try GeneratorBenchmarks.run(&suite)
     try RuntimeBenchmarks.run(&suite)
+    try FetchedResultsBenchmarks.run(&suite)
     try MigrationBenchmarks.run(&suite)
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

@@ -51,6 +51,7 @@ extension ManagedObjectContext {
         // list gained or lost an object as updated (inverse maintenance), and refreshing an
         // updated owner whose version moved turns its lists back into faults. Lists of
         // relationships without an inverse lose deleted objects above.
+        reportMerge(changes)
     }
 
     /// Removes an object another context deleted: it becomes invalid, its changes are dropped.

@@ -153,6 +153,8 @@ extension ManagedObjectContext {
     /// A child's save: its validated changes become the parent's unsaved changes, and the child's objects
     /// take them as their committed state.
     func pushChanges(into parent: ManagedObjectContext, deleted: [ManagedObject], discarded: [ManagedObject]) {
+        let pushed = changesBeforePush(deleted: deleted, into: parent)
+        defer { reportPush(pushed, into: parent) }
         parent.operation { parent.absorb(inserted: insertedList, updated: updatedList, deleted: deleted) }
         for object in insertedList {
             object.isInserted = false

@@ -72,7 +72,7 @@ extension ManagedObjectContext {
         coordinator.primaryKeyMaximaCommitted()
         // The changes are collected (hashing every ID) only for contexts that merge them. The
         // store stays held until the end of the operation, so none can start merging meanwhile.
-        let collectsChanges = coordinator.hasMergingContexts(besides: inbox)
+        let collectsChanges = coordinator.hasMergingContexts(besides: inbox) || reportsChanges
         var changes = StoreChanges()
         if collectsChanges {
             changes.inserted.reserveCapacity(insertedList.count)
@@ -100,6 +100,7 @@ extension ManagedObjectContext {
         deletedList.removeAll()
         noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
+        reportSave(changes)
     }
 
     // MARK: Writing

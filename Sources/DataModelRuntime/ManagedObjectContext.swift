@@ -85,6 +85,8 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) var insertedList: [ManagedObject] = []
     @exclusivity(unchecked) var updatedList: [ManagedObject] = []
     @exclusivity(unchecked) var deletedList: [ManagedObject] = []
+    /// Who hears of the context's saves, merges, rollbacks and resets (`ContextChanges.swift`).
+    let changeObservers = ContextChangeObservers()
 
     /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
     /// objects of one class in a row.
@@ -490,6 +492,8 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, updated and deleted
     /// ones get their saved values and relationships back.
     public func rollback() {
+        let rolledBack = changesBeforeRollback()
+        defer { reportRollback(rolledBack) }
         for object in insertedList where object.isInserted || object.wasInsertedWhenDeleted {
             object.willChangeAllObserved()
             unregister(object)
@@ -519,6 +523,7 @@ public final class ManagedObjectContext {
     /// handed out becomes invalid (fetch or ``existingObject(with:)`` again for fresh ones). Use it to free the
     /// memory of a long-running context.
     public func reset() {
+        defer { reportReset() }
         rollback()
         for object in registered.objects {
             object.willChangeAllObserved()
