@@ -53,6 +53,9 @@ extension FormatExpression: CustomStringConvertible {
         case .member(let base, let path): base.memberBaseDescription + "." + FormatExpression.describe(path)
         case .variable(let name): "$" + name
         case .aggregate(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .arithmetic(.subtract, .constant(.integer(0)), let operand) where !operand.isNumberConstant:
+            // What `-x` parses to: printed back as `-x`, so the printed form nests no deeper than the input did.
+            "-" + operand.operandDescription(below: 4, strictly: true)
         case .arithmetic(let op, let left, let right):
             left.operandDescription(below: op.precedence, strictly: true) + " \(op.rawValue) "
                 + right.operandDescription(below: op.precedence, strictly: false)
@@ -68,8 +71,19 @@ extension FormatExpression: CustomStringConvertible {
         }
     }
 
+    /// Whether the expression is a number constant (which a `-` before it would fold into a negative constant).
+    private var isNumberConstant: Bool {
+        switch self {
+        case .constant(.integer), .constant(.double), .constant(.decimal): true
+        default: false
+        }
+    }
+
     /// Binding strength: arithmetic by operator, everything else binds tightest.
     private var precedence: Int {
+        if case .arithmetic(.subtract, .constant(.integer(0)), let operand) = self, !operand.isNumberConstant {
+            return 4  // printed as unary `-x`
+        }
         if case .arithmetic(let op, _, _) = self { return op.precedence }
         return 4
     }

@@ -211,6 +211,22 @@ struct PredicateFormatRoundTripTests {
         }
     }
 
+    /// Found by fuzzing (`fuzz-predicate-format`): `-x` parses to `0 - x`, which printed as `0 - (0 - (…))` nested
+    /// twice as deep as the input, so a chain of 58 minus signs printed a string past the nesting limit. It prints as
+    /// `-x` again, as deep as the input; a written `0 - x` and `0 - 5` keep their trees.
+    @Test func negationsPrintAsDeepAsTheyWereWritten() throws {
+        for text in [
+            "Na=" + String(repeating: "-", count: 58) + "LUE", "a == 0 - b", "a == -b * c", "a == -(b + c)",
+            "a == -(-b)", "a == 0 - 5", "a == -b ** 2", "a == (-b).c", "a == 2 - -b",
+            "a == " + String(repeating: "-", count: FormatPredicate.maximumNestingDepth - 1) + "b",
+        ] {
+            let predicate = try FormatPredicate(format: text)
+            let reparsed = try FormatPredicate(format: predicate.description)
+            #expect(reparsed == predicate, "\(text) printed as \(predicate.description)")
+        }
+        #expect(try FormatPredicate(format: "a == -b").description == "a == -b")
+    }
+
     @Test func generatorIsDeterministic() {
         var first = PredicateTreeGenerator(random: SeededGenerator(seed: 42))
         var second = PredicateTreeGenerator(random: SeededGenerator(seed: 42))
