@@ -35,12 +35,3 @@ for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
 done
 echo "Golden files updated in $golden; committed generated code in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"
 
-# Committed runtime-flavor code compiled by the runtime tests and the benchmarks.
-for target in Tests/DataModelRuntimeTests/Generated Tests/GeneratedModels; do
-    for directory in "$target"/*/; do
-        [ -d "$directory" ] || continue
-        name=$(basename "$directory")
-        "$tool" generate "Models/$name.xcdatamodeld" --output "$target/$name" --no-schema --include-manual
-    done
-done
-echo "Committed generated code updated in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"
