@@ -198,3 +198,19 @@ extension FetchRequestResult where Self: ManagedObject {
         FetchRequest<Self>()
     }
 }
+
+extension FetchRequest {
+    /// Whether `lhs` comes before `rhs` in the request's order, as a fetch sorts in memory: the sort descriptors
+    /// in turn, ties in primary key order (as SQL's `ORDER BY …, "Z_PK"`). The one rule the fetch, a child
+    /// context's fetch and ``FetchedResultsController`` sort by.
+    func orders(_ lhs: Result, before rhs: Result) -> Bool {
+        for descriptor in sortDescriptors {
+            switch descriptor.compare(lhs, rhs) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: continue
+            }
+        }
+        return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+    }
+}

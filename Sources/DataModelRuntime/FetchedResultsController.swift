@@ -288,18 +288,18 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         }
     }
 
+    /// The index of the section named `name` among `names`, remembered in `cache`.
+    private static func sectionIndex(of name: String, in names: [String], cache: inout [String: Int]) -> Int? {
+        if let known = cache[name] { return known }
+        guard let found = names.firstIndex(of: name) else { return nil }
+        cache[name] = found
+        return found
+    }
+
     /// The order of the request: its sort descriptors (compared as the fetch compares them in memory), ties in
     /// primary key order, as the fetch's `ORDER BY …, "Z_PK"`.
     private func precedes(_ lhs: Result, _ rhs: Result) -> Bool {
-        guard let descriptors = active?.request.sortDescriptors else { return false }
-        for descriptor in descriptors {
-            switch descriptor.compare(lhs, rhs) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
-            }
-        }
-        return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+        active?.request.orders(lhs, before: rhs) ?? false
     }
 
     /// The first row of `objects` (sorted) that `object` precedes: where it goes.
@@ -371,14 +371,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         var membersBySection: [Int: Set<ObjectID>] = [:]
         for id in candidates {
             guard let name = sectionOf[id] else { continue }
-            let section: Int
-            if let known = oldSectionIndex[name] {
-                section = known
-            } else {
-                guard let found = oldNames.firstIndex(of: name) else { continue }
-                oldSectionIndex[name] = found
-                section = found
-            }
+            guard let section = Self.sectionIndex(of: name, in: oldNames, cache: &oldSectionIndex) else { continue }
             membersBySection[section, default: []].insert(id)
         }
         for (section, ids) in membersBySection {
@@ -470,14 +463,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         var insertedIDs: [ObjectID] = []
         for (id, object, name) in included {
             if old[id] == nil { insertedIDs.append(id) }
-            let section: Int
-            if let known = newSectionIndex[name] {
-                section = known
-            } else {
-                guard let found = newNames.firstIndex(of: name) else { continue }
-                newSectionIndex[name] = found
-                section = found
-            }
+            guard let section = Self.sectionIndex(of: name, in: newNames, cache: &newSectionIndex) else { continue }
             if let row = placedRows[id] {
                 new[id] = Position(section: section, row: row)
                 continue

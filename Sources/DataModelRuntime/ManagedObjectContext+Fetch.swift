@@ -56,27 +56,24 @@ extension ManagedObjectContext {
             }
             objects = objects.filter { object in conditions.allSatisfy { $0.matches(object) } }
         }
+        return try Self.evaluatedInMemory(
+            objects, request: request, evaluatesPredicate: pending || plan.path != .sql, offset: offset, limit: limit)
+    }
+
+    /// `objects` as a fetch answers in memory: narrowed by the request's predicate (when `evaluatesPredicate`),
+    /// sorted in the request's order (``FetchRequest/orders(_:before:)``) and windowed by `offset` and `limit`.
+    static func evaluatedInMemory<T: ManagedObject>(
+        _ objects: [T], request: FetchRequest<T>, evaluatesPredicate: Bool, offset: Int, limit: Int?
+    ) throws(StoreError) -> [T] {
         var typed = objects
-        if let predicate = request.predicate, pending || plan.path != .sql {
+        if let predicate = request.predicate, evaluatesPredicate {
             do {
                 typed = try typed.filter { try predicate.evaluate($0) }
             } catch {
                 throw (error as? StoreError) ?? .predicateFailed("\(error)")
             }
         }
-        if !request.sortDescriptors.isEmpty {
-            typed.sort { lhs, rhs in
-                for descriptor in request.sortDescriptors {
-                    switch descriptor.compare(lhs, rhs) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                // Ties in primary key order, as SQL's `ORDER BY …, "Z_PK"`.
-                return lhs.objectID.primaryKey < rhs.objectID.primaryKey
-            }
-        }
+        if !request.sortDescriptors.isEmpty { typed.sort { request.orders($0, before: $1) } }
         let start = min(offset, typed.count)
         let end = limit.map { min(start + $0, typed.count) } ?? typed.count
         return Array(typed[start..<end])

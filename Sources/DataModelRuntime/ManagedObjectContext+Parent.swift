@@ -108,28 +108,9 @@ extension ManagedObjectContext {
             if let typed = object as? T { objects.append(typed) }
         }
         objects = objects.filter { object in conditions.allSatisfy { $0.matches(object) } }
-        if let predicate = request.predicate {
-            do {
-                objects = try objects.filter { try predicate.evaluate($0) }
-            } catch {
-                throw (error as? StoreError) ?? .predicateFailed("\(error)")
-            }
-        }
-        if !request.sortDescriptors.isEmpty {
-            objects.sort { lhs, rhs in
-                for descriptor in request.sortDescriptors {
-                    switch descriptor.compare(lhs, rhs) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                return lhs.objectID.primaryKey < rhs.objectID.primaryKey
-            }
-        }
-        let start = min(max(request.fetchOffset ?? 0, 0), objects.count)
-        let end = request.fetchLimit.map { min(start + max($0, 0), objects.count) } ?? objects.count
-        return Array(objects[start..<end])
+        return try Self.evaluatedInMemory(
+            objects, request: request, evaluatesPredicate: true, offset: max(request.fetchOffset ?? 0, 0),
+            limit: request.fetchLimit.map { max($0, 0) })
     }
 
     /// A child's ``explain(_:)``: the parent's plan, which the child's fetch runs, unless the child's own

@@ -110,11 +110,11 @@ public struct SQLDialect: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether `COLLATE` applies to a column of `type` (PostgreSQL collates text only).
+    /// Whether `COLLATE` applies to `column` (PostgreSQL collates text only: the `VARCHAR` columns, String and URI).
     func collates(_ column: ColumnLayout?) -> Bool {
         switch kind {
         case .sqlite: true
-        case .postgres: column.map { typeName(of: $0) == "TEXT" } ?? false
+        case .postgres: column?.type == .varchar || column?.type == .varchar255
         }
     }
 
