@@ -11,6 +11,7 @@ enum GenerateCommand {
         -> ExitCode
     {
         let request = try GenerateRequest(arguments)
+        if printer.print(request.configWarnings).contains(where: { $0.severity == .error }) { return .usageError }
         let cache = request.cache()
         if let record = cache?.validRecord() {
             printer.print(record.diagnostics)
@@ -143,9 +144,11 @@ enum GenerateAction: Sendable {
 /// file (`--config`, or the `datamodelgen.json` next to the model), else its default.
 struct GenerateRequest {
     var modelPath: String
-    /// The config file given with `--config`.
+    /// The config file: given with `--config`, or the `datamodelgen.json` next to the model.
     var configPath: String?
     var config: GenerationConfig?
+    /// Keys of the config that no option reads.
+    var configWarnings: [Diagnostic]
     var output: String
     /// The flavors as given (`coredata,runtime`), or empty for the default.
     var flavorList: String
@@ -163,11 +166,12 @@ struct GenerateRequest {
             throw UsageError(arguments.positionals.isEmpty ? "missing <model> argument" : "generate takes one model")
         }
         self.modelPath = modelPath
-        configPath = arguments.value(.config)
+        let configPath = arguments.value(.config) ?? GenerationConfig.path(nextTo: modelPath)
+        self.configPath = configPath
         if let configPath {
-            config = try GenerationConfig.load(configPath)
+            (config, configWarnings) = try GenerationConfig.loadReporting(configPath)
         } else {
-            config = try GenerationConfig.discover(nextTo: modelPath)
+            (config, configWarnings) = (nil, [])
         }
         guard let output = arguments.value(.outputDirectory) ?? config?.output else {
             throw UsageError("missing '\(ArgumentParser.Option.outputDirectory.usage(required: true))'")
@@ -175,23 +179,35 @@ struct GenerateRequest {
         self.output = output
         let givenFlavors = arguments.value(.flavor)
         flavorList = givenFlavors ?? config?.flavor ?? ""
-        flavors = try Self.flavors(givenFlavors ?? config?.flavor, fromCommandLine: givenFlavors != nil)
-        let accessName = arguments.value(.access) ?? config?.access ?? AccessLevel.public.rawValue
+        let flavorList = givenFlavors ?? config?.flavor
+        flavors = try Self.fromConfig(key: "flavor", given: givenFlavors, path: configPath) { () throws(UsageError) in
+            try Self.flavors(flavorList, fromCommandLine: givenFlavors != nil)
+        }
+        let givenAccess = arguments.value(.access)
+        let accessName = givenAccess ?? config?.access ?? AccessLevel.public.rawValue
         guard let access = AccessLevel(rawValue: accessName) else {
-            throw UsageError("invalid access level '\(accessName)' in the config; expected public or internal")
+            let message =
+                "invalid access level '\(accessName)'\(givenAccess == nil ? " in the config" : ""); expected public or internal"
+            if givenAccess == nil, let configPath {
+                throw ConfigFailure(path: configPath, key: "access", message: message)
+            }
+            throw UsageError(message)
+        }
+        let givenDialect = arguments.value(.schemaDialect)
+        let dialectName = givenDialect ?? config?.schemaDialect
+        let dialect = try Self.fromConfig(key: "schemaDialect", given: givenDialect, path: configPath) {
+            () throws(UsageError) in
+            try SchemaOptions.dialect(named: dialectName, fromCommandLine: givenDialect != nil)
         }
         options = GenerationOptions(
             flavor: flavors[0], access: access,
             includeManual: arguments.flag(.includeManual) || (config?.includeManual ?? false),
             includeSchema: !arguments.flag(.noSchema) && (config?.schema ?? true),
             schema: SchemaOptions(
-                dialect: try SchemaOptions.dialect(
-                    named: arguments.value(.schemaDialect) ?? config?.schemaDialect,
-                    fromCommandLine: arguments.value(.schemaDialect) != nil),
+                dialect: dialect,
                 foreignKeys: arguments.flag(.foreignKeys) || (config?.foreignKeys ?? false)),
             modelTypeName: try Self.modelTypeName(
-                arguments.value(.modelTypeName), config: config,
-                configPath: configPath ?? GenerationConfig.path(nextTo: modelPath)),
+                arguments.value(.modelTypeName), config: config, configPath: configPath),
             xcodeCompatible: arguments.flag(.xcodeCompatible) || (config?.xcodeCompatible ?? false))
         versionName = arguments.value(.modelVersion) ?? config?.modelVersion
         templates = arguments.value(.templates) ?? config?.templates
@@ -234,6 +250,19 @@ struct GenerateRequest {
                 message: "invalid model type name: \(problem)")
         }
         return configured
+    }
+
+    /// Runs `body`, which checks an option that the command line gives (`given`) or else the config; a usage
+    /// error about the config's value becomes a ``ConfigFailure`` at the key's position in the file.
+    static func fromConfig<Value>(
+        key: String, given: String?, path: String?, _ body: () throws(UsageError) -> Value
+    ) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            guard given == nil, let path else { throw error }
+            throw ConfigFailure(path: path, key: key, message: error.description)
+        }
     }
 
     /// The flavors in `list`: one flavor, or several separated by commas, or `all` (by default, the runtime

@@ -7,8 +7,15 @@ import FoundationEssentials
 typealias GenerationConfig = ModelNaming.Config
 
 extension ModelNaming.Config {
-    /// Reads the config at `path`; relative paths inside become relative to its directory.
+    /// Reads the config at `path`; relative paths inside become relative to its directory. Syntax errors and
+    /// values of the wrong type are ``ConfigFailure``s at their line and column.
     static func load(_ path: String) throws -> GenerationConfig {
+        try loadReporting(path).config
+    }
+
+    /// Reads the config at `path` as ``load(_:)`` does, with a warning for each key the file has that no
+    /// version of the tool reads (a misspelt key would otherwise be ignored without a word).
+    static func loadReporting(_ path: String) throws -> (config: GenerationConfig, warnings: [Diagnostic]) {
         let data: Data
         switch FileReading.read(path, limit: 1 << 20) {
         case .success(let read): data = read
@@ -19,22 +26,41 @@ extension ModelNaming.Config {
         case .failure(.unreadable(let reason)):
             throw IOFailure(path: path, message: "cannot read the config file: \(reason)")
         }
+        let scan: ConfigFileScanner.Scan
+        switch ConfigFileScanner.scan(Array(data)) {
+        case .success(let scanned): scan = scanned
+        case .failure(let error):
+            throw ConfigFailure(path: path, position: error.position, message: "invalid JSON: \(error.message)")
+        }
+        guard scan.isObject else {
+            throw ConfigFailure(
+                path: path, position: .init(line: 1, column: 1),
+                message: "the config must be a JSON object, such as { \"flavor\": \"runtime\" }")
+        }
         var config: GenerationConfig
         do {
             config = try JSONDecoder().decode(GenerationConfig.self, from: data)
         } catch {
-            throw IOFailure(path: path, message: "invalid config file: \(describe(error))")
+            let (key, message) = describe(error)
+            throw ConfigFailure(
+                path: path, position: key.flatMap(scan.position(of:)) ?? .init(line: 1, column: 1), message: message)
+        }
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let warnings = scan.keys.filter { !known.contains($0.name) }.map { key in
+            var message = "unknown key '\(key.name)' is ignored"
+            if let best = known.min(by: { editDistance(key.name, $0) < editDistance(key.name, $1) }),
+                editDistance(key.name, best) <= 3
+            {
+                message += "; did you mean '\(best)'?"
+            }
+            return Diagnostic(
+                .warning, message, rule: "unknown-config-key",
+                at: SourceLocation(file: path, line: key.position.line, column: key.position.column))
         }
         let base = PathName.deletingLastComponent(path)
         config.templates = config.templates.map { resolve($0, base: base) }
         config.output = config.output.map { resolve($0, base: base) }
-        return config
-    }
-
-    /// The config next to the model at `modelPath`, if there is one.
-    static func discover(nextTo modelPath: String) throws -> GenerationConfig? {
-        guard let path = path(nextTo: modelPath) else { return nil }
-        return try load(path)
+        return (config, warnings)
     }
 
     /// The path of the config next to the model at `modelPath`, if there is one.
@@ -49,43 +75,57 @@ extension ModelNaming.Config {
         path.hasPrefix("/") || base.isEmpty ? path : PathName.joined(base, path)
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// The top-level key a decoding error is about, and what to tell the user.
+    private static func describe(_ error: any Error) -> (key: String?, message: String) {
         switch error {
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.dataCorrupted(let context):
-            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return key.isEmpty ? context.debugDescription : "'\(key)': \(context.debugDescription)"
-        default: return "\(error)"
+        case DecodingError.typeMismatch(let type, let context):
+            let key = context.codingPath.first?.stringValue
+            let expected =
+                type == Bool.self ? "true or false" : type == String.self ? "a string in double quotes" : "\(type)"
+            return (key, "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(expected)")
+        case DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            let key = context.codingPath.first?.stringValue
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (key, path.isEmpty ? context.debugDescription : "'\(path)': \(context.debugDescription)")
+        default: return (nil, "invalid config file: \(error)")
         }
     }
 }
 
-/// A value of the config file that `generate` cannot use: reported at the key's line and column (usage error,
-/// exit code 2).
+/// A config file that `generate` cannot use: reported at the line and column of the problem, or of the key whose
+/// value is wrong (usage error, exit code 2).
 struct ConfigFailure: Error, CustomStringConvertible {
     /// The config file.
     var path: String
-    /// The key whose value is wrong.
-    var key: String
+    /// Where the problem is; `nil` for the key's position, looked up when printed.
+    var position: ConfigFileScanner.Position?
+    /// The key whose value is wrong, when the problem is a value.
+    var key: String?
     var message: String
 
-    var description: String {
-        let (line, column) = location()
-        return "\(path):\(line):\(column): error: \(message) [invalid-config]"
+    /// A problem at a known position.
+    init(path: String, position: ConfigFileScanner.Position, message: String) {
+        self.path = path
+        self.position = position
+        self.message = message
     }
 
-    /// The 1-based line and column (in UTF-8 bytes, as compilers count) of `"key"` in the file, or 1:1 when it
-    /// cannot be found.
-    private func location() -> (Int, Int) {
-        guard case .success(let data) = FileReading.read(path, limit: 1 << 20) else { return (1, 1) }
-        let text = String(decoding: data, as: UTF8.self)
-        var line = 1
-        for lineText in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let range = lineText.firstRange(of: "\"\(key)\"") {
-                return (line, lineText.utf8.distance(from: lineText.startIndex, to: range.lowerBound) + 1)
-            }
-            line += 1
-        }
-        return (1, 1)
+    /// A problem with the value of `key`.
+    init(path: String, key: String, message: String) {
+        self.path = path
+        self.key = key
+        self.message = message
+    }
+
+    var description: String {
+        let at = position ?? location(of: key) ?? .init(line: 1, column: 1)
+        return "\(path):\(at.line):\(at.column): error: \(message) [invalid-config]"
+    }
+
+    private func location(of key: String?) -> ConfigFileScanner.Position? {
+        guard let key, case .success(let data) = FileReading.read(path, limit: 1 << 20),
+            case .success(let scan) = ConfigFileScanner.scan(Array(data))
+        else { return nil }
+        return scan.position(of: key)
     }
 }

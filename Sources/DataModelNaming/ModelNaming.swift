@@ -356,6 +356,12 @@ public enum ModelNaming {
         /// The file name looked up next to the model.
         public static let fileName = "datamodelgen.json"
 
+        /// The keys of the file: any other key is reported as unknown.
+        public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+            case flavor, access, templates, includeManual, output, schema, modelVersion, schemaDialect, foreignKeys
+            case modelTypeName, xcodeCompatible
+        }
+
         /// Creates a config.
         public init(
             flavor: String? = nil, access: String? = nil, templates: String? = nil, includeManual: Bool? = nil,
