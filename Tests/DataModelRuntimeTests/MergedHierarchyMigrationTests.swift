@@ -229,11 +229,8 @@ struct MergedHierarchyMigrationTests {
         let context = container.viewContext
         let after = try Self.snapshot(context)
         #expect(after.count == before.count)
-        for (old, new) in zip(before, after) where old != new {
-            Issue.record("\(old)  ≠  \(new)")
-            break
-        }
-        #expect(after == before)
+        // The first difference, not two lists of hundreds of lines.
+        if let (old, new) = zip(before, after).first(where: { $0 != $1 }) { Issue.record("\(old)  ≠  \(new)") }
         #expect(Self.files(folder) == filesBefore)
 
         // One table, distinct keys, the root's Z_MAX above them: a new object gets a fresh key.
@@ -253,5 +250,115 @@ struct MergedHierarchyMigrationTests {
         #expect(
             try Self.snapshot(again.viewContext).count == before.count + Self.version1.entities[1].attributes.count
                 + Self.version1.entities[1].relationships.count)
+    }
+}
+
+/// A migration that removes a Binary attribute with external storage, or the entity holding one, removes the files
+/// of the removed values, after it commits: a migration that fails leaves the old version whole, files included.
+@Suite("Migrations remove the external-data files of removed values")
+struct ExternalDataCleanupMigrationTests {
+    typealias Store = CoreDataStore
+
+    static let external = ManagedObjectModel(
+        name: "Notes", entities: [Store.note(), Store.folder], versionName: "Notes")
+
+    /// `Note` without `payload`.
+    static let withoutPayload = ManagedObjectModel(
+        name: "Notes",
+        entities: [
+            EntityDescription(
+                name: "Note", objectType: ManagedObject.self,
+                attributes: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "tags", type: .transformable),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "folder", destinationEntityName: "Folder", inverseName: "notes")
+                ]),
+            Store.folder,
+        ], versionName: "Notes 2", earlierVersions: [external])
+
+    /// `Note` removed.
+    static let withoutNotes = ManagedObjectModel(
+        name: "Notes",
+        entities: [
+            EntityDescription(
+                name: "Folder", objectType: ManagedObject.self,
+                attributes: [AttributeDescription(name: "name", type: .string)])
+        ], versionName: "Notes 2", earlierVersions: [external])
+
+    /// Three notes, two of them with a value in a file.
+    static func fill(_ location: Store.Location) throws {
+        let container = try PersistentContainer(
+            model: external, store: .sqlite(at: location.store), externalBinaryDataThreshold: 1_000)
+        let context = container.viewContext
+        for (index, size) in [3_000, 20, 4_000].enumerated() {
+            let note = try #require(try context.insertNewObject(forEntityName: "Note") as? CoreDataNote)
+            note.title = "note \(index)"
+            note.payload = Store.bytes(size, seed: UInt8(index))
+        }
+        try context.save()
+    }
+
+    @Test(arguments: [false, true])
+    func filesOfRemovedValuesGoAfterTheCommit(removingTheEntity: Bool) throws {
+        let location = try Store.Location()
+        defer { location.cleanUp() }
+        try Self.fill(location)
+        let files = location.externalFiles()
+        #expect(files.count == 2)
+        let target = removingTheEntity ? Self.withoutNotes : Self.withoutPayload
+
+        // A migration that fails at its last statement (the metadata update) rolls back: the store and every file
+        // are as they were.
+        let db = try Database(path: location.store.path)
+        try db.execute(
+            sql: #"CREATE TRIGGER "refuse" BEFORE UPDATE ON "Z_METADATA" BEGIN SELECT RAISE(ABORT, 'refused'); END"#)
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(model: target, store: .sqlite(at: location.store))
+        }
+        #expect(location.externalFiles() == files)
+        do {
+            let old = try PersistentContainer(
+                model: Self.external, store: .sqlite(at: location.store), migratesStoreAutomatically: false)
+            let notes = try Store.notes(old.viewContext)
+            #expect(notes.map(\.payload?.count) == [3_000, 20, 4_000])
+        }
+
+        try db.execute(sql: #"DROP TRIGGER "refuse""#)
+        let container = try PersistentContainer(model: target, store: .sqlite(at: location.store))
+        #expect(location.externalFiles().isEmpty)
+        if !removingTheEntity {
+            let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+            #expect(Set(notes.map { $0.value(forKey: "title") as? String }) == ["note 0", "note 1", "note 2"])
+        }
+    }
+
+    /// Files still referenced by a value the migration keeps stay (here: `payload` kept, only `tags` removed).
+    @Test func filesOfKeptValuesStay() throws {
+        let location = try Store.Location()
+        defer { location.cleanUp() }
+        try Self.fill(location)
+        let files = location.externalFiles()
+        let withoutTags = ManagedObjectModel(
+            name: "Notes",
+            entities: [
+                EntityDescription(
+                    name: "Note", objectType: CoreDataNote.self,
+                    attributes: [
+                        AttributeDescription(name: "title", type: .string),
+                        AttributeDescription(
+                            name: "payload", type: .binary, allowsExternalBinaryDataStorage: true),
+                    ],
+                    relationships: [
+                        RelationshipDescription(name: "folder", destinationEntityName: "Folder", inverseName: "notes")
+                    ]),
+                Store.folder,
+            ], versionName: "Notes 2", earlierVersions: [Self.external])
+        let container = try PersistentContainer(model: withoutTags, store: .sqlite(at: location.store))
+        #expect(location.externalFiles() == files)
+        #expect(
+            try container.viewContext.fetch(FetchRequest<CoreDataNote>(entityName: "Note"))
+                .sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.map(\.payload?.count) == [3_000, 20, 4_000])
     }
 }
