@@ -4,7 +4,10 @@
 /// The statements run in order inside one transaction (SQLite's DDL is transactional): killed at any moment, the
 /// store is whole in the old version or whole in the new one. `Z_PK`s are kept, so relationships, join tables and
 /// ordered positions survive; entity numbers follow the new model (a new entity whose name sorts first
-/// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match).
+/// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match). The one exception to
+/// kept keys: entities of separate hierarchies moved into one share a table, so the rows of all but the first old
+/// table get keys above the others' and every reference follows (``beyondCoreData``: Core Data's inferred mapping
+/// refuses this change).
 ///
 /// ```swift
 /// let plan = try MigrationPlan(from: oldModel, to: newModel)
