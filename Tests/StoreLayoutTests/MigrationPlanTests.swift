@@ -365,6 +365,45 @@ struct MergedHierarchyMigrationPlanTests {
             ])
     }
 
+    /// Three roots under one new parent: each table's keys move above all earlier ones'; and a root that sorts first
+    /// moved under one that sorts later: the table whose root stays a root keeps its keys.
+    @Test func threeRootsAndTheTableThatStaysARootFirst() throws {
+        let three = LayoutModel(entities: ["Ant", "Bee", "Cow"].map { entity($0, attributes: [attribute("name")]) })
+        let db = try Plans.store(three)
+        try db.execute(
+            sql: """
+                INSERT INTO ZANT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'a1'), (2, 1, 1, 'a2');
+                INSERT INTO ZBEE (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 2, 1, 'b1'), (3, 2, 1, 'b3');
+                INSERT INTO ZCOW (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (2, 3, 1, 'c2');
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 2;
+                """)
+        let merged = LayoutModel(
+            entities: [entity("Zoo", attributes: [attribute("name")])]
+                + ["Ant", "Bee", "Cow"].map { entity($0, parent: "Zoo") })
+        let plan = try MigrationPlan(from: three, to: merged)
+        #expect(plan.isInferable, "\(plan.blockers)")
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        #expect(
+            try Plans.rows(db, "SELECT Z_PK, ZNAME FROM ZZOO ORDER BY Z_PK") == [
+                "1|a1", "2|a2", "3|b1", "5|b3", "7|c2",
+            ])
+        #expect(try Plans.rows(db, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Zoo'") == ["7"])
+
+        let pair = LayoutModel(entities: ["Ant", "Cow"].map { entity($0, attributes: [attribute("name")]) })
+        let other = try Plans.store(pair)
+        try other.execute(
+            sql: """
+                INSERT INTO ZANT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'a1');
+                INSERT INTO ZCOW (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 2, 1, 'c1'), (2, 2, 1, 'c2');
+                """)
+        let antUnderCow = LayoutModel(entities: [
+            entity("Ant", parent: "Cow"), entity("Cow", attributes: [attribute("name")]),
+        ])
+        let second = try MigrationPlan(from: pair, to: antUnderCow)
+        try other.transaction { for sql in second.statements { try other.execute(sql: sql) } }
+        #expect(try Plans.rows(other, "SELECT Z_PK, ZNAME FROM ZCOW ORDER BY Z_PK") == ["1|c1", "2|c2", "3|a1"])
+    }
+
     /// The keys move above the other table's largest key when it exceeds its `Z_MAX` (rows another tool wrote
     /// without updating it), and above its `Z_MAX` otherwise (tested above).
     @Test func keysMoveAboveTheLargestKeyWhenZMaxIsBehind() throws {
