@@ -8,9 +8,9 @@
 /// `Z_PK`, to-one keys pointing at them (in any table, the merged one included), both columns of join tables, and
 /// the new root's `Z_MAX`. Positions (`Z_FOK_`) hold positions, not keys, and stay.
 ///
-/// Core Data's inferred mapping refuses this change (it cannot merge entity hierarchies: "if two existing entities
-/// do not share a common parent in the source, they cannot share a common parent in the destination"), so the plan
-/// lists it in ``MigrationPlan/beyondCoreData``.
+/// Core Data's inferred mapping refuses this change (it cannot merge entity hierarchies: two entities that do not
+/// share a parent in the source cannot share one in the destination), so the plan lists it in
+/// ``MigrationPlan/beyondCoreData``.
 extension MigrationPlanner {
     /// Finds the new tables that receive rows of more than one old table, and plans the key offsets.
     mutating func planKeyOffsets() {
