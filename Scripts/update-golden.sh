@@ -21,7 +21,7 @@ for model in Models/*.xcdatamodeld; do
     "$tool" dump "$model" > "$golden/$name/$name.ir.json"
 done
 # The migration plans of the store-layout tests (steps and SQL of each case).
-UPDATE_GOLDEN=1 swift test --filter 'MigrationPlanTests|corpusDiffsAreGolden' >/dev/null
+UPDATE_GOLDEN=1 swift test --filter 'MigrationPlanTests|corpusDiffsAreGolden|mergedHierarchiesDiffIsGolden' >/dev/null
 # The runtime flavor committed for the runtime tests and the benchmarks.
 for generated in Tests/DataModelRuntimeTests/Generated/*/ Tests/GeneratedModels/*/; do
     name=$(basename "$generated")

@@ -136,6 +136,7 @@ enum DiffCommand {
                 text +=
                     "migration: inferable (lightweight), \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s")\n"
                 for step in plan.steps { text += "  \(step)\n" }
+                for note in plan.beyondCoreData { text += "beyond Core Data: \(note)\n" }
             } else {
                 text += "migration: NOT inferable; needs a mapping model:\n"
                 for blocker in plan.blockers { text += "  \(blocker)\n" }
@@ -166,6 +167,8 @@ enum DiffCommand {
             var blockers: [String]
             var steps: [String]
             var sql: [String]
+            /// What this migration does that Core Data's inferred mapping refuses (``MigrationPlan/beyondCoreData``).
+            var beyondCoreData: [String]
         }
 
         func json() throws -> String {
@@ -177,7 +180,8 @@ enum DiffCommand {
                         field: $0.field, old: $0.oldValue, new: $0.newValue, file: sides.display($0.location.file),
                         line: $0.location.line)
                 },
-                inferable: plan.isInferable, blockers: plan.blockers, steps: plan.steps, sql: plan.statements)
+                inferable: plan.isInferable, blockers: plan.blockers, steps: plan.steps, sql: plan.statements,
+                beyondCoreData: plan.beyondCoreData)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"

@@ -21,6 +21,8 @@ enum MigrateCommand {
         var steps: [String]
         var sql: [String]
         var reasons: [String]
+        /// What the migration does that Core Data's inferred mapping refuses (`MigrationPlan.beyondCoreData`).
+        var beyondCoreData: [String] = []
     }
 
     static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
@@ -73,6 +75,7 @@ enum MigrateCommand {
             report.migrated = migration.migrated
             report.steps = migration.plan.steps
             report.sql = migration.plan.statements
+            report.beyondCoreData = migration.plan.beyondCoreData
         } catch {
             exitCode = .modelError
             switch error {
@@ -107,6 +110,7 @@ enum MigrateCommand {
         }
         if report.sql.isEmpty { return text + "up to date: nothing to migrate\n" }
         text += "inferable: yes\nsteps:\n" + report.steps.map { "  \($0)\n" }.joined()
+        text += report.beyondCoreData.map { "beyond Core Data: \($0)\n" }.joined()
         if dryRun {
             text += "sql:\n" + report.sql.map { "  \($0);\n" }.joined() + "dry run: nothing was written\n"
         } else {

@@ -215,9 +215,16 @@ public enum StoreFile {
             guard !dryRun else {
                 return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
             }
+            // The files of removed values are found before the statements remove the values, and removed only after
+            // the commit (by `migrate`): a migration that does not commit leaves every file in place.
+            var removedFiles = try referencedFiles(plan.externalFileCleanup?.removedValuesSQL ?? [], in: database)
             for sql in plan.statements { try database.execute(sql: sql) }
             for change in plan.externalStorageChanges {
                 obsoleteFiles += try convert(change, in: database)
+            }
+            if !removedFiles.isEmpty {
+                removedFiles.subtract(try referencedFiles(plan.externalFileCleanup?.keptValuesSQL ?? [], in: database))
+                obsoleteFiles += removedFiles.sorted()
             }
             let hashes = layouts.hashes(target)
             if snapshot.versionHashes != hashes {
@@ -242,6 +249,21 @@ public enum StoreFile {
     static func externalDataDirectory(of database: Database) -> URL? {
         guard case .file(let path) = database.location else { return nil }
         return ExternalBinaryData.directory(forStoreAt: path)
+    }
+
+    /// The files named by the stored values the queries return (one column each; values that are not file
+    /// references are skipped); none for a store without an external-data folder (in memory).
+    static func referencedFiles(_ queries: [String], in database: Database) throws(SQLiteError) -> Set<String> {
+        guard !queries.isEmpty, externalDataDirectory(of: database) != nil else { return [] }
+        var names: Set<String> = []
+        for sql in queries {
+            for row in try database.fetchAll(sql: sql) {
+                guard case .blob(let stored)? = row.first, let name = ExternalBinaryData.referencedFile(in: stored)
+                else { continue }
+                names.insert(name)
+            }
+        }
+        return names
     }
 
     /// Rewrites the values of one attribute whose external-storage flag changes; returns the files whose bytes

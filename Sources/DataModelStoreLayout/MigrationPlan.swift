@@ -4,7 +4,10 @@
 /// The statements run in order inside one transaction (SQLite's DDL is transactional): killed at any moment, the
 /// store is whole in the old version or whole in the new one. `Z_PK`s are kept, so relationships, join tables and
 /// ordered positions survive; entity numbers follow the new model (a new entity whose name sorts first
-/// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match).
+/// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match). The one exception to
+/// kept keys: entities of separate hierarchies moved into one share a table, so the rows of all but the first old
+/// table get keys above the others' and every reference follows (``beyondCoreData``: Core Data's inferred mapping
+/// refuses this change).
 ///
 /// ```swift
 /// let plan = try MigrationPlan(from: oldModel, to: newModel)
@@ -23,6 +26,14 @@ public struct MigrationPlan: Sendable, Hashable {
     /// transaction, their values are rewritten row by row (not expressible in SQL: an external value's bytes are
     /// in a file), see ``ExternalStorageChange``.
     public let externalStorageChanges: [ExternalStorageChange]
+    /// The files of the store's external-data folder whose values the migration removes (a Binary attribute with
+    /// external storage removed, or an entity holding one): how to find them, to remove them once the migration is
+    /// committed; `nil` when it removes none.
+    public let externalFileCleanup: ExternalFileCleanup?
+    /// What this migration does that Core Data's inferred mapping refuses, one line each (entities of separate
+    /// hierarchies moved into one: on Apple platforms such a version needs a mapping model); empty when Core Data
+    /// would infer the whole migration.
+    public let beyondCoreData: [String]
 
     /// Whether the change is one Core Data's lightweight migration infers.
     public var isInferable: Bool { blockers.isEmpty }
@@ -48,7 +59,20 @@ public struct MigrationPlan: Sendable, Hashable {
         steps = planner.steps
         statements = planner.blockers.isEmpty ? planner.statements : []
         externalStorageChanges = planner.blockers.isEmpty ? planner.externalStorageChanges : []
+        externalFileCleanup = planner.blockers.isEmpty ? planner.externalFileCleanup : nil
+        beyondCoreData = planner.beyondCoreData
     }
+}
+
+/// How to find the external-data files of values a migration removes, so they are removed after it commits (never
+/// before: a migration that does not commit leaves the old version whole, files included). Each query returns one
+/// column of stored values; those that are Core Data's file references (`0x02` + name) name the files.
+public struct ExternalFileCleanup: Sendable, Hashable {
+    /// Run on the store before ``MigrationPlan/statements``: the references held by the values that go.
+    public let removedValuesSQL: [String]
+    /// Run after the statements, in the same transaction: the references the migrated store still holds (their
+    /// files stay, whatever the queries above found).
+    public let keptValuesSQL: [String]
 }
 
 /// A Binary attribute whose *Allows External Storage* flag differs between the two versions. Its column holds Core
@@ -135,13 +159,22 @@ struct MigrationPlanner {
     var steps: [String] = []
     var statements: [String] = []
     var externalStorageChanges: [ExternalStorageChange] = []
+    var externalFileCleanup: ExternalFileCleanup?
+    var beyondCoreData: [String] = []
+    /// Old table name → the SQL expression of the amount its keys move by, for old tables whose rows join those of
+    /// another old table in one new table (all but the first of them; see `planKeyOffsets`).
+    var keyOffsets: [String: String] = [:]
+    /// The statements that work out ``keyOffsets`` (into a temporary table), run before any table changes.
+    var keyOffsetStatements: [String] = []
+    /// New table name → the old tables whose rows it receives, when more than one, first kept key first.
+    var mergedTables: [String: [String]] = [:]
     /// Writes the new tables and indexes exactly as a new store gets them.
     let ddl = DDLWriter()
 
     /// New entity number → old entity layout it maps from.
-    private var entityMap: [Int: EntityLayout] = [:]
+    var entityMap: [Int: EntityLayout] = [:]
     /// Old entity number → new entity number.
-    private var numberMap: [Int: Int] = [:]
+    var numberMap: [Int: Int] = [:]
     /// New entity number → each of its attributes' old attribute (in the entity it maps from), by name.
     private var attributeSources: [Int: [String: AttributeLayout]] = [:]
 
@@ -161,7 +194,7 @@ struct MigrationPlanner {
     }
 
     /// The attribute `name` as declared on `entity` or an ancestor, in `model`.
-    private func attribute(_ name: String, of entity: String, in model: DeclaredProperties) -> LayoutAttribute? {
+    func attribute(_ name: String, of entity: String, in model: DeclaredProperties) -> LayoutAttribute? {
         model.attributes[entity]?[name]
     }
 
@@ -215,7 +248,7 @@ struct MigrationPlanner {
     }
 
     /// The old attribute the new attribute `name` of new entity `entity` maps from, in old entity `source`.
-    private func sourceAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
+    func sourceAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
         // The mapped entity's answers were worked out once (`mapEntities`): the rules ask for every attribute.
         if let known = attributeSources[entity.number], entityMap[entity.number]?.number == source.number {
             return known[name]
@@ -230,7 +263,7 @@ struct MigrationPlanner {
     }
 
     /// The old relationship the new relationship `name` of `entity` maps from, in old entity `source`.
-    private func sourceRelationship(_ name: String, entity: EntityLayout, source: EntityLayout) -> RelationshipLayout? {
+    func sourceRelationship(_ name: String, entity: EntityLayout, source: EntityLayout) -> RelationshipLayout? {
         sourceProperty(
             name, entity: entity, source: source, candidates: source.relationships, named: \.name,
             renaming: { relationship($0, of: $1, in: $2)?.renamingIdentifier })
@@ -275,16 +308,6 @@ struct MigrationPlanner {
                 }
             }
         }
-        // Keys are kept: rows of entities from two old tables cannot share one new table (their keys overlap).
-        for table in new.entityTables {
-            let sources = Set(
-                new.entities.filter { $0.tableName == table.name }.compactMap { entityMap[$0.number]?.tableName })
-            if sources.count > 1 {
-                blockers.append(
-                    "\(table.name): rows of separate old tables (\(sources.sorted().joined(separator: ", "))) move "
-                        + "into one hierarchy, which this migration does not support yet")
-            }
-        }
     }
 
     /// Whether an attribute has a default value, which fills it in existing rows.
@@ -308,10 +331,14 @@ struct MigrationPlanner {
     mutating func plan() {
         mapEntities()
         checkRules()
+        planKeyOffsets()
         guard blockers.isEmpty else { return }
-        defer { planExternalStorageChanges() }
+        defer {
+            planExternalStorageChanges()
+            planExternalFileCleanup()
+        }
         if old == new && sameIdentities() { return }
-        if let additions = additiveStatements() {
+        if keyOffsets.isEmpty, let additions = additiveStatements() {
             statements = additions
             return
         }
@@ -443,10 +470,14 @@ struct MigrationPlanner {
             let previous = entityMap[row.entityNumber].map {
                 #"(SELECT "Z_MAX" FROM "_DMG_OLD_PRIMARYKEY" WHERE "Z_ENT" = \#($0.number))"#
             }
+            var maximum = previous.map { "COALESCE(\($0), 0)" } ?? "0"
+            if row.superentityNumber == 0, let merged = mergedMaximum(ofRoot: row.entityNumber, previous: maximum) {
+                maximum = merged
+            }
             sql.append(
                 #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ("#
                     + "\(row.entityNumber), \(ddl.dialect.literal(row.name)), \(row.superentityNumber), "
-                    + (previous.map { "COALESCE(\($0), 0)" } ?? "0") + ")")
+                    + maximum + ")")
         }
         sql.append(#"DROP TABLE "_DMG_OLD_PRIMARYKEY""#)
         return sql
@@ -454,12 +485,12 @@ struct MigrationPlanner {
 
     // MARK: Rebuild
 
-    private static func oldName(_ table: String) -> String { "_DMG_OLD_" + table }
+    static func oldName(_ table: String) -> String { "_DMG_OLD_" + table }
 
     /// Moves every old table aside, creates the new ones, copies every row of every mapped entity with its `Z_PK`,
     /// fills join tables and positions, drops the old tables, then creates the indexes.
     private mutating func rebuild() {
-        var sql: [String] = []
+        var sql = keyOffsetStatements
         let kept = keptTables()
         let oldTables = (old.entityTables + old.joinTables.map(\.table)).filter { !kept.contains($0.name) }
         for table in oldTables {
@@ -473,6 +504,7 @@ struct MigrationPlanner {
         steps.append(
             "move the old tables aside and create the new model's tables"
                 + (kept.isEmpty ? "" : " (" + kept.sorted().joined(separator: ", ") + " stay as they are)"))
+        steps += mergeSteps()
         for entity in new.entities where !kept.contains(entity.tableName) {
             guard let source = entityMap[entity.number] else { continue }
             sql.append(copyRows(of: entity, from: source))
@@ -501,10 +533,11 @@ struct MigrationPlanner {
             sql.append(ddl.createIndex(index))
         }
         steps.append("drop the old tables and create the indexes")
-        if entityRows(old) != entityRows(new) {
+        if entityRows(old) != entityRows(new) || !keyOffsets.isEmpty {
             sql += primaryKeyStatements()
             steps.append("update Z_PRIMARYKEY entity rows")
         }
+        if !keyOffsetStatements.isEmpty { sql.append(#"DROP TABLE "_DMG_KEY_OFFSET""#) }
         for entity in old.entities where numberMap[entity.number] == nil {
             steps.insert("drop \(entity.name) rows (entity removed)", at: 0)
         }
@@ -518,7 +551,9 @@ struct MigrationPlanner {
         guard old.entities.allSatisfy({ numberMap[$0.number] == $0.number }) else { return [] }
         var kept: Set<String> = []
         for table in new.entityTables {
-            guard let previous = old.table(named: table.name), previous.columns == table.columns else { continue }
+            guard let previous = old.table(named: table.name), previous.columns == table.columns,
+                !refersToMovedKeys(table: table.name)
+            else { continue }
             let entities = new.entities.filter { $0.tableName == table.name }
             let oldEntities = old.entities.filter { $0.tableName == table.name }
             guard entities.count == oldEntities.count,
@@ -540,6 +575,7 @@ struct MigrationPlanner {
         // that owned the same table.
         for join in new.joinTables {
             guard let previous = old.joinTable(named: join.name), previous == join,
+                !movesKeys(ofNewEntity: join.ownerEntityNumber), !movesKeys(ofNewEntity: join.destinationEntityNumber),
                 let owner = new.entity(number: join.ownerEntityNumber), let source = entityMap[owner.number],
                 let relationship = owner.relationship(named: join.ownerRelationshipName)
                     ?? new.entity(number: join.destinationEntityNumber)?.relationship(
@@ -608,7 +644,7 @@ struct MigrationPlanner {
     private func value(for column: ColumnLayout, entity: EntityLayout, source: EntityLayout, table: String) -> String {
         let q = { (name: String) in "o." + ddl.dialect.identifier(name) }
         switch column.role {
-        case .primaryKey: return q("Z_PK")
+        case .primaryKey: return shiftedKey(q("Z_PK"), ofOldEntity: source.number)
         case .entity: return String(entity.number)
         case .optimisticLock: return q("Z_OPT")
         case .attribute:
@@ -637,7 +673,7 @@ struct MigrationPlanner {
         q: (String) -> String
     ) -> String {
         // The old destination `Z_PK`, whatever the old relationship's storage.
-        let key: String
+        var key: String
         var oldEntityColumn: String?
         var oldOrderColumn: String?
         switch previous.storage {
@@ -656,6 +692,7 @@ struct MigrationPlanner {
                 + ddl.dialect.identifier(Self.oldName(join.table)) + " AS j WHERE j."
                 + ddl.dialect.identifier(join.sourceColumn) + #" = o."Z_PK")"#
         }
+        key = shiftedKey(key, ofOldEntity: previous.destinationEntityNumber)
         if column.name == current.column { return key }
         if column.name == current.entityColumn {
             if let oldEntityColumn { return entityNumberExpression(oldEntityColumn) }
@@ -713,21 +750,24 @@ struct MigrationPlanner {
         from: String, source: String, destination: String, order: String?, inverseOrder: String?
     )? {
         let q = { (name: String) in "o." + ddl.dialect.identifier(name) }
+        let source = { (key: String) in shiftedKey(key, ofOldEntity: entity.number) }
+        let destination = { (key: String) in shiftedKey(key, ofOldEntity: relationship.destinationEntityNumber) }
         switch relationship.storage {
         case .joinTable(let join):
             return (
-                ddl.dialect.identifier(Self.oldName(join.table)) + " AS o", q(join.sourceColumn),
-                q(join.destinationColumn), join.orderColumn.map(q), join.inverseOrderColumn.map(q)
+                ddl.dialect.identifier(Self.oldName(join.table)) + " AS o", source(q(join.sourceColumn)),
+                destination(q(join.destinationColumn)), join.orderColumn.map(q), join.inverseOrderColumn.map(q)
             )
         case .foreignKey(let columns):
             return (
                 ddl.dialect.identifier(Self.oldName(entity.tableName)) + " AS o WHERE " + q(columns.column)
-                    + " IS NOT NULL", q("Z_PK"), q(columns.column), nil, columns.orderColumn.map(q)
+                    + " IS NOT NULL", source(q("Z_PK")), destination(q(columns.column)), nil,
+                columns.orderColumn.map(q)
             )
         case .inverseForeignKey(let table, let columns):
             return (
                 ddl.dialect.identifier(Self.oldName(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
-                q(columns.column), q("Z_PK"), columns.orderColumn.map(q), nil
+                source(q(columns.column)), destination(q("Z_PK")), columns.orderColumn.map(q), nil
             )
         }
     }

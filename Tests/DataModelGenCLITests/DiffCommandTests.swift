@@ -77,6 +77,30 @@ struct DiffCommandTests {
         #expect(runTool(["diff", bundle.path, "--git", "no-such-revision"]).code == .ioError)
     }
 
+    /// `Cat` and `Dog`, two roots, moved under a new `Animal` (`Tests/DataModelTests/Fixtures/Pets.xcdatamodeld`): the
+    /// plan merges their tables, says what Core Data's inferred mapping would not do, and its SQL is golden
+    /// (`Golden/diff/merged-hierarchies.txt`; `Scripts/update-golden.sh` rewrites it).
+    static let pets = Paths.fixtures + "/Pets.xcdatamodeld"
+
+    @Test func mergedHierarchiesDiffIsGolden() throws {
+        let run = runTool(["diff", Self.pets, "--sql"])
+        #expect(run.code == .modelError, "\(run.err)")
+        let text = run.out.replacingOccurrences(of: Paths.fixtures + "/", with: "")
+        #expect(text.contains("\nbeyond Core Data: Cat, Dog: entities of separate hierarchies (tables ZCAT, ZDOG)"))
+        let url = Paths.testsDirectory.appendingPathComponent("Golden/diff/merged-hierarchies.txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        } else {
+            #expect(
+                text == (try? String(contentsOf: url, encoding: .utf8)),
+                "the diff differs from merged-hierarchies.txt; if intended, run Scripts/update-golden.sh")
+        }
+        let json = runTool(["diff", Self.pets, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect(object?["inferable"] as? Bool == true)
+        #expect((object?["beyondCoreData"] as? [String])?.count == 1)
+    }
+
     /// The diffs of a few real bundles, every consecutive version pair, compared with golden files
     /// (`Tests/DataModelGenCLITests/Golden/diff`; `Scripts/update-golden.sh` rewrites them).
     static let corpus = Paths.repositoryRoot.appendingPathComponent("../shared/corpus/models").standardizedFileURL.path

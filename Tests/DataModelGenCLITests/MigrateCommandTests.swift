@@ -45,6 +45,42 @@ struct MigrateCommandTests {
         #expect(runTool(["migrate", Self.person, store]).out.contains("up to date"))
     }
 
+    /// `migrate` merges the tables of `Cat` and `Dog` (moved under a new `Animal`): keys of dogs move above the cats',
+    /// and the references follow.
+    @Test func mergedHierarchiesMigrate() throws {
+        let pets = Paths.fixtures + "/Pets.xcdatamodeld"
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("pets-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let schema = runTool(["schema", pets, "--model-version", "Pets"])
+        #expect(schema.code == .success)
+        do {
+            let db = try Database(path: store)
+            try db.execute(sql: schema.out)
+            try db.execute(
+                sql: #"""
+                    INSERT INTO "ZCAT" ("Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZRIVAL") VALUES (1, 1, 1, 'Tom', 2), (2, 1, 1, 'Kit', 1);
+                    INSERT INTO "ZDOG" ("Z_PK", "Z_ENT", "Z_OPT", "ZNAME") VALUES (1, 2, 1, 'Rex'), (2, 2, 1, 'Fido');
+                    INSERT INTO "Z_1FRIENDS" ("Z_1PALS", "Z_2FRIENDS") VALUES (1, 2), (2, 1);
+                    UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 2 WHERE "Z_ENT" IN (1, 2);
+                    """#)
+        }
+        let run = runTool(["migrate", pets, store])
+        #expect(run.code == .success, "\(run.out)\(run.err)")
+        #expect(run.out.contains("beyond Core Data: Cat, Dog:"))
+        let db = try Database(path: store)
+        let rows = { (sql: String) in
+            try db.fetchAll(sql: sql).map { $0.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "nil" } }
+        }
+        #expect(
+            try rows(#"SELECT "Z_PK", "Z_ENT", "ZNAME", "ZRIVAL" FROM "ZANIMAL" ORDER BY "Z_PK""#) == [
+                ["1", "2", "Tom", "4"], ["2", "2", "Kit", "3"], ["3", "3", "Rex", "nil"], ["4", "3", "Fido", "nil"],
+            ])
+        #expect(
+            try rows(#"SELECT "Z_2PALS", "Z_3FRIENDS" FROM "Z_2FRIENDS" ORDER BY 1"#) == [["1", "4"], ["2", "3"]])
+        #expect(try rows(#"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_NAME" = 'Animal'"#) == [["4"]])
+    }
+
     @Test func anUnknownStoreOrVersionFails() throws {
         let store = try Self.firstVersionStore()
         defer { try? FileManager.default.removeItem(atPath: store) }

@@ -213,3 +213,209 @@ struct MigrationPlanTests {
         #expect(try MigrationPlan(from: Self.people, to: Self.people).isEmpty)
     }
 }
+
+/// Entities of separate hierarchies moved into one: two roots under a new common parent, and a root under another
+/// root. Their old tables' keys overlap, so the second table's keys move above the first's, and every reference
+/// follows.
+@Suite("Migration plans: hierarchies merged into one table")
+struct MergedHierarchyMigrationPlanTests {
+    typealias Plans = MigrationPlanTests
+
+    /// Cats and dogs, each a root (tables `ZCAT`, `ZDOG`), with relationships into, out of and between them: an
+    /// ordered one-to-many (`Cat.toys`), a one-to-many between them (`Cat.rival`), a many-to-many between them
+    /// (`Cat.friends` / `Dog.pals`), to-ones without inverse from them (`Dog.chases`) and to them (`Toy.dog`,
+    /// `Zoo.star`), and a table that refers to neither (`Yard`).
+    static let pets = LayoutModel(entities: [
+        entity(
+            "Cat", attributes: [attribute("name"), attribute("lives", .integer16)],
+            relationships: [
+                toMany("toys", "Toy", inverse: "cat", ordered: true), toOne("rival", "Dog", inverse: "rivalOf"),
+                toMany("friends", "Dog", inverse: "pals"),
+            ]),
+        dog(parent: nil, attributes: [attribute("name"), attribute("weight", .double)]),
+        entity(
+            "Toy", attributes: [attribute("label")],
+            relationships: [toOne("cat", "Cat", inverse: "toys"), toOne("dog", "Dog")]),
+        entity("Yard", attributes: [attribute("size", .integer32)], relationships: [toOne("toy", "Toy")]),
+        entity("Zoo", attributes: [attribute("city")], relationships: [toOne("star", "Cat")]),
+    ])
+
+    static func dog(parent: String?, attributes: [LayoutAttribute]) -> LayoutEntity {
+        entity(
+            "Dog", parent: parent, attributes: attributes,
+            relationships: [
+                toMany("rivalOf", "Cat", inverse: "rival"), toMany("pals", "Cat", inverse: "friends"),
+                toOne("chases", "Cat"),
+            ])
+    }
+
+    /// Cats 1–3, dogs 1–2 (overlapping keys); cats' `Z_MAX` is 5, above their largest key.
+    static func fill(_ db: Database) throws {
+        let join = try #require(try StoreLayout(model: pets).joinTables.first)
+        let (catColumn, dogColumn) =
+            join.ownerRelationshipName == "friends"
+            ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+        try db.execute(
+            sql: """
+                INSERT INTO ZCAT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, ZRIVAL) VALUES (1, 1, 4, 'Tom', 9, 2);
+                INSERT INTO ZCAT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, ZRIVAL) VALUES (2, 1, 1, 'Kit', 7, NULL);
+                INSERT INTO ZCAT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, ZRIVAL) VALUES (3, 1, 1, 'Max', 3, 1);
+                INSERT INTO ZDOG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZWEIGHT, ZCHASES) VALUES (1, 2, 2, 'Rex', 30.5, 3);
+                INSERT INTO ZDOG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZWEIGHT, ZCHASES) VALUES (2, 2, 1, 'Fido', 12.25, 1);
+                INSERT INTO ZTOY (Z_PK, Z_ENT, Z_OPT, ZLABEL, ZCAT, Z_FOK_CAT, ZDOG) VALUES (1, 3, 1, 'ball', 1, 2, 2);
+                INSERT INTO ZTOY (Z_PK, Z_ENT, Z_OPT, ZLABEL, ZCAT, Z_FOK_CAT, ZDOG) VALUES (2, 3, 1, 'yarn', 1, 1, NULL);
+                INSERT INTO ZTOY (Z_PK, Z_ENT, Z_OPT, ZLABEL, ZCAT, Z_FOK_CAT, ZDOG) VALUES (3, 3, 1, 'bone', NULL, NULL, 1);
+                INSERT INTO ZYARD (Z_PK, Z_ENT, Z_OPT, ZSIZE, ZTOY) VALUES (1, 4, 1, 80, 3);
+                INSERT INTO ZZOO (Z_PK, Z_ENT, Z_OPT, ZCITY, ZSTAR) VALUES (1, 5, 1, 'Rome', 3);
+                INSERT INTO "\(join.name)" ("\(catColumn)", "\(dogColumn)") VALUES (1, 1), (2, 1), (3, 2);
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 5 WHERE Z_ENT = 1;
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_ENT = 2;
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 3;
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_ENT IN (4, 5);
+                """)
+    }
+
+    /// The (cat, dog) pairs of the friendship join table of `model`'s store.
+    static func friendships(_ db: Database, _ model: LayoutModel) throws -> [String] {
+        let join = try #require(try StoreLayout(model: model).joinTables.first)
+        let (cat, dog) =
+            join.ownerRelationshipName == "friends"
+            ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+        return try Plans.rows(db, "SELECT \"\(cat)\", \"\(dog)\" FROM \"\(join.name)\" ORDER BY 1, 2")
+    }
+
+    /// The references every case checks: to-ones into, out of and between cats and dogs, positions, the join table.
+    static func expectReferences(_ db: Database, _ model: LayoutModel, table: String) throws {
+        #expect(
+            try Plans.rows(db, "SELECT Z_PK, ZRIVAL FROM \(table) WHERE ZLIVES IS NOT NULL ORDER BY Z_PK") == [
+                "1|7", "2|nil", "3|6",
+            ])
+        #expect(
+            try Plans.rows(db, "SELECT ZNAME, ZCHASES FROM \(table) WHERE ZWEIGHT IS NOT NULL ORDER BY Z_PK") == [
+                "Rex|3", "Fido|1",
+            ])
+        #expect(
+            try Plans.rows(db, "SELECT Z_PK, ZLABEL, ZCAT, Z_FOK_CAT, ZDOG FROM ZTOY ORDER BY Z_PK") == [
+                "1|ball|1|2|7", "2|yarn|1|1|nil", "3|bone|nil|nil|6",
+            ])
+        #expect(try friendships(db, model) == ["1|6", "2|6", "3|7"])
+        #expect(try Plans.rows(db, "SELECT ZSTAR FROM ZZOO") == ["3"])
+        #expect(try Plans.rows(db, "SELECT ZSIZE, ZTOY FROM ZYARD") == ["80|3"])
+    }
+
+    /// `Animal` (new, sorts first) becomes the parent of `Cat` and `Dog` and takes `name` up: every entity number
+    /// moves, both tables become `ZANIMAL`; cats keep keys 1–3, dogs get 6 and 7 (above the cats' `Z_MAX` of 5).
+    @Test func twoRootsUnderANewParent() throws {
+        let db = try Plans.store(Self.pets)
+        try Self.fill(db)
+        var entities = Self.pets.entities
+        entities[0] = LayoutEntity(
+            name: "Cat", parentName: "Animal", attributes: [attribute("lives", .integer16)],
+            relationships: entities[0].relationships)
+        entities[1] = Self.dog(parent: "Animal", attributes: [attribute("weight", .double)])
+        let new = LayoutModel(entities: [entity("Animal", attributes: [attribute("name")])] + entities)
+        let plan = try Plans.migrate(db, from: Self.pets, to: new, golden: "merged-under-new-parent")
+        #expect(
+            plan.steps.contains {
+                $0.hasPrefix("merge ZCAT, ZDOG into ZANIMAL: ZCAT rows keep their keys; ZDOG keys move above them")
+            })
+        #expect(plan.beyondCoreData.count == 1)
+        #expect(
+            plan.beyondCoreData.first?.hasPrefix("Cat, Dog: entities of separate hierarchies (tables ZCAT, ZDOG)")
+                == true)
+        #expect(
+            try Plans.rows(
+                db, "SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, CAST(ZWEIGHT AS TEXT) FROM ZANIMAL ORDER BY Z_PK")
+                == [
+                    "1|2|4|Tom|9|nil", "2|2|1|Kit|7|nil", "3|2|1|Max|3|nil", "6|3|2|Rex|nil|30.5",
+                    "7|3|1|Fido|nil|12.25",
+                ])
+        try Self.expectReferences(db, new, table: "ZANIMAL")
+        #expect(
+            try Plans.rows(db, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+                "1|Animal|0|7", "2|Cat|1|5", "3|Dog|1|2", "4|Toy|0|3", "5|Yard|0|1", "6|Zoo|0|1",
+            ])
+        #expect(try db.fetchAll(sql: "SELECT name FROM sqlite_temp_master").isEmpty)
+    }
+
+    /// `Dog` moves under `Cat` (an existing root): `ZDOG` merges into `ZCAT`, whose rows keep their keys; `Yard`,
+    /// which refers to neither, stays as it is, while `Zoo` (its star now has sub-entities) and `Toy` are rebuilt.
+    @Test func aRootUnderAnotherRoot() throws {
+        let db = try Plans.store(Self.pets)
+        try Self.fill(db)
+        var entities = Self.pets.entities
+        entities[1] = Self.dog(parent: "Cat", attributes: [attribute("weight", .double)])
+        let new = LayoutModel(entities: entities)
+        let plan = try Plans.migrate(db, from: Self.pets, to: new, golden: "merged-under-existing-root")
+        #expect(plan.steps.contains { $0.hasSuffix("(ZYARD stay as they are)") })
+        #expect(plan.steps.contains { $0.hasPrefix("merge ZCAT, ZDOG into ZCAT: ZCAT rows keep their keys") })
+        #expect(
+            try Plans.rows(
+                db, "SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, CAST(ZWEIGHT AS TEXT) FROM ZCAT ORDER BY Z_PK")
+                == [
+                    "1|1|4|Tom|9|nil", "2|1|1|Kit|7|nil", "3|1|1|Max|3|nil", "6|2|2|Rex|nil|30.5",
+                    "7|2|1|Fido|nil|12.25",
+                ])
+        try Self.expectReferences(db, new, table: "ZCAT")
+        #expect(try Plans.rows(db, "SELECT Z1_STAR FROM ZZOO") == ["1"])
+        #expect(try Plans.rows(db, "SELECT Z_PK, Z1_CAT FROM ZTOY ORDER BY Z_PK") == ["1|1", "2|1", "3|nil"])
+        #expect(
+            try Plans.rows(db, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+                "1|Cat|0|7", "2|Dog|1|2", "3|Toy|0|3", "4|Yard|0|1", "5|Zoo|0|1",
+            ])
+    }
+
+    /// Three roots under one new parent: each table's keys move above all earlier ones'; and a root that sorts first
+    /// moved under one that sorts later: the table whose root stays a root keeps its keys.
+    @Test func threeRootsAndTheTableThatStaysARootFirst() throws {
+        let three = LayoutModel(entities: ["Ant", "Bee", "Cow"].map { entity($0, attributes: [attribute("name")]) })
+        let db = try Plans.store(three)
+        try db.execute(
+            sql: """
+                INSERT INTO ZANT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'a1'), (2, 1, 1, 'a2');
+                INSERT INTO ZBEE (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 2, 1, 'b1'), (3, 2, 1, 'b3');
+                INSERT INTO ZCOW (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (2, 3, 1, 'c2');
+                UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 2;
+                """)
+        let merged = LayoutModel(
+            entities: [entity("Zoo", attributes: [attribute("name")])]
+                + ["Ant", "Bee", "Cow"].map { entity($0, parent: "Zoo") })
+        let plan = try MigrationPlan(from: three, to: merged)
+        #expect(plan.isInferable, "\(plan.blockers)")
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        #expect(
+            try Plans.rows(db, "SELECT Z_PK, ZNAME FROM ZZOO ORDER BY Z_PK") == [
+                "1|a1", "2|a2", "3|b1", "5|b3", "7|c2",
+            ])
+        #expect(try Plans.rows(db, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Zoo'") == ["7"])
+
+        let pair = LayoutModel(entities: ["Ant", "Cow"].map { entity($0, attributes: [attribute("name")]) })
+        let other = try Plans.store(pair)
+        try other.execute(
+            sql: """
+                INSERT INTO ZANT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'a1');
+                INSERT INTO ZCOW (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 2, 1, 'c1'), (2, 2, 1, 'c2');
+                """)
+        let antUnderCow = LayoutModel(entities: [
+            entity("Ant", parent: "Cow"), entity("Cow", attributes: [attribute("name")]),
+        ])
+        let second = try MigrationPlan(from: pair, to: antUnderCow)
+        try other.transaction { for sql in second.statements { try other.execute(sql: sql) } }
+        #expect(try Plans.rows(other, "SELECT Z_PK, ZNAME FROM ZCOW ORDER BY Z_PK") == ["1|c1", "2|c2", "3|a1"])
+    }
+
+    /// The keys move above the other table's largest key when it exceeds its `Z_MAX` (rows another tool wrote
+    /// without updating it), and above its `Z_MAX` otherwise (tested above).
+    @Test func keysMoveAboveTheLargestKeyWhenZMaxIsBehind() throws {
+        let db = try Plans.store(Self.pets)
+        try Self.fill(db)
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
+        var entities = Self.pets.entities
+        entities[1] = Self.dog(parent: "Cat", attributes: [attribute("weight", .double)])
+        let plan = try MigrationPlan(from: Self.pets, to: LayoutModel(entities: entities))
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        #expect(try Plans.rows(db, "SELECT Z_PK FROM ZCAT ORDER BY Z_PK") == ["1", "2", "3", "4", "5"])
+        #expect(try Plans.rows(db, "SELECT ZRIVAL FROM ZCAT WHERE Z_ENT = 1 ORDER BY Z_PK") == ["5", "nil", "4"])
+        #expect(try Plans.rows(db, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") == ["5"])
+    }
+}
