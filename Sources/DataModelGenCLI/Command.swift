@@ -34,7 +34,12 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: shown = ([.outputFile, .ifNotExists, .modelVersion] as [Option]).map { $0.usage() }
         case .validate: shown = ["[options]"]
         case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
-        case .migrate: shown = ["<store.sqlite>"] + ([.toVersion, .dryRun, .diffFormat] as [Option]).map { $0.usage() }
+        case .migrate:
+            shown =
+                ["<store.sqlite>"]
+                + ([.toVersion, .dryRun, .mergeHierarchies, .diffFormat] as [Option]).map {
+                    $0.usage()
+                }
         case .diff:
             shown =
                 ["[<new-model>]"]
@@ -59,8 +64,8 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: [.outputFile, .dialect, .foreignKeys, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions
         case .dump: [.format] + Self.commonOptions
-        case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql] + Self.commonOptions
-        case .migrate: [.toVersion, .dryRun, .diffFormat] + Self.commonOptions
+        case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql, .mergeHierarchies] + Self.commonOptions
+        case .migrate: [.toVersion, .dryRun, .mergeHierarchies, .diffFormat] + Self.commonOptions
         }
     }
 

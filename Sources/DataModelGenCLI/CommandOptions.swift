@@ -61,6 +61,9 @@ extension ArgumentParser.Option {
     static let toVersion = value("to", "VERSION", "The new version of the bundle (default: the current one).")
     static let gitRevision = value(
         "git", "REV", "Compare the model as git has it at REV (a commit, branch or tag) with the working tree.")
+    static let mergeHierarchies = flag(
+        "merge-hierarchies",
+        "Also migrate entities of separate hierarchies moved into one (Core Data refuses; their keys are renumbered).")
     static let sql = flag("sql", "Also print the SQL that migrates a store of the old version.")
     static let diffFormat = value(
         "format", "FORMAT", "Output format: text (default) or json.", allowed: DiffFormat.allCases.map(\.rawValue))

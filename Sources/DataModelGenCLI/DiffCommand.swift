@@ -49,7 +49,9 @@ enum DiffCommand {
         let changes = ModelDiff.changes(from: sides.old.model, to: sides.new.model)
         let plan: MigrationPlan
         do {
-            plan = try MigrationPlan(from: LayoutModel(sides.old.model), to: LayoutModel(sides.new.model))
+            plan = try MigrationPlan(
+                from: LayoutModel(sides.old.model), to: LayoutModel(sides.new.model),
+                mergingHierarchies: arguments.flag(.mergeHierarchies))
         } catch {
             printer.print([
                 .error(
@@ -133,8 +135,8 @@ enum DiffCommand {
             if plan.isEmpty {
                 text += "migration: none needed\n"
             } else if plan.isInferable {
-                text +=
-                    "migration: inferable (lightweight), \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s")\n"
+                let kind = plan.beyondCoreData.isEmpty ? "inferable (lightweight)" : "with --merge-hierarchies"
+                text += "migration: \(kind), \(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s")\n"
                 for step in plan.steps { text += "  \(step)\n" }
                 for note in plan.beyondCoreData { text += "beyond Core Data: \(note)\n" }
             } else {

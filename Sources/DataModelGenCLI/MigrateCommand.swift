@@ -69,7 +69,8 @@ enum MigrateCommand {
         var exitCode = ExitCode.success
         do {
             let migration = try StoreFile.migrate(
-                database, versions: versions.map { LayoutModel($0.model) }, to: target, dryRun: dryRun)
+                database, versions: versions.map { LayoutModel($0.model) }, to: target, dryRun: dryRun,
+                mergingHierarchies: arguments.flag(.mergeHierarchies))
             report.sourceVersion = names[migration.sourceIndex]
             report.inferable = true
             report.migrated = migration.migrated

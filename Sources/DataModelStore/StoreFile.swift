@@ -152,13 +152,14 @@ public enum StoreFile {
     /// Recognises which of `versions` (oldest first) wrote the store and migrates it in place to
     /// `versions[target]`, all in one write transaction taken before looking, so two processes opening one store
     /// never both migrate it. Killed at any moment, the store is whole in the old version or in the new one.
-    /// With `dryRun`, nothing is written.
+    /// With `dryRun`, nothing is written. `mergingHierarchies`: also what Core Data's inferred mapping refuses
+    /// (``MigrationPlan/init(from:to:mergingHierarchies:)``).
     ///
     /// `known`: the state read before the transaction began; reused when the schema has not changed since.
     /// `layouts`: the versions' layouts the caller has already computed (by version index), so none is computed twice.
     public static func migrate(
         _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool = false, known: State? = nil,
-        layouts: [Int: StoreLayout] = [:], hashes: [Int: [String: String]] = [:]
+        layouts: [Int: StoreLayout] = [:], hashes: [Int: [String: String]] = [:], mergingHierarchies: Bool = false
     ) throws(MigrationFailure) -> Migration {
         do {
             try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
@@ -170,7 +171,7 @@ public enum StoreFile {
             var cache = LayoutCache(versions: versions, known: layouts, knownHashes: hashes)
             let migration = try migrateInTransaction(
                 database, versions: versions, to: target, dryRun: dryRun, known: known, layouts: &cache,
-                obsoleteFiles: &obsoleteFiles)
+                obsoleteFiles: &obsoleteFiles, mergingHierarchies: mergingHierarchies)
             do {
                 try database.execute(sql: dryRun ? "ROLLBACK TRANSACTION" : "COMMIT TRANSACTION")
             } catch {
@@ -189,7 +190,7 @@ public enum StoreFile {
 
     private static func migrateInTransaction(
         _ database: Database, versions: [LayoutModel], to target: Int, dryRun: Bool, known: State?,
-        layouts: inout LayoutCache, obsoleteFiles: inout [String]
+        layouts: inout LayoutCache, obsoleteFiles: inout [String], mergingHierarchies: Bool
     ) throws(MigrationFailure) -> Migration {
         do {
             // Another process may have migrated between `known` and the write lock: its schema cookie tells.
@@ -208,7 +209,7 @@ public enum StoreFile {
             guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
             let plan = try MigrationPlan(
                 from: versions[source], to: versions[target], oldLayout: try layouts.layout(source),
-                newLayout: try layouts.layout(target))
+                newLayout: try layouts.layout(target), mergingHierarchies: mergingHierarchies)
             guard plan.isInferable else {
                 throw MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
             }

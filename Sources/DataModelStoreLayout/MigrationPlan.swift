@@ -6,8 +6,9 @@
 /// ordered positions survive; entity numbers follow the new model (a new entity whose name sorts first
 /// renumbers the others, and every `Z_ENT` and `Z<n>_` entity column is rewritten to match). The one exception to
 /// kept keys: entities of separate hierarchies moved into one share a table, so the rows of all but the first old
-/// table get keys above the others' and every reference follows (``beyondCoreData``: Core Data's inferred mapping
-/// refuses this change).
+/// table get keys above the others' and every reference follows. Core Data's inferred mapping refuses that change,
+/// so the plan does too unless asked (`mergingHierarchies`, what `datamodelgen migrate --merge-hierarchies`
+/// passes); ``beyondCoreData`` says what it is either way.
 ///
 /// ```swift
 /// let plan = try MigrationPlan(from: oldModel, to: newModel)
@@ -32,7 +33,7 @@ public struct MigrationPlan: Sendable, Hashable {
     public let externalFileCleanup: ExternalFileCleanup?
     /// What this migration does that Core Data's inferred mapping refuses, one line each (entities of separate
     /// hierarchies moved into one: on Apple platforms such a version needs a mapping model); empty when Core Data
-    /// would infer the whole migration.
+    /// would infer the whole migration. Without `mergingHierarchies` each line is a blocker too.
     public let beyondCoreData: [String]
 
     /// Whether the change is one Core Data's lightweight migration infers.
@@ -43,18 +44,29 @@ public struct MigrationPlan: Sendable, Hashable {
 
     /// Plans the migration of a store of `old` into one of `new`.
     ///
+    /// `mergingHierarchies`: also migrate entities of separate hierarchies moved into one (their tables merge, one
+    /// side's keys move), which Core Data's inferred mapping refuses; by default that change is a blocker, as in
+    /// Core Data.
+    ///
     /// - Throws: ``StoreLayoutError`` when either model cannot be laid out.
-    public init(from old: LayoutModel, to new: LayoutModel) throws(StoreLayoutError) {
+    public init(from old: LayoutModel, to new: LayoutModel, mergingHierarchies: Bool = false) throws(StoreLayoutError) {
         try self.init(
-            from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new))
+            from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new),
+            mergingHierarchies: mergingHierarchies)
     }
 
     /// Plans the migration with the two models' layouts already computed (`StoreLayout(model: old)`, and `new`'s).
-    public init(from old: LayoutModel, to new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout)
-        throws(StoreLayoutError)
-    {
+    public init(
+        from old: LayoutModel, to new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout,
+        mergingHierarchies: Bool = false
+    ) throws(StoreLayoutError) {
         var planner = MigrationPlanner(old: old, new: new, oldLayout: oldLayout, newLayout: newLayout)
         planner.plan()
+        if !mergingHierarchies {
+            planner.blockers += planner.beyondCoreData.map {
+                $0 + " (datamodelgen migrate --merge-hierarchies migrates such a store)"
+            }
+        }
         blockers = planner.blockers
         steps = planner.steps
         statements = planner.blockers.isEmpty ? planner.statements : []

@@ -83,8 +83,16 @@ struct DiffCommandTests {
     static let pets = Paths.fixtures + "/Pets.xcdatamodeld"
 
     @Test func mergedHierarchiesDiffIsGolden() throws {
-        let run = runTool(["diff", Self.pets, "--sql"])
+        // As Core Data: not inferable, with the way further in the reason.
+        let refused = runTool(["diff", Self.pets, "--sql"])
+        #expect(refused.code == .modelError)
+        #expect(refused.out.contains("migration: NOT inferable"), "\(refused.out)")
+        #expect(refused.out.contains("refuses to merge hierarchies"))
+        #expect(refused.out.contains("(datamodelgen migrate --merge-hierarchies migrates such a store)"))
+        #expect(!refused.out.contains("BEGIN IMMEDIATE"))
+        let run = runTool(["diff", Self.pets, "--sql", "--merge-hierarchies"])
         #expect(run.code == .modelError, "\(run.err)")
+        #expect(run.out.contains("migration: with --merge-hierarchies, 8 steps"), "\(run.out)")
         let text = run.out.replacingOccurrences(of: Paths.fixtures + "/", with: "")
         #expect(text.contains("\nbeyond Core Data: Cat, Dog: entities of separate hierarchies (tables ZCAT, ZDOG)"))
         let url = Paths.testsDirectory.appendingPathComponent("Golden/diff/merged-hierarchies.txt")
@@ -95,10 +103,12 @@ struct DiffCommandTests {
                 text == (try? String(contentsOf: url, encoding: .utf8)),
                 "the diff differs from merged-hierarchies.txt; if intended, run Scripts/update-golden.sh")
         }
-        let json = runTool(["diff", Self.pets, "--format", "json"])
-        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
-        #expect(object?["inferable"] as? Bool == true)
-        #expect((object?["beyondCoreData"] as? [String])?.count == 1)
+        for (arguments, inferable) in [([String](), false), (["--merge-hierarchies"], true)] {
+            let json = runTool(["diff", Self.pets, "--format", "json"] + arguments)
+            let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+            #expect(object?["inferable"] as? Bool == inferable)
+            #expect((object?["beyondCoreData"] as? [String])?.count == 1)
+        }
     }
 
     /// The diffs of a few real bundles, every consecutive version pair, compared with golden files

@@ -65,7 +65,15 @@ struct MigrateCommandTests {
                     UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 2 WHERE "Z_ENT" IN (1, 2);
                     """#)
         }
-        let run = runTool(["migrate", pets, store])
+        // As Core Data: refused, nothing written, and the reason says how to go further.
+        let refused = runTool(["migrate", pets, store])
+        #expect(refused.code == .modelError, "\(refused.out)\(refused.err)")
+        #expect(refused.out.contains("Core Data's inferred mapping refuses to merge hierarchies"), "\(refused.out)")
+        #expect(refused.out.contains("--merge-hierarchies"))
+        let untouched = try Database(path: store)
+        #expect(try untouched.fetchOne(sql: #"SELECT COUNT(*) FROM "ZCAT""#)?.first?.integerValue == 2)
+
+        let run = runTool(["migrate", pets, store, "--merge-hierarchies"])
         #expect(run.code == .success, "\(run.out)\(run.err)")
         #expect(run.out.contains("beyond Core Data: Cat, Dog:"))
         let db = try Database(path: store)

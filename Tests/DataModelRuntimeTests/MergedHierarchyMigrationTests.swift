@@ -1,4 +1,6 @@
 import DataModelRuntime
+import DataModelStore
+import DataModelStoreLayout
 import Foundation
 import SQLiteKit
 import Testing
@@ -225,6 +227,21 @@ struct MergedHierarchyMigrationTests {
         #expect(filesBefore.count == 3)
 
         let model = newParent ? Self.underNewParent : Self.dogUnderCat
+        // Opening refuses as Core Data does; the offline migration asked to merge (`datamodelgen migrate
+        // --merge-hierarchies`) migrates, and then the store opens.
+        #expect {
+            try PersistentContainer(model: model, store: .sqlite(at: url))
+        } throws: { error in
+            guard case StoreError.migrationNotInferable(_, _, let reasons) = error else { return false }
+            return reasons.contains { $0.contains("refuses to merge hierarchies") }
+        }
+        do {
+            let database = try Database(path: url.path)
+            let versions = (model.earlierVersions + [model]).map(\.layoutModel)
+            let migration = try StoreFile.migrate(
+                database, versions: versions, to: versions.count - 1, mergingHierarchies: true)
+            #expect(migration.migrated)
+        }
         let container = try PersistentContainer(model: model, store: .sqlite(at: url))
         let context = container.viewContext
         let after = try Self.snapshot(context)

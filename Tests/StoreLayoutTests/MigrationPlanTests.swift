@@ -41,9 +41,9 @@ struct MigrationPlanTests {
 
     static func migrate(
         _ db: Database, from old: LayoutModel, to new: LayoutModel, golden name: String,
-        sourceLocation: SourceLocation = #_sourceLocation
+        mergingHierarchies: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> MigrationPlan {
-        let plan = try MigrationPlan(from: old, to: new)
+        let plan = try MigrationPlan(from: old, to: new, mergingHierarchies: mergingHierarchies)
         try expectGolden(plan, name, sourceLocation: sourceLocation)
         #expect(plan.isInferable, "\(plan.blockers)")
         try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
@@ -314,7 +314,8 @@ struct MergedHierarchyMigrationPlanTests {
             relationships: entities[0].relationships)
         entities[1] = Self.dog(parent: "Animal", attributes: [attribute("weight", .double)])
         let new = LayoutModel(entities: [entity("Animal", attributes: [attribute("name")])] + entities)
-        let plan = try Plans.migrate(db, from: Self.pets, to: new, golden: "merged-under-new-parent")
+        let plan = try Plans.migrate(
+            db, from: Self.pets, to: new, golden: "merged-under-new-parent", mergingHierarchies: true)
         #expect(
             plan.steps.contains {
                 $0.hasPrefix("merge ZCAT, ZDOG into ZANIMAL: ZCAT rows keep their keys; ZDOG keys move above them")
@@ -346,7 +347,8 @@ struct MergedHierarchyMigrationPlanTests {
         var entities = Self.pets.entities
         entities[1] = Self.dog(parent: "Cat", attributes: [attribute("weight", .double)])
         let new = LayoutModel(entities: entities)
-        let plan = try Plans.migrate(db, from: Self.pets, to: new, golden: "merged-under-existing-root")
+        let plan = try Plans.migrate(
+            db, from: Self.pets, to: new, golden: "merged-under-existing-root", mergingHierarchies: true)
         #expect(plan.steps.contains { $0.hasSuffix("(ZYARD stay as they are)") })
         #expect(plan.steps.contains { $0.hasPrefix("merge ZCAT, ZDOG into ZCAT: ZCAT rows keep their keys") })
         #expect(
@@ -380,7 +382,17 @@ struct MergedHierarchyMigrationPlanTests {
         let merged = LayoutModel(
             entities: [entity("Zoo", attributes: [attribute("name")])]
                 + ["Ant", "Bee", "Cow"].map { entity($0, parent: "Zoo") })
-        let plan = try MigrationPlan(from: three, to: merged)
+        // Core Data refuses to merge hierarchies, and so does a plan not asked to.
+        let refused = try MigrationPlan(from: three, to: merged)
+        #expect(!refused.isInferable && refused.statements.isEmpty)
+        #expect(
+            refused.blockers.count == 1
+                && refused.blockers
+                    == refused.beyondCoreData.map {
+                        $0 + " (datamodelgen migrate --merge-hierarchies migrates such a store)"
+                    }
+        )
+        let plan = try MigrationPlan(from: three, to: merged, mergingHierarchies: true)
         #expect(plan.isInferable, "\(plan.blockers)")
         try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
         #expect(
@@ -399,7 +411,7 @@ struct MergedHierarchyMigrationPlanTests {
         let antUnderCow = LayoutModel(entities: [
             entity("Ant", parent: "Cow"), entity("Cow", attributes: [attribute("name")]),
         ])
-        let second = try MigrationPlan(from: pair, to: antUnderCow)
+        let second = try MigrationPlan(from: pair, to: antUnderCow, mergingHierarchies: true)
         try other.transaction { for sql in second.statements { try other.execute(sql: sql) } }
         #expect(try Plans.rows(other, "SELECT Z_PK, ZNAME FROM ZCOW ORDER BY Z_PK") == ["1|c1", "2|c2", "3|a1"])
     }
@@ -412,7 +424,7 @@ struct MergedHierarchyMigrationPlanTests {
         try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
         var entities = Self.pets.entities
         entities[1] = Self.dog(parent: "Cat", attributes: [attribute("weight", .double)])
-        let plan = try MigrationPlan(from: Self.pets, to: LayoutModel(entities: entities))
+        let plan = try MigrationPlan(from: Self.pets, to: LayoutModel(entities: entities), mergingHierarchies: true)
         try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
         #expect(try Plans.rows(db, "SELECT Z_PK FROM ZCAT ORDER BY Z_PK") == ["1", "2", "3", "4", "5"])
         #expect(try Plans.rows(db, "SELECT ZRIVAL FROM ZCAT WHERE Z_ENT = 1 ORDER BY Z_PK") == ["5", "nil", "4"])
