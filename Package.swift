@@ -134,6 +134,10 @@ let package = Package(
         .testTarget(
             name: "DataModelRuntimeTests",
             dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
+        // The seed tutorials' Core Data code and its ports (Docs/TutorialPorts.md), over the tutorial models generated
+        // with --xcode-compatible (Xcode's shapes). `Models/Tutorial<Model>.xcdatamodeld` link to `Models/<Model>`:
+        // the own names keep these models apart from the runtime flavor of the same models in the test binary.
+        .testTarget(name: "TutorialPortTests", dependencies: ["DataModelRuntime"], exclude: ["Models"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,6 +47,14 @@ for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
         stale=1
     fi
 done
+for model in Tests/TutorialPortTests/Models/*.xcdatamodeld; do
+    name=$(basename "$model" .xcdatamodeld)
+    if ! "$bin/datamodelgen" generate "$model" --output "Tests/TutorialPortTests/Generated/$name" --no-schema \
+        --include-manual --xcode-compatible --check; then
+        echo "STALE Tests/TutorialPortTests/Generated/$name: regenerate with Scripts/update-golden.sh"
+        stale=1
+    fi
+done
 if [ ${#models[@]} -eq 0 ]; then
     while IFS= read -r model; do models+=("$model"); done < <(
         { ls -d Models/*.xcdatamodeld

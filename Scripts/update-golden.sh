@@ -33,5 +33,11 @@ for generated in Tests/DataModelRuntimeTests/XcodeCompatible/*/; do
     "$tool" generate "Models/$name.xcdatamodeld" --output "$generated" --no-schema --include-manual --xcode-compatible \
         --no-cache
 done
+# The tutorial models under their own names (links to Models/), with --xcode-compatible, for TutorialPortTests.
+for model in Tests/TutorialPortTests/Models/*.xcdatamodeld; do
+    name=$(basename "$model" .xcdatamodeld)
+    "$tool" generate "$model" --output "Tests/TutorialPortTests/Generated/$name" --no-schema --include-manual \
+        --xcode-compatible --no-cache
+done
 echo "Golden files updated in $golden; committed generated code in Tests/DataModelRuntimeTests/Generated and Tests/GeneratedModels"
 

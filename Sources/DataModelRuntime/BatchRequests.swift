@@ -100,6 +100,21 @@ public enum BatchResultType: Sendable, Hashable {
     case objectIDs
 }
 
+extension BatchResultType {
+    /// ``statusOnly``, as Core Data's batch delete spells it (`NSBatchDeleteRequestResultType`).
+    public static var resultTypeStatusOnly: Self { .statusOnly }
+    /// ``count``, as Core Data's batch delete spells it.
+    public static var resultTypeCount: Self { .count }
+    /// ``objectIDs``, as Core Data's batch delete spells it.
+    public static var resultTypeObjectIDs: Self { .objectIDs }
+    /// ``statusOnly``, as Core Data's batch update spells it (`NSBatchUpdateRequestResultType`).
+    public static var statusOnlyResultType: Self { .statusOnly }
+    /// ``count``, as Core Data's batch update spells it.
+    public static var updatedObjectsCountResultType: Self { .count }
+    /// ``objectIDs``, as Core Data's batch update spells it.
+    public static var updatedObjectIDsResultType: Self { .objectIDs }
+}
+
 /// What a batch request did.
 ///
 /// ``objectIDs``, ``count`` and ``changes`` are always filled (the runtime needs them to update the contexts);

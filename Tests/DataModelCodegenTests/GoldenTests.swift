@@ -72,6 +72,31 @@ import Testing
             "\(directory) is stale; run \(GoldenTests.regenerate)\n\(run.out)\(run.err)")
     }
 
+    /// The tutorial models (`Tests/TutorialPortTests/Models/Tutorial<Model>.xcdatamodeld`, links to `Models/`),
+    /// generated with `--xcode-compatible` for the tutorial ports.
+    static let tutorialModels: [String] = {
+        let url = TestPaths.repoRoot.appendingPathComponent("Tests/TutorialPortTests/Models")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix(".xcdatamodeld") }.sorted()
+    }()
+
+    @Test func tutorialModelsArePresent() {
+        #expect(Self.tutorialModels.count == 5)
+    }
+
+    @Test(arguments: tutorialModels)
+    func tutorialPortCodeIsFresh(model: String) {
+        let name = String(model.dropLast(".xcdatamodeld".count))
+        let run = ToolRun.run([
+            "generate", TestPaths.repoRoot.appendingPathComponent("Tests/TutorialPortTests/Models/\(model)").path,
+            "--output", TestPaths.repoRoot.appendingPathComponent("Tests/TutorialPortTests/Generated/\(name)").path,
+            "--no-schema", "--include-manual", "--xcode-compatible", "--check",
+        ])
+        #expect(
+            run.exitCode == .success,
+            "Tests/TutorialPortTests/Generated/\(name) is stale; run \(GoldenTests.regenerate)\n\(run.out)\(run.err)")
+    }
+
     @Test(arguments: directories)
     func isFresh(directory: String) {
         let name = (directory as NSString).lastPathComponent

@@ -6,8 +6,9 @@ import Testing
 @Suite("Predicate format errors")
 struct PredicateFormatErrorTests {
     /// A malformed format string, where its error points, and what the message starts with.
-    struct Case: CustomTestStringConvertible, Sendable {
+    struct Case: CustomTestStringConvertible, @unchecked Sendable {
         var format: String
+        var arguments: [any PredicateValueConvertible] = []
         var column: Int
         var message: String
         var kind: PredicateFormatError.Kind = .syntax
@@ -81,11 +82,29 @@ struct PredicateFormatErrorTests {
         Case(format: "a + == 1", column: 5, message: "expected a value after '+'"),
         Case(format: "é😀 == 1", column: 2, message: "unexpected character '😀'"),
         Case(format: "'e\u{301}' == ", column: 8, message: "expected a value after '=='"),
+        // Mistakes found in public Core Data code: BETWEEN written as SQL's, a misspelled operator, a bitwise
+        // operator, another store's function, and values interpolated into the format string instead of passed
+        // as arguments (an apostrophe in a name, an unquoted UUID or date).
+        Case(
+            format: "date BETWEEN %@ AND %@", arguments: [Date(), Date()], column: 23,
+            message: "expected a comparison operator, found the end of the format string"),
+        Case(
+            format: "(firstName BEGINSWITH[cd] $letter) OR (lastName BEGINWITH[cd] $letter)", column: 49,
+            message: "expected ')' to close the '(' at column 39, found 'BEGINWITH'"),
+        Case(format: "NOT ((mediaSubtype & %d) != 0)", arguments: [1], column: 20, message: "unexpected '&'"),
+        Case(format: "ALL tokenize(&@, 'Cdl') IN allTokens", column: 14, message: "unexpected '&'"),
+        Case(format: "name == 'O'Brien'", column: 17, message: "unterminated string literal"),
+        Case(format: "id == E621E1F8-C36C-495A-93FC-0C247A3E6E5F", column: 24, message: "invalid character 'A'"),
+        Case(format: "date > 2024-01-01 10:00:00 +0000", column: 19, message: "unexpected '10'"),
+        Case(format: "name == %@", column: 9, message: "missing argument for '%@'", kind: .argument),
+        Case(format: "name == %@", arguments: ["a", "b"], column: 11, message: "too many arguments", kind: .argument),
+        Case(format: "%K == %@", arguments: ["first name", "x"], column: 1, message: "'%K' argument", kind: .argument),
     ]
 
     @Test(arguments: cases)
     func reportsColumnAndMessage(_ testCase: Case) throws {
-        let error = try #require(catching { try FormatPredicate(format: testCase.format) })
+        let error = try #require(
+            catching { try FormatPredicate(format: testCase.format, argumentArray: testCase.arguments) })
         #expect(error.column == testCase.column)
         #expect(error.line == 1)
         #expect(error.message.hasPrefix(testCase.message), "\(error.message)")
