@@ -55,7 +55,8 @@ let package = Package(
         .target(
             name: "DataModelCodegen",
             dependencies: [
-                "DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates", "PredicateFormat",
+                "DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates",
+                "PredicateFormat",
             ]),
         // A store file on disk: its metadata, what it holds, and its migration between model versions; shared by
         // the runtime and `datamodelgen migrate`.
@@ -118,7 +119,8 @@ let package = Package(
             exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"], exclude: ["Golden"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
-        .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
+        .testTarget(
+            name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit"]),
         .testTarget(name: "PredicateFormatTests", dependencies: ["PredicateFormat"]),

@@ -51,7 +51,8 @@ public final class FetchRequestTemplateContext: Sendable {
     public var substitutionVariables: String {
         parameters.isEmpty
             ? "[:]"
-            : "[" + parameters.map { RuntimeContextBuilder.literal($0.variable) + ": " + $0.label }
+            : "["
+                + parameters.map { RuntimeContextBuilder.literal($0.variable) + ": " + $0.label }
                 .joined(separator: ", ") + "]"
     }
 
@@ -59,7 +60,8 @@ public final class FetchRequestTemplateContext: Sendable {
     public var coreDataSubstitutionVariables: String {
         parameters.isEmpty
             ? "[:]"
-            : "[" + parameters.map { RuntimeContextBuilder.literal($0.variable) + ": " + $0.label + " as Any" }
+            : "["
+                + parameters.map { RuntimeContextBuilder.literal($0.variable) + ": " + $0.label + " as Any" }
                 .joined(separator: ", ") + "]"
     }
 
@@ -74,9 +76,12 @@ public final class FetchRequestTemplateContext: Sendable {
 
     /// The arguments of the runtime's `FetchRequestTemplateDescription(…)`.
     public var descriptionArguments: String {
-        var arguments = "name: " + RuntimeContextBuilder.literal(name) + ", entityName: "
+        var arguments =
+            "name: " + RuntimeContextBuilder.literal(name) + ", entityName: "
             + RuntimeContextBuilder.literal(entityName)
-        if !predicateFormat.isEmpty { arguments += ", predicateFormat: " + RuntimeContextBuilder.literal(predicateFormat) }
+        if !predicateFormat.isEmpty {
+            arguments += ", predicateFormat: " + RuntimeContextBuilder.literal(predicateFormat)
+        }
         if let limit = options["fetchLimit"].flatMap({ Int($0) }), limit > 0 {
             arguments += ", fetchLimit: " + String(limit)
         }
@@ -142,12 +147,18 @@ struct FetchRequestTemplateBuilder {
         }
         for comparison in predicate.comparisons {
             if case .variable(let variable) = comparison.right {
-                note(variable, type(of: variable, comparedWith: comparison.left, comparison, variableOnRight: true,
-                                    entity: entity))
+                note(
+                    variable,
+                    type(
+                        of: variable, comparedWith: comparison.left, comparison, variableOnRight: true,
+                        entity: entity))
             }
             if case .variable(let variable) = comparison.left {
-                note(variable, type(of: variable, comparedWith: comparison.right, comparison, variableOnRight: false,
-                                    entity: entity))
+                note(
+                    variable,
+                    type(
+                        of: variable, comparedWith: comparison.right, comparison, variableOnRight: false,
+                        entity: entity))
             }
         }
         var labels: Set<String> = []
@@ -208,7 +219,8 @@ struct FetchRequestTemplateBuilder {
             let isLast = offset == path.count - 1
             switch component {
             case .collection(.count):
-                return isLast && crossesToMany ? ResolvedPath(propertyType: "Int", elementType: "Int", isToMany: false) : nil
+                return isLast && crossesToMany
+                    ? ResolvedPath(propertyType: "Int", elementType: "Int", isToMany: false) : nil
             case .collection:
                 return nil
             case .key(let key):
@@ -216,7 +228,9 @@ struct FetchRequestTemplateBuilder {
                     guard isLast else { return nil }
                     guard let type = attributeType(attribute) else { return nil }
                     let element = type.hasSuffix("?") ? String(type.dropLast()) : type
-                    if crossesToMany { return ResolvedPath(propertyType: element, elementType: element, isToMany: true) }
+                    if crossesToMany {
+                        return ResolvedPath(propertyType: element, elementType: element, isToMany: true)
+                    }
                     return ResolvedPath(propertyType: type, elementType: element, isToMany: false)
                 }
                 guard let relationship = relationship(named: key, of: current),

@@ -299,15 +299,20 @@ public final class FetchedPropertyContext: Sendable {
 
     /// The arguments of the runtime's `FetchedPropertyDescription(…)`.
     public var descriptionArguments: String {
-        var arguments = "name: " + RuntimeContextBuilder.literal(name) + ", destinationEntityName: "
+        var arguments =
+            "name: " + RuntimeContextBuilder.literal(name) + ", destinationEntityName: "
             + RuntimeContextBuilder.literal(destinationEntityName)
-        if !predicateFormat.isEmpty { arguments += ", predicateFormat: " + RuntimeContextBuilder.literal(predicateFormat) }
+        if !predicateFormat.isEmpty {
+            arguments += ", predicateFormat: " + RuntimeContextBuilder.literal(predicateFormat)
+        }
         if !userInfo.isEmpty {
             var seen: Set<String> = []
             let entries = userInfo.filter { seen.insert($0.key).inserted }
-            arguments += ", userInfo: [" + entries.map {
-                RuntimeContextBuilder.literal($0.key) + ": " + RuntimeContextBuilder.literal($0.value)
-            }.joined(separator: ", ") + "]"
+            arguments +=
+                ", userInfo: ["
+                + entries.map {
+                    RuntimeContextBuilder.literal($0.key) + ": " + RuntimeContextBuilder.literal($0.value)
+                }.joined(separator: ", ") + "]"
         }
         return arguments
     }

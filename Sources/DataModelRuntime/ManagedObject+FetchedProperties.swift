@@ -156,7 +156,8 @@ extension ManagedObject {
                 unbound = "$FETCHED_PROPERTY offers only .name and .userInfo.<key>"
                 return expression
             case .variable(let name) where free.contains(name):
-                unbound = "$\(name) has no value (a fetched property's predicate knows $FETCH_SOURCE and $FETCHED_PROPERTY)"
+                unbound =
+                    "$\(name) has no value (a fetched property's predicate knows $FETCH_SOURCE and $FETCHED_PROPERTY)"
                 return expression
             default:
                 return nil

@@ -181,7 +181,8 @@ public struct AttributeDescription: Sendable, Hashable {
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         isDerived: Bool = false, derivationExpression: String? = nil, isIndexed: Bool = false,
         defaultValue: AttributeValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-        regularExpression: String? = nil, renamingIdentifier: String? = nil, allowsExternalBinaryDataStorage: Bool = false
+        regularExpression: String? = nil, renamingIdentifier: String? = nil,
+        allowsExternalBinaryDataStorage: Bool = false
     ) {
         self.derivationExpression = derivationExpression
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage

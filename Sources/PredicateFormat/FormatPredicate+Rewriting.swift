@@ -55,7 +55,8 @@ extension FormatExpression {
         switch self {
         case .constant, .evaluatedObject, .keyPath, .variable: return self
         case .member(let base, let path): return .member(of: try base.replacingExpressions(transform), path: path)
-        case .aggregate(let elements): return .aggregate(of: try elements.map { try $0.replacingExpressions(transform) })
+        case .aggregate(let elements):
+            return .aggregate(of: try elements.map { try $0.replacingExpressions(transform) })
         case .function(let name, let arguments):
             return .function(name, try arguments.map { try $0.replacingExpressions(transform) })
         case .arithmetic(let op, let left, let right):
