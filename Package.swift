@@ -119,8 +119,7 @@ let package = Package(
             exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
         .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"], exclude: ["Golden"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
-        .testTarget(
-            name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
+        .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit"]),
         .testTarget(name: "PredicateFormatTests", dependencies: ["PredicateFormat"]),

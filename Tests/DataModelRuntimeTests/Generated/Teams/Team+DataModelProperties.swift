@@ -53,8 +53,8 @@ extension Team {
         set { setToManySet(newValue, for: "members") }
     }
 
-    /// The fetched property `busyMembers`: the `Member` objects matching `team == $FETCH_SOURCE AND hours >= 40`, fetched
-    /// on first access and kept until the object is refreshed (`refresh(_:mergeChanges:)`).
+    /// The fetched property `busyMembers`: the `Member` objects matching `team == $FETCH_SOURCE AND hours >= 40`.
+    /// Fetched on first access, kept until the object is refreshed (`refresh(_:mergeChanges:)`).
     public var busyMembers: [Member] {
         fetchedObjects(for: "busyMembers")
     }
