@@ -122,7 +122,13 @@ extension ManagedObjectContext {
                     return try fetchInOperation(FetchRequest<ManagedObject>(entityName: entity.name))
                 }
                 var previous: [ManagedObject] = []
-                for object in objects { previous += linkedObjects(of: object, through: inverseName) }
+                var seen: Set<ObjectIdentifier> = []
+                for object in objects {
+                    for linked in linkedObjects(of: object, through: inverseName)
+                    where seen.insert(ObjectIdentifier(linked)).inserted {
+                        previous.append(linked)
+                    }
+                }
                 objects = previous
             }
             found += objects.filter { entity.includes($0.entityRuntime) }
