@@ -32,7 +32,8 @@ let package = Package(
         // compile the same file through `Plugins/PluginsShared/ModelNaming.swift`, a symlink).
         .target(name: "DataModelNaming"),
         // Generator core: IR, loader, parser, validator, diagnostics.
-        .target(name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout", "DataModelNaming"]),
+        .target(
+            name: "DataModel", dependencies: ["CLibXML2", "DataModelStoreLayout", "DataModelNaming", "PredicateFormat"]),
         // Process concerns only the command-line tool uses: POSIX threads, skipping teardown at exit, and the
         // scheduler that hands both to the core's stages (which never start threads themselves).
         .target(name: "ProcessSupport", dependencies: ["DataModel"]),
@@ -53,8 +54,10 @@ let package = Package(
         // Naming, template context, renderers.
         .target(
             name: "DataModelCodegen",
-            dependencies: ["DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates"]
-        ),
+            dependencies: [
+                "DataModel", "DataModelNaming", "Mustache", "DataModelStoreLayout", "DataModelTemplates",
+                "PredicateFormat",
+            ]),
         // A store file on disk: its metadata, what it holds, and its migration between model versions; shared by
         // the runtime and `datamodelgen migrate`.
         .target(name: "DataModelStore", dependencies: ["SQLiteKit", "DataModelStoreLayout"]),

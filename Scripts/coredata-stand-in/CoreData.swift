@@ -12,8 +12,20 @@ open class NSManagedObjectID: NSObject, @unchecked Sendable {}
 /// An entity of a managed object model.
 open class NSEntityDescription: NSObject {
     open var name: String?
+    open var managedObjectModel: NSManagedObjectModel { NSManagedObjectModel() }
     open class func entity(forEntityName entityName: String, in context: NSManagedObjectContext)
         -> NSEntityDescription?
+    { nil }
+}
+
+/// A model of entities, with its fetch request templates.
+///
+/// Apple's methods return `NSFetchRequest<NSFetchRequestResult>`, which needs the `@objc` protocol's
+/// self-conformance (Linux has no Objective-C runtime); here a concrete result type stands in.
+open class NSManagedObjectModel: NSObject {
+    open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSManagedObject>? { nil }
+    open func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any])
+        -> NSFetchRequest<NSManagedObject>?
     { nil }
 }
 
@@ -51,6 +63,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open func willChangeValue(forKey key: String) {}
     open func didChangeValue(forKey key: String) {}
     open func primitiveValue(forKey key: String) -> Any? { nil }
+    open func value(forKey key: String) -> Any? { nil }
     open func setPrimitiveValue(_ value: Any?, forKey key: String) {}
 }
 

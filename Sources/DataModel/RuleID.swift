@@ -18,6 +18,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable {
     case invalidIdentifier = "invalid-identifier"
     case invalidMaxValue = "invalid-max-value"
     case invalidMinValue = "invalid-min-value"
+    case invalidPredicate = "invalid-predicate"
     case invalidRegularExpression = "invalid-regular-expression"
     case inverseMismatch = "inverse-mismatch"
     case inverseNotFound = "inverse-not-found"

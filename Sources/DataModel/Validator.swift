@@ -74,6 +74,7 @@ public struct Validator: Sendable {
         run.checkInheritance()
         run.checkEveryEntity(threads: entityThreads, on: scheduler)
         run.checkFetchRequests()
+        run.checkQueries()
         run.checkConfigurations()
         return run.found.diagnostics.sortedByLocation()
     }

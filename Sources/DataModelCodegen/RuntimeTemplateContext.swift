@@ -109,6 +109,8 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
     let isTransient: Bool
     /// Whether the attribute is derived.
     public let isDerived: Bool
+    /// A derived attribute's expression.
+    let derivationExpression: String?
     /// Whether the attribute is indexed.
     public let isIndexed: Bool
     /// The default value and the bounds, parsed by the one ``AttributeValueParser`` (the
@@ -132,6 +134,7 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         isOptional = attribute.pointee.isOptional
         isTransient = attribute.pointee.isTransient
         isDerived = attribute.pointee.isDerived
+        derivationExpression = attribute.pointee.derivationExpression
         isIndexed = attribute.pointee.isIndexed
         allowsExternalBinaryDataStorage =
             attribute.pointee.type == .binary && attribute.pointee.allowsExternalBinaryDataStorage
@@ -177,6 +180,10 @@ public struct RuntimeAttributeContext: Sendable, Hashable {
         if !isOptional { arguments.append(", isOptional: false" as StaticString) }
         if isTransient { arguments.append(", isTransient: true" as StaticString) }
         if isDerived { arguments.append(", isDerived: true" as StaticString) }
+        if isDerived, let derivationExpression {
+            arguments.append(", derivationExpression: " as StaticString)
+            arguments.appendLiteral(derivationExpression)
+        }
         if isIndexed { arguments.append(", isIndexed: true" as StaticString) }
         if let defaultValue {
             arguments.append(", defaultValue: " as StaticString)

@@ -37,7 +37,7 @@ final class ModelObject: KeyedMustacheObject {
 
     enum Key: String, CaseIterable, Sendable {
         case modelName, versionName, versionNameLiteral, sourceFileName, accessPrefix, modelTypeName, modelFileName,
-            entities, earlierVersions, hasEarlierVersions
+            entities, earlierVersions, hasEarlierVersions, fetchRequestTemplates, hasFetchRequestTemplates
     }
 
     static let keys = makeKeys()
@@ -47,6 +47,8 @@ final class ModelObject: KeyedMustacheObject {
         case .entities: .array(entities)
         case .earlierVersions: .array(context.earlierVersions.map { .object(ModelObject($0)) })
         case .hasEarlierVersions: .bool(!context.earlierVersions.isEmpty)
+        case .fetchRequestTemplates: .array(context.fetchRequestTemplates.map { .object($0) })
+        case .hasFetchRequestTemplates: .bool(!context.fetchRequestTemplates.isEmpty)
         default: writtenValue(for: known)
         }
     }
@@ -60,7 +62,8 @@ final class ModelObject: KeyedMustacheObject {
         case .accessPrefix: output.append(context.accessPrefix)
         case .modelTypeName: output.append(context.modelTypeName)
         case .modelFileName: output.append(context.modelFileName)
-        case .entities, .earlierVersions, .hasEarlierVersions: return .notText
+        case .entities, .earlierVersions, .hasEarlierVersions, .fetchRequestTemplates, .hasFetchRequestTemplates:
+            return .notText
         }
         return .written
     }
@@ -72,7 +75,8 @@ extension EntityContext: KeyedMustacheObject {
     public enum Key: String, CaseIterable, Sendable {
         case entityName, className, plainClassName, superclassName, hasParent, isAbstract, hasSubentities, isUserOwned,
             classModifiers, codeGeneration, generatesClass, generatesProperties, classFileName, propertiesFileName,
-            attributes, relationships, toManyRelationships, fetchedProperties,
+            attributes, relationships, toManyRelationships, fetchedProperties, hasFetchedProperties,
+            fetchRequestTemplates,
             // The runtime flavor's keys.
             entityNameLiteral, parentNameLiteral, objectTypeName, uniquenessConstraintsLiteral, fetchIndexes,
             declaresFetchRequest, describeFunctionName, keyPathProperties, renamingIdentifierLiteral
@@ -94,6 +98,8 @@ extension EntityContext: KeyedMustacheObject {
         case .relationships: return .array(relationshipValues)
         case .toManyRelationships: return .array(toManyRelationshipValues)
         case .fetchedProperties: return .array(fetchedPropertyValues)
+        case .hasFetchedProperties: return .bool(!fetchedProperties.isEmpty)
+        case .fetchRequestTemplates: return .array(fetchRequestTemplates.map { .object($0) })
         case .fetchIndexes: return runtime.map { .array($0.fetchIndexes.map { .object(FetchIndexObject($0)) }) }
         case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
         case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
@@ -113,7 +119,7 @@ extension EntityContext: KeyedMustacheObject {
         case .classFileName: output.append(classFileName)
         case .propertiesFileName: output.append(propertiesFileName)
         case .hasParent, .isAbstract, .hasSubentities, .isUserOwned, .generatesClass, .generatesProperties, .attributes,
-            .relationships, .toManyRelationships, .fetchedProperties:
+            .relationships, .toManyRelationships, .fetchedProperties, .hasFetchedProperties, .fetchRequestTemplates:
             return .notText
         case .entityNameLiteral, .parentNameLiteral, .objectTypeName, .uniquenessConstraintsLiteral,
             .describeFunctionName:
@@ -238,7 +244,8 @@ extension RelationshipContext: KeyedMustacheObject {
 extension FetchedPropertyContext: KeyedMustacheObject {
     /// The template keys, named as in `Templates/README.md`.
     public enum Key: String, CaseIterable, Sendable {
-        case `name`, swiftName, destinationClassName, destinationEntityName
+        case `name`, swiftName, destinationClassName, destinationEntityName, nameLiteral, predicateComment,
+            descriptionArguments
     }
 
     /// The table of ``Key``'s names.
@@ -256,6 +263,9 @@ extension FetchedPropertyContext: KeyedMustacheObject {
         case .swiftName: output.append(swiftName)
         case .destinationClassName: output.append(destinationClassName)
         case .destinationEntityName: output.append(destinationEntityName)
+        case .nameLiteral: output.append(RuntimeContextBuilder.literal(name))
+        case .predicateComment: output.append(predicateComment)
+        case .descriptionArguments: output.append(descriptionArguments)
         }
         return .written
     }

@@ -30,6 +30,8 @@ public struct ModelContext: Sendable {
     public var outputFiles: [ModelNaming.OutputFile] = []
     /// The bundle's versions before this one, oldest first (runtime flavor: described for store migration).
     public var earlierVersions: [ModelContext] = []
+    /// The model's fetch request templates whose entity exists, sorted by name.
+    public var fetchRequestTemplates: [FetchRequestTemplateContext] = []
 }
 
 /// One entity as templates see it.
@@ -70,6 +72,8 @@ public final class EntityContext: Sendable {
     public let relationships: [RelationshipContext]
     /// Fetched properties sorted by name.
     public let fetchedProperties: [FetchedPropertyContext]
+    /// The model's fetch request templates of this entity, sorted by name (a typed function each).
+    public let fetchRequestTemplates: [FetchRequestTemplateContext]
     /// Keys of the `runtime` flavor (see `RuntimeTemplateContext.swift`).
     public let runtime: RuntimeEntityContext?
 
@@ -99,6 +103,7 @@ public final class EntityContext: Sendable {
         attributes = parts.attributes
         relationships = parts.relationships
         fetchedProperties = parts.fetchedProperties
+        fetchRequestTemplates = parts.fetchRequestTemplates
         self.runtime = runtime
         attributeValues = parts.attributes.map { .object($0) }
         relationshipValues = parts.relationships.map { .object($0) }
@@ -129,6 +134,7 @@ struct EntityParts {
     var attributes: [AttributeContext]
     var relationships: [RelationshipContext]
     var fetchedProperties: [FetchedPropertyContext]
+    var fetchRequestTemplates: [FetchRequestTemplateContext] = []
 }
 
 /// One attribute as templates see it.
@@ -267,12 +273,48 @@ public final class FetchedPropertyContext: Sendable {
     public let destinationClassName: String
     /// The fetched entity's name.
     public let destinationEntityName: String
+    /// The fetch request's predicate as written, or empty.
+    public let predicateFormat: String
+    /// The property's user info, in file order.
+    let userInfo: [(key: String, value: String)]
 
-    init(name: String, swiftName: String, destinationClassName: String, destinationEntityName: String) {
+    init(
+        name: String, swiftName: String, destinationClassName: String, destinationEntityName: String,
+        predicateFormat: String = "", userInfo: [(key: String, value: String)] = []
+    ) {
         self.name = name
         self.swiftName = swiftName
         self.destinationClassName = destinationClassName
         self.destinationEntityName = destinationEntityName
+        self.predicateFormat = predicateFormat
+        self.userInfo = userInfo
+    }
+
+    /// The predicate for a `///` comment: on one line, or `every object`.
+    public var predicateComment: String {
+        predicateFormat.isEmpty
+            ? "every object"
+            : "`" + predicateFormat.split(whereSeparator: \.isNewline).joined(separator: " ") + "`"
+    }
+
+    /// The arguments of the runtime's `FetchedPropertyDescription(…)`.
+    public var descriptionArguments: String {
+        var arguments =
+            "name: " + RuntimeContextBuilder.literal(name) + ", destinationEntityName: "
+            + RuntimeContextBuilder.literal(destinationEntityName)
+        if !predicateFormat.isEmpty {
+            arguments += ", predicateFormat: " + RuntimeContextBuilder.literal(predicateFormat)
+        }
+        if !userInfo.isEmpty {
+            var seen: Set<String> = []
+            let entries = userInfo.filter { seen.insert($0.key).inserted }
+            arguments +=
+                ", userInfo: ["
+                + entries.map {
+                    RuntimeContextBuilder.literal($0.key) + ": " + RuntimeContextBuilder.literal($0.value)
+                }.joined(separator: ", ") + "]"
+        }
+        return arguments
     }
 }
 
@@ -296,13 +338,21 @@ public struct TemplateContextBuilder: Sendable {
         for entity in model.entities {
             if let parent = entity.parentEntity { parentNames.insert(parent) }
         }
+        let templates =
+            model.fetchRequests.isEmpty
+            ? []
+            : FetchRequestTemplateBuilder(model: model, names: names, typeMapper: typeMapper, flavor: options.flavor)
+                .templates()
         // Read through a buffer: an `Entity` is large, and indexing the array would copy each one.
-        let parts = model.entities.withUnsafeBufferPointer { entities in
+        var parts = model.entities.withUnsafeBufferPointer { entities in
             entities.indices.map { index in
                 entityParts(
                     entities[index], index: index, names: names,
                     hasSubentities: parentNames.contains(entities[index].name), typeMapper: typeMapper)
             }
+        }
+        for template in templates {
+            if let index = names.firstIndex[template.entityName] { parts[index].fetchRequestTemplates.append(template) }
         }
         let entities: [EntityContext]
         if options.flavor == .runtime {
@@ -315,7 +365,8 @@ public struct TemplateContextBuilder: Sendable {
             modelName: model.name, versionName: model.versionName,
             sourceFileName: ModelNaming.sourceFileName(modelName: model.name), accessPrefix: options.access.prefix,
             modelTypeName: ModelNaming.modelTypeName(modelName: model.name, configured: options.modelTypeName),
-            modelFileName: ModelNaming.modelFileName(modelName: model.name), entities: entities)
+            modelFileName: ModelNaming.modelFileName(modelName: model.name), entities: entities,
+            fetchRequestTemplates: templates)
     }
 
     private func entityParts(
@@ -351,7 +402,9 @@ public struct TemplateContextBuilder: Sendable {
             let destination = property.fetchRequest?.entity ?? ""
             return FetchedPropertyContext(
                 name: property.name, swiftName: propertyName(property.name),
-                destinationClassName: names.className(of: destination), destinationEntityName: destination)
+                destinationClassName: names.className(of: destination), destinationEntityName: destination,
+                predicateFormat: property.fetchRequest?.predicateString ?? "",
+                userInfo: property.userInfo.map { (key: $0.key, value: $0.value) })
         }
         return EntityParts(
             entityName: entity.name, className: names.classNames[index], plainClassName: plainClass,

@@ -186,6 +186,9 @@ final class EntityRuntime {
     let lineage: [EntityDescription]
     /// Uniqueness constraints of the entity and its ancestors.
     let uniquenessConstraints: [[String]]
+    /// The derived attributes of the entity and its ancestors, their expressions parsed
+    /// (`ManagedObjectContext+DerivedAttributes.swift`).
+    let derivedAttributes: [DerivedAttributeRuntime]
 
     /// Values of a newly inserted object: the model defaults, no destinations, every to-many
     /// loaded (empty). New objects share it until their first change.
@@ -257,6 +260,7 @@ final class EntityRuntime {
             \ManagedObject.[observedProperty: $0]
         }
         self.uniquenessConstraints = lineage.flatMap(\.uniquenessConstraints)
+        self.derivedAttributes = DerivedAttributeRuntime.derivedAttributes(of: attributes)
         self.attributeColumns = attributes.map { layout.attribute(named: $0.name)?.column }
 
         var relationshipIndex: [String: Int] = [:]
@@ -428,6 +432,8 @@ final class ModelRuntime {
     var hasJoinTables: Bool { !layout.joinTables.isEmpty }
     /// Whether any entity has a Binary attribute with external storage.
     private(set) lazy var hasExternalAttributes = entities.contains { !$0.externalAttributes.isEmpty }
+    /// Whether any entity has derived attributes, which a save computes.
+    private(set) lazy var hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
 
     init(model: ManagedObjectModel, storeNumber: Int) throws(StoreError) {
         let layout: StoreLayout

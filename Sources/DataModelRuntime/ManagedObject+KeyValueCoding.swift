@@ -8,6 +8,11 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
     case wrongType(entity: String, key: String, expected: String, got: String)
     /// The key names a relationship where only attributes are taken (a ``BatchInsertRequest``'s dictionaries).
     case notAnAttribute(entity: String, key: String)
+    /// The key names a property user code cannot set: a derived attribute (computed when the context saves) or a
+    /// fetched property.
+    case readOnly(entity: String, key: String, reason: String)
+    /// The key names a fetched property whose fetch failed.
+    case fetchFailed(entity: String, key: String, message: String)
 
     public var description: String {
         switch self {
@@ -17,6 +22,10 @@ public enum KeyValueError: Error, Hashable, Sendable, CustomStringConvertible, L
             "\(entity).\(key) takes \(expected), not a value of type \(got)"
         case .notAnAttribute(let entity, let key):
             "\(entity).\(key) is a relationship; a batch insert sets attributes only"
+        case .readOnly(let entity, let key, let reason):
+            "\(entity).\(key) cannot be set: \(reason)"
+        case .fetchFailed(_, _, let message):
+            message
         }
     }
 
@@ -73,7 +82,14 @@ extension ManagedObject {
             }
             return Self.swiftValue(stored, of: type)
         }
-        guard let relationship = relationship(key) else { throw .unknownKey(entity: entity.name, key: key) }
+        guard let relationship = relationship(key) else {
+            guard fetchedPropertyDescription(key) != nil else { throw .unknownKey(entity: entity.name, key: key) }
+            do {
+                return try checkedFetchedObjects(forKey: key)
+            } catch {
+                throw .fetchFailed(entity: entity.name, key: key, message: error.description)
+            }
+        }
         if !relationship.isToMany { return toOne(for: key) as ManagedObject? }
         return relationship.isOrdered
             ? toManyArray(for: key) as [ManagedObject] : toManySet(for: key) as Set<ManagedObject>
@@ -84,6 +100,11 @@ extension ManagedObject {
     public func setCheckedValue(_ value: Any?, forKey key: String) throws(KeyValueError) {
         if let index = entityRuntime.attributeIndex(key) {
             let type = entityRuntime.attributes[index].type
+            if entityRuntime.attributes[index].isDerived {
+                throw .readOnly(
+                    entity: entity.name, key: key,
+                    reason: "it is a derived attribute, computed from its derivation expression when the context saves")
+            }
             guard let value else {
                 setPrimitiveValue(.null, for: key)
                 return
@@ -106,7 +127,10 @@ extension ManagedObject {
             setPrimitiveValue(stored, for: key)
             return
         }
-        guard let relationship = relationship(key) else { throw .unknownKey(entity: entity.name, key: key) }
+        guard let relationship = relationship(key) else {
+            guard fetchedPropertyDescription(key) != nil else { throw .unknownKey(entity: entity.name, key: key) }
+            throw .readOnly(entity: entity.name, key: key, reason: "it is a fetched property, which is read-only")
+        }
         let destination = relationship.destination
         func check(_ object: ManagedObject) throws(KeyValueError) {
             guard destination.includes(object.entityRuntime) else {

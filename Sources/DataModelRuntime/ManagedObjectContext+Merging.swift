@@ -99,7 +99,9 @@ extension ManagedObjectContext {
     /// and not saved yet is left alone; one whose row another context deleted leaves the
     /// context. Observers of the object's properties are notified.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        guard object.context === self, !object.isInvalid, !object.isInserted else { return }
+        guard object.context === self, !object.isInvalid else { return }
+        forgetFetchedProperties(of: object)
+        guard !object.isInserted else { return }
         operation {
             if mergeChanges {
                 if object.isFault { return }

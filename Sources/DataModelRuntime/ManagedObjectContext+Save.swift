@@ -24,6 +24,8 @@ extension ManagedObjectContext {
         let discarded = deletedList.filter { $0.wasInsertedWhenDeleted && !$0.isInvalid }
         guard !insertedList.isEmpty || !updatedList.isEmpty || !deleted.isEmpty || !discarded.isEmpty else { return }
 
+        // Derived attributes are computed when the changes reach the store, as Core Data's store does.
+        if parent == nil, runtime.hasDerivedAttributes { try deriveAttributes(deleted: deleted) }
         try validate(inserted: insertedList, updated: updatedList, deleted: deleted)
         if let parent {
             pushChanges(into: parent, deleted: deleted, discarded: discarded)

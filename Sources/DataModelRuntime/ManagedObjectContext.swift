@@ -87,6 +87,8 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) var deletedList: [ManagedObject] = []
     /// Who hears of the context's saves, merges, rollbacks and resets (`ContextChanges.swift`).
     let changeObservers = ContextChangeObservers()
+    /// The fetched properties evaluated so far, per object (`ManagedObject+FetchedProperties.swift`).
+    @exclusivity(unchecked) var fetchedPropertyCache: [ObjectID: [String: [ManagedObject]]] = [:]
 
     /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
     /// objects of one class in a row.
@@ -525,6 +527,7 @@ public final class ManagedObjectContext {
     public func reset() {
         defer { reportReset() }
         rollback()
+        fetchedPropertyCache.removeAll()
         for object in registered.objects {
             object.willChangeAllObserved()
             unregister(object)

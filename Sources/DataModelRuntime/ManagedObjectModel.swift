@@ -22,16 +22,20 @@ public struct ManagedObjectModel: Sendable {
     /// The bundle's earlier versions, oldest first: a store written by one of them is migrated when a container
     /// opens it with this model (see ``PersistentContainer/init(model:store:migratesStoreAutomatically:)``).
     public var earlierVersions: [ManagedObjectModel]
+    /// The model's fetch request templates (Xcode's *Fetch Requests*): see
+    /// ``fetchRequestFromTemplate(withName:substitutionVariables:)``.
+    public var fetchRequestTemplates: [FetchRequestTemplateDescription]
 
     /// Creates a model.
     public init(
         name: String, entities: [EntityDescription], versionName: String? = nil,
-        earlierVersions: [ManagedObjectModel] = []
+        earlierVersions: [ManagedObjectModel] = [], fetchRequestTemplates: [FetchRequestTemplateDescription] = []
     ) {
         self.name = name
         self.entities = entities
         self.versionName = versionName
         self.earlierVersions = earlierVersions
+        self.fetchRequestTemplates = fetchRequestTemplates
     }
 
     /// The entity called `name`: ``entity(forName:)``.
@@ -64,6 +68,9 @@ public struct EntityDescription: Sendable {
     public var uniquenessConstraints: [[String]]
     /// Fetch indexes.
     public var fetchIndexes: [FetchIndexDescription]
+    /// The entity's **own** fetched properties: read-only arrays a fetch request defines (see
+    /// ``ManagedObject/fetchedObjects(for:)``).
+    public var fetchedProperties: [FetchedPropertyDescription]
     /// Maps a key path of `objectType` (own and inherited properties) to the property name,
     /// for sorting and predicates; generated code supplies it.
     public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
@@ -83,6 +90,7 @@ public struct EntityDescription: Sendable {
         relationships: [RelationshipDescription] = [],
         uniquenessConstraints: [[String]] = [],
         fetchIndexes: [FetchIndexDescription] = [],
+        fetchedProperties: [FetchedPropertyDescription] = [],
         renamingIdentifier: String? = nil,
         propertyNameForKeyPath: @escaping @Sendable (AnyKeyPath) -> String? = { _ in nil }
     ) {
@@ -95,6 +103,7 @@ public struct EntityDescription: Sendable {
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.fetchIndexes = fetchIndexes
+        self.fetchedProperties = fetchedProperties
         self.propertyNameForKeyPath = propertyNameForKeyPath
     }
 
@@ -139,8 +148,12 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isOptional: Bool
     /// A transient attribute lives in memory only.
     public var isTransient: Bool
-    /// A derived attribute (stored; computed by Core Data — here kept as set).
+    /// A derived attribute: stored, computed from ``derivationExpression`` whenever the context saves to the
+    /// store (as Core Data does), never set by user code.
     public var isDerived: Bool
+    /// The derivation expression of a derived attribute, in the expression format language
+    /// (`employees.@count`, `canonical:(name)`, `now()`, `department.name`).
+    public var derivationExpression: String?
     /// `indexed="YES"`.
     public var isIndexed: Bool
     /// The default value a new object starts with, typed: generated code writes what the
@@ -166,10 +179,12 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
-        isDerived: Bool = false, isIndexed: Bool = false, defaultValue: AttributeValue? = nil, minValue: Double? = nil,
-        maxValue: Double? = nil, regularExpression: String? = nil, renamingIdentifier: String? = nil,
+        isDerived: Bool = false, derivationExpression: String? = nil, isIndexed: Bool = false,
+        defaultValue: AttributeValue? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+        regularExpression: String? = nil, renamingIdentifier: String? = nil,
         allowsExternalBinaryDataStorage: Bool = false
     ) {
+        self.derivationExpression = derivationExpression
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.renamingIdentifier = renamingIdentifier
         self.name = name

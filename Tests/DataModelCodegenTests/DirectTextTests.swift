@@ -47,6 +47,9 @@ import Testing
                         written += check(relationship, "\(name) \(relationship.name)")
                     }
                     for fetched in entity.fetchedProperties { written += check(fetched, "\(name) \(fetched.name)") }
+                    for template in entity.fetchRequestTemplates {
+                        written += check(template, "\(name) \(template.name)")
+                    }
                     for index in entity.runtime?.fetchIndexes ?? [] {
                         written += check(FetchIndexObject(index), "\(name) \(entity.entityName) index")
                     }

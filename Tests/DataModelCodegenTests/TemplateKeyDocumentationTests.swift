@@ -17,6 +17,7 @@ import Testing
             ("attribute", AttributeContext.Key.allCases.map(\.rawValue)),
             ("relationship", RelationshipContext.Key.allCases.map(\.rawValue)),
             ("fetched property", FetchedPropertyContext.Key.allCases.map(\.rawValue)),
+            ("fetch request template", FetchRequestTemplateContext.Key.allCases.map(\.rawValue)),
             ("fetch index", FetchIndexObject.Key.allCases.map(\.rawValue)),
             ("key path", KeyPathObject.Key.allCases.map(\.rawValue)),
             ("lambda", TemplateLambdas.Key.allCases.map(\.rawValue)),

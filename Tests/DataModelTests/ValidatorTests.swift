@@ -80,6 +80,18 @@ private let ruleCases: [RuleCase] = [
         body: author + "\n" + book() + "\n    <fetchRequest name=\"Old\" entity=\"Magazine\"/>",
         culprit: "<fetchRequest"),
     RuleCase(
+        rule: "invalid-predicate", severity: .error,
+        body: author + "\n" + book()
+            + "\n    <fetchRequest name=\"ByTitle\" entity=\"Book\" predicateString=\"title == \"/>",
+        culprit: "<fetchRequest name=\"ByTitle\""),
+    RuleCase(
+        rule: "invalid-predicate", severity: .error,
+        body: author + "\n"
+            + attribute(
+                "<attribute name=\"titleCount\" optional=\"YES\" attributeType=\"Integer 64\" derived=\"YES\" derivationExpression=\"title.@nope\"/>"
+            ),
+        culprit: "<attribute name=\"titleCount\""),
+    RuleCase(
         rule: "unknown-constraint-property", severity: .error,
         body: author + "\n"
             + book(

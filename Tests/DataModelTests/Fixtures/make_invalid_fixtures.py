@@ -319,6 +319,10 @@ fixture('UnknownFetchedPropertyEntity', model(AUTHOR.replace('    </entity>', ''
             <fetchRequest name="fetchedPropertyFetchRequest" entity="Article" predicateString="author == $FETCH_SOURCE"/>
         </fetchedProperty>
     </entity>''') + '\n' + BOOK), 'unknown-fetch-entity')
+fixture('InvalidTemplatePredicate', model(AUTHOR + '\n' + BOOK + '''
+§    <fetchRequest name="BooksTitled" entity="Book" predicateString="title ==[c] "/>'''), 'invalid-predicate')
+fixture('InvalidDerivationExpression', model(AUTHOR.replace('        <attribute name="name"',
+    '§        <attribute name="bookCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="books.@total" usesScalarValueType="YES"/>\n        <attribute name="name"') + '\n' + BOOK), 'invalid-predicate')
 fixture('UnknownConfigurationEntity', model(AUTHOR + '\n' + BOOK + '''
 §    <configuration name="Cloud" usedWithCloudKit="YES">
         <memberEntity name="Author"/>

@@ -24,6 +24,11 @@ extension Class {
     @NSManaged public var assets: NSSet?
     @NSManaged public var type: `Type`?
 
+    /// The fetched property `untitledAssets`: the `Asset` objects matching `title == nil`.
+    public var untitledAssets: [Asset] {
+        value(forKey: "untitledAssets") as? [Asset] ?? []
+    }
+
 }
 
 // MARK: Generated accessors for assets

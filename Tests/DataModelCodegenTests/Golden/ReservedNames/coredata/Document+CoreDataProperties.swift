@@ -19,6 +19,18 @@ extension Document {
     @NSManaged public var pageCount: Int16
     @NSManaged public var attachments: NSOrderedSet?
 
+    /// The model's fetch request template `AllDocuments`: every `Document` object.
+    /// Made by the model the entity is loaded in (`fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    @nonobjc public class func fetchRequestAllDocuments() -> NSFetchRequest<Document> {
+        let model = entity().managedObjectModel
+        guard let request = model.fetchRequestFromTemplate(
+            withName: "AllDocuments", substitutionVariables: [:]) as? NSFetchRequest<Document>
+        else {
+            fatalError("the managed object model has no fetch request template " + "AllDocuments")
+        }
+        return request
+    }
+
 }
 
 // MARK: Generated accessors for attachments

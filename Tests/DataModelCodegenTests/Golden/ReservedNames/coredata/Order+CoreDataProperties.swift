@@ -22,6 +22,18 @@ extension Order {
     @NSManaged public var `where`: String?
     @NSManaged public var set: Set?
 
+    /// The model's fetch request template `OrdersBySelect`: the `Order` objects matching `select == $SELECTED`.
+    /// Made by the model the entity is loaded in (`fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    @nonobjc public class func fetchRequestOrdersBySelect(selected: Bool) -> NSFetchRequest<Order> {
+        let model = entity().managedObjectModel
+        guard let request = model.fetchRequestFromTemplate(
+            withName: "OrdersBySelect", substitutionVariables: ["SELECTED": selected as Any]) as? NSFetchRequest<Order>
+        else {
+            fatalError("the managed object model has no fetch request template " + "OrdersBySelect")
+        }
+        return request
+    }
+
 }
 
 extension Order : Identifiable {

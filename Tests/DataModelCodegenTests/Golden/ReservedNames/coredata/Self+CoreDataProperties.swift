@@ -27,6 +27,11 @@ extension `Self` {
     @NSManaged public var parent: `Self`?
     @NSManaged public var twin: `Self`?
 
+    /// The fetched property `namesakes`: the `Self` objects matching `entityName == $FETCH_SOURCE.entityName`.
+    public var namesakes: [`Self`] {
+        value(forKey: "namesakes") as? [`Self`] ?? []
+    }
+
 }
 
 // MARK: Generated accessors for children

@@ -32,6 +32,30 @@ extension `Type` {
     @NSManaged public var uuid: UUID?
     @NSManaged public var classes: NSSet?
 
+    /// The model's fetch request template `DistinctTypes`: the `Type` objects matching `string BEGINSWITH[cd] $PREFIX`.
+    /// Made by the model the entity is loaded in (`fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    @nonobjc public class func fetchRequestDistinctTypes(prefix: String) -> NSFetchRequest<`Type`> {
+        let model = entity().managedObjectModel
+        guard let request = model.fetchRequestFromTemplate(
+            withName: "DistinctTypes", substitutionVariables: ["PREFIX": prefix as Any]) as? NSFetchRequest<`Type`>
+        else {
+            fatalError("the managed object model has no fetch request template " + "DistinctTypes")
+        }
+        return request
+    }
+
+    /// The model's fetch request template `TypeIDs`: the `Type` objects matching `int16 BETWEEN {1, 10}`.
+    /// Made by the model the entity is loaded in (`fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    @nonobjc public class func fetchRequestTypeIDs() -> NSFetchRequest<`Type`> {
+        let model = entity().managedObjectModel
+        guard let request = model.fetchRequestFromTemplate(
+            withName: "TypeIDs", substitutionVariables: [:]) as? NSFetchRequest<`Type`>
+        else {
+            fatalError("the managed object model has no fetch request template " + "TypeIDs")
+        }
+        return request
+    }
+
 }
 
 // MARK: Generated accessors for classes

@@ -47,6 +47,12 @@ extension Class {
         get { toOne(for: "type") }
         set { setToOne(newValue, for: "type") }
     }
+
+    /// The fetched property `untitledAssets`: the `Asset` objects matching `title == nil`.
+    /// Fetched on first access, kept until the object is refreshed (`refresh(_:mergeChanges:)`).
+    public var untitledAssets: [Asset] {
+        fetchedObjects(for: "untitledAssets")
+    }
 }
 
 // MARK: Generated accessors for assets

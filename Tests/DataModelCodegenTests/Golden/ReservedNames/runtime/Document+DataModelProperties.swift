@@ -18,6 +18,11 @@ extension Document {
         get { toManyArray(for: "attachments") }
         set { setToManyArray(newValue, for: "attachments") }
     }
+
+    /// The model's fetch request template `AllDocuments`: every `Document` object.
+    public static func fetchRequestAllDocuments() -> FetchRequest<Document> {
+        ReservedNamesModel.model.fetchRequest(fromTemplate: "AllDocuments", substitutionVariables: [:])
+    }
 }
 
 // MARK: Generated accessors for attachments

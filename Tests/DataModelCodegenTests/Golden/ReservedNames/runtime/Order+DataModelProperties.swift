@@ -37,4 +37,9 @@ extension Order {
         get { toOne(for: "set") }
         set { setToOne(newValue, for: "set") }
     }
+
+    /// The model's fetch request template `OrdersBySelect`: the `Order` objects matching `select == $SELECTED`.
+    public static func fetchRequestOrdersBySelect(selected: Bool?) -> FetchRequest<Order> {
+        ReservedNamesModel.model.fetchRequest(fromTemplate: "OrdersBySelect", substitutionVariables: ["SELECTED": selected])
+    }
 }

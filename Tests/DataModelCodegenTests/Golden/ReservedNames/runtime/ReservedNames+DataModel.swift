@@ -20,7 +20,8 @@ public enum ReservedNamesModel {
             describeSet(),
             describeType(),
             describeURL(),
-        ])
+        ],
+        fetchRequestTemplates: fetchRequestTemplates)
 
     /// Every version of the model, oldest first; the last is ``model``. A container opened with `model` migrates a
     /// store that an earlier version wrote.
@@ -30,6 +31,14 @@ public enum ReservedNamesModel {
     public enum DataModelGenRegistration: GeneratedModelRegistration {
         public static var model: ManagedObjectModel { ReservedNamesModel.model }
     }
+
+    /// The model's fetch request templates (each entity class has a typed function per template of its entity).
+    private static let fetchRequestTemplates: [FetchRequestTemplateDescription] = [
+        FetchRequestTemplateDescription(name: "AllDocuments", entityName: "Document"),
+        FetchRequestTemplateDescription(name: "DistinctTypes", entityName: "Type", predicateFormat: "string BEGINSWITH[cd] $PREFIX"),
+        FetchRequestTemplateDescription(name: "OrdersBySelect", entityName: "Order", predicateFormat: "select == $SELECTED", fetchLimit: 10),
+        FetchRequestTemplateDescription(name: "TypeIDs", entityName: "Type", predicateFormat: "int16 BETWEEN {1, 10}"),
+    ]
 
     /// The `Asset` entity.
     private static func describeAsset() -> EntityDescription {
@@ -79,6 +88,9 @@ public enum ReservedNamesModel {
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
+            ],
+            fetchedProperties: [
+                FetchedPropertyDescription(name: "untitledAssets", destinationEntityName: "Asset", predicateFormat: "title == nil"),
             ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
@@ -265,7 +277,7 @@ public enum ReservedNamesModel {
             isAbstract: false,
             objectType: `Self`.self,
             attributes: [
-                AttributeDescription(name: "childCount", type: .integer64, isDerived: true),
+                AttributeDescription(name: "childCount", type: .integer64, isDerived: true, derivationExpression: "children.@count"),
                 AttributeDescription(name: "context", type: .string),
                 AttributeDescription(name: "deleted", type: .boolean, isOptional: false, defaultValue: .boolean(false)),
                 AttributeDescription(name: "entityName", type: .string),
@@ -281,6 +293,9 @@ public enum ReservedNamesModel {
             ],
             uniquenessConstraints: [],
             fetchIndexes: [
+            ],
+            fetchedProperties: [
+                FetchedPropertyDescription(name: "namesakes", destinationEntityName: "Self", predicateFormat: "entityName == $FETCH_SOURCE.entityName", userInfo: ["note": "same entityName as the source object"]),
             ],
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {

@@ -8,9 +8,9 @@ extension `Self` {
         FetchRequest<`Self`>(entityName: "Self")
     }
 
+    /// Derived: computed when the context saves (read-only).
     public var childCount: Int64? {
-        get { value(for: "childCount") }
-        set { setValue(newValue, for: "childCount") }
+        value(for: "childCount")
     }
 
     public var context_: String? {
@@ -61,6 +61,12 @@ extension `Self` {
     public var twin: `Self`? {
         get { toOne(for: "twin") }
         set { setToOne(newValue, for: "twin") }
+    }
+
+    /// The fetched property `namesakes`: the `Self` objects matching `entityName == $FETCH_SOURCE.entityName`.
+    /// Fetched on first access, kept until the object is refreshed (`refresh(_:mergeChanges:)`).
+    public var namesakes: [`Self`] {
+        fetchedObjects(for: "namesakes")
     }
 }
 

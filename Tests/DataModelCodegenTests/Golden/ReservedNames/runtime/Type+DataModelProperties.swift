@@ -87,6 +87,16 @@ extension `Type` {
         get { toManySet(for: "classes") }
         set { setToManySet(newValue, for: "classes") }
     }
+
+    /// The model's fetch request template `DistinctTypes`: the `Type` objects matching `string BEGINSWITH[cd] $PREFIX`.
+    public static func fetchRequestDistinctTypes(prefix: String) -> FetchRequest<`Type`> {
+        ReservedNamesModel.model.fetchRequest(fromTemplate: "DistinctTypes", substitutionVariables: ["PREFIX": prefix])
+    }
+
+    /// The model's fetch request template `TypeIDs`: the `Type` objects matching `int16 BETWEEN {1, 10}`.
+    public static func fetchRequestTypeIDs() -> FetchRequest<`Type`> {
+        ReservedNamesModel.model.fetchRequest(fromTemplate: "TypeIDs", substitutionVariables: [:])
+    }
 }
 
 // MARK: Generated accessors for classes
