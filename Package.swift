@@ -64,7 +64,7 @@ let package = Package(
         // The runtime that generated code imports.
         .target(
             name: "DataModelRuntime",
-            dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
+            dependencies: ["SQLiteKit", "PostgresKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
@@ -133,7 +133,7 @@ let package = Package(
             name: "GeneratedCompanyModel", dependencies: ["DataModelRuntime"], path: "Tests/GeneratedModels/Company"),
         .testTarget(
             name: "DataModelRuntimeTests",
-            dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
+            dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat", "PostgresKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -59,7 +59,7 @@ extension ManagedObjectContext {
                 try resolveConflicts(conflicts, lastAttempt: attempts >= 3)
                 updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
                 deleted.removeAll { !$0.isDeleted || $0.isInvalid }
-            } catch let error as SQLiteError {
+            } catch let error as StoreError {
                 external?.discardWritten()
                 throw StoreError(error)
             } catch {
@@ -109,7 +109,7 @@ extension ManagedObjectContext {
     /// context changed is a conflict, a row it deleted is not.
     private func writeDeletions(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         for object in objects {
             let entity = object.entityRuntime
             try external?.recordReplaced(
@@ -133,14 +133,14 @@ extension ManagedObjectContext {
         }
     }
 
-    private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(SQLiteError) {
+    private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
         var entity: EntityRuntime?
-        var statement: Statement?
+        var statement: StoreStatement?
         var columns: [RowColumn] = []
         var entityNumber: Int64 = 0
         for object in objects {
             let objectEntity = object.entityRuntime
-            let insert: Statement
+            let insert: StoreStatement
             if let current = statement, entity === objectEntity {
                 try current.reset()
                 insert = current
@@ -163,14 +163,14 @@ extension ManagedObjectContext {
     /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.
     private func writeUpdates(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         var lastEntity: EntityRuntime?
         var lastMask: UInt64 = 0
         var lastSQL = ""
         for object in objects {
             let entity = object.entityRuntime
             let columns = entity.updateColumns
-            let update: Statement
+            let update: StoreStatement
             if columns.count <= 64, let snapshot = object.snapshot {
                 var mask: UInt64 = 0
                 for (offset, column) in columns.enumerated() where changed(column, of: object, since: snapshot) {
@@ -233,9 +233,9 @@ extension ManagedObjectContext {
     }
 
     private func bind(
-        _ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32,
+        _ columns: [RowColumn], of object: ManagedObject, to statement: StoreStatement, from start: Int32,
         external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         var index = start
         for column in columns {
             try bind(column, of: object, to: statement, at: index, external: external)
@@ -245,9 +245,9 @@ extension ManagedObjectContext {
 
     @inline(__always)
     private func bind(
-        _ column: RowColumn, of object: ManagedObject, to statement: Statement, at index: Int32,
+        _ column: RowColumn, of object: ManagedObject, to statement: StoreStatement, at index: Int32,
         external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         switch column {
         case .attribute(let attribute, .externalBinary):
             let stored =
@@ -298,7 +298,7 @@ extension ManagedObjectContext {
 
     /// `Z_FOK_` positions of ordered to-many relationships stored through foreign keys, for
     /// every list that changed.
-    private func writePositions(_ objects: [ManagedObject]) throws(SQLiteError) {
+    private func writePositions(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasPositionedRelationships else { return }
         for object in objects {
             for relationship in object.entityRuntime.positionedRelationships {
@@ -323,12 +323,12 @@ extension ManagedObjectContext {
 
     /// Join table rows: the difference between the committed and current destinations, written
     /// by one side of each pair; ordered relationships rewrite all their rows when they changed.
-    private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(SQLiteError) {
+    private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(StoreError) {
         try writeJoinRows(inserted)
         try writeJoinRows(updated)
     }
 
-    private func writeJoinRows(_ objects: [ManagedObject]) throws(SQLiteError) {
+    private func writeJoinRows(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasJoinTables else { return }
         for object in objects {
             for relationship in object.entityRuntime.joinWritingRelationships {
@@ -360,7 +360,8 @@ extension ManagedObjectContext {
                         try delete.run()
                     }
                 }
-                guard let sql = relationship.joinInsertSQL else { continue }
+                guard let sql = database.isPostgres ? relationship.joinInsertPostgresSQL : relationship.joinInsertSQL
+                else { continue }
                 for (offset, id) in current.ids.enumerated() where ordered || !committed.contains(id) {
                     let insert = try database.cachedStatement(sql)
                     try insert.bind(source, at: 1)
