@@ -15,6 +15,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         PostgresTestServer.url == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgres]
     }
 
+    /// The stores whose SQLite database a test inspects with SQLite's own SQL (`sqlite_master`, `typeof`).
+    static let sqliteKinds: [StoreKind] = [.inMemory, .sqlite]
+
     var testDescription: String { rawValue }
 }
 
@@ -47,7 +50,8 @@ enum PostgresTestServer {
     /// Drops a schema ``freshSchema()`` made.
     static func drop(schema name: String) {
         guard let base = url else { return }
-        try? PostgresConnection(url: base).execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+        try? PostgresConnection(url: base).execute(
+            "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \(name) CASCADE")
     }
 }
 
