@@ -28,7 +28,7 @@ struct ExternalDataFiles: Sendable {
     }
 
     /// Column `index` of the current row of `statement`, decoded.
-    func read(_ statement: StoreStatement, at index: Int32) -> PrimitiveValue {
+    func read<Row: StoreRow>(_ statement: Row, at index: Int32) -> PrimitiveValue {
         guard let stored = statement.data(at: index) else {
             // A text value (a store edited by hand) reads as its bytes.
             return statement.string(at: index).map { .blob(Data($0.utf8)) } ?? .null

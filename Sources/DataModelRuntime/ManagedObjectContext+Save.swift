@@ -232,8 +232,19 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Binds a row's columns: one switch on the store type, then a loop specialised for it.
     private func bind(
         _ columns: [RowColumn], of object: ManagedObject, to statement: StoreStatement, from start: Int32,
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
+        switch statement {
+        case .sqlite(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        case .postgres(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        }
+    }
+
+    private func bind<Binder: StoreBinder>(
+        _ columns: [RowColumn], of object: ManagedObject, to statement: Binder, from start: Int32,
         external: ExternalDataWrites?
     ) throws(StoreError) {
         var index = start
@@ -243,9 +254,19 @@ extension ManagedObjectContext {
         }
     }
 
-    @inline(__always)
     private func bind(
         _ column: RowColumn, of object: ManagedObject, to statement: StoreStatement, at index: Int32,
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
+        switch statement {
+        case .sqlite(let binder): try bind(column, of: object, to: binder, at: index, external: external)
+        case .postgres(let binder): try bind(column, of: object, to: binder, at: index, external: external)
+        }
+    }
+
+    @inline(__always)
+    private func bind<Binder: StoreBinder>(
+        _ column: RowColumn, of object: ManagedObject, to statement: Binder, at index: Int32,
         external: ExternalDataWrites?
     ) throws(StoreError) {
         switch column {
@@ -253,35 +274,35 @@ extension ManagedObjectContext {
             let stored =
                 external?.storedForm(of: object, attribute: attribute)
                 ?? coordinator.externalData.inlineForm(object.values[attribute: attribute])
-            try statement.bind(stored, at: index)
+            try statement.bindValue(stored, at: index)
         case .attribute(let attribute, _):
             switch object.values[attribute: attribute] {
-            case .null: try statement.bindNull(at: index)
-            case .integer(let value): try statement.bind(value, at: index)
-            case .real(let value): try statement.bind(value, at: index)
-            case .text(let value): try statement.bind(value, at: index)
-            case .blob(let value): try statement.bind(value, at: index)
+            case .null: try statement.bindNullValue(at: index)
+            case .integer(let value): try statement.bindValue(value, at: index)
+            case .real(let value): try statement.bindValue(value, at: index)
+            case .text(let value): try statement.bindValue(value, at: index)
+            case .blob(let value): try statement.bindValue(value, at: index)
             }
         case .foreignKey(let relationship):
             if case .toOne(let id?) = object.values[relationship: relationship] {
-                try statement.bind(id.primaryKey, at: index)
+                try statement.bindValue(id.primaryKey, at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .foreignEntity(let relationship):
             if case .toOne(let id?) = object.values[relationship: relationship] {
-                try statement.bind(Int64(id.entityNumber), at: index)
+                try statement.bindValue(Int64(id.entityNumber), at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .foreignOrder(let relationship):
             if let position = position(of: object, inInverseOf: relationship) {
-                try statement.bind(Int64(position), at: index)
+                try statement.bindValue(Int64(position), at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .unused:
-            try statement.bindNull(at: index)
+            try statement.bindNullValue(at: index)
         }
     }
 

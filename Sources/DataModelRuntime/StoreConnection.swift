@@ -285,6 +285,89 @@ enum StoreStatement {
     }
 }
 
+/// The current row of a statement, read by column: what the per-row loops (fetch, faults, to-many loads,
+/// prefetching) need. The loops are generic over it and called once per statement with the concrete type
+/// (`switch statement { case .sqlite(let rows): loop(rows) … }`), so the compiler specialises them: SQLite's loop calls SQLiteKit's inlined
+/// accessors directly, as it did before there was a second backend.
+protocol StoreRow: AnyObject {
+    /// Moves to the next row; `false` at the end.
+    func nextRow() throws(StoreError) -> Bool
+    func storageClass(at index: Int32) -> SQLiteStorageClass
+    func int64(at index: Int32) -> Int64
+    func int(at index: Int32) -> Int
+    func nullableInt64(at index: Int32) -> Int64?
+    func nullableDouble(at index: Int32) -> Double?
+    func double(at index: Int32) -> Double
+    func string(at index: Int32) -> String?
+    func data(at index: Int32) -> Data?
+}
+
+extension Statement: StoreRow {
+    @inline(__always)
+    func nextRow() throws(StoreError) -> Bool {
+        do { return try step() == .row } catch { throw .sqlite(error) }
+    }
+}
+
+/// A statement's parameters, bound by position: what a save binds per column. Generic like ``StoreRow``, so
+/// binding a row's columns is specialised per store type.
+protocol StoreBinder: AnyObject {
+    func bindValue(_ value: Int64, at index: Int32) throws(StoreError)
+    func bindValue(_ value: Double, at index: Int32) throws(StoreError)
+    func bindValue(_ value: String, at index: Int32) throws(StoreError)
+    func bindValue(_ value: Data, at index: Int32) throws(StoreError)
+    func bindNullValue(at index: Int32) throws(StoreError)
+}
+
+extension StoreBinder {
+    /// Binds a stored value.
+    @inline(__always)
+    func bindValue(_ value: PrimitiveValue, at index: Int32) throws(StoreError) {
+        switch value {
+        case .null: try bindNullValue(at: index)
+        case .integer(let integer): try bindValue(integer, at: index)
+        case .real(let real): try bindValue(real, at: index)
+        case .text(let text): try bindValue(text, at: index)
+        case .blob(let data): try bindValue(data, at: index)
+        }
+    }
+}
+
+extension Statement: StoreBinder {
+    @inline(__always)
+    func bindValue(_ value: Int64, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: Double, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: String, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: Data, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindNullValue(at index: Int32) throws(StoreError) {
+        do { try bindNull(at: index) } catch { throw .sqlite(error) }
+    }
+}
+
+extension PostgresStatement: StoreBinder {
+    func bindValue(_ value: Int64, at index: Int32) { bind(.integer(value), at: index) }
+    func bindValue(_ value: Double, at index: Int32) { bind(.real(value), at: index) }
+    func bindValue(_ value: String, at index: Int32) { bind(.text(value), at: index) }
+    func bindValue(_ value: Data, at index: Int32) { bind(.blob(value), at: index) }
+    func bindNullValue(at index: Int32) { bind(.null, at: index) }
+}
+
 // MARK: - PostgreSQL
 
 /// A store's PostgreSQL connection: its statements, prepared on the server once each (named `dm1`, `dm2` …), and
@@ -391,7 +474,7 @@ final class PostgresStore {
 /// The conversions keep the SQLite layout's encodings (``PrimitiveValue``): a Boolean parameter takes `0`/`1`, a
 /// `TIMESTAMPTZ` one seconds since 2001 (to the microsecond, PostgreSQL's precision), a `UUID` one its 16 bytes, a
 /// `JSONB` one its JSON bytes, a `NUMERIC` one its decimal text; and back.
-final class PostgresStatement {
+final class PostgresStatement: StoreRow {
     private unowned let store: PostgresStore
     let name: String
     let sql: String
@@ -447,6 +530,18 @@ final class PostgresStatement {
         }
         rowIndex = -1
     }
+
+    func nextRow() throws(StoreError) -> Bool {
+        try step() == .row
+    }
+
+    func storageClass(at index: Int32) -> SQLiteStorageClass { value(at: index).storageClass }
+
+    func int(at index: Int32) -> Int { Int(truncatingIfNeeded: int64(at: index)) }
+
+    func nullableInt64(at index: Int32) -> Int64? { isNull(at: index) ? nil : int64(at: index) }
+
+    func nullableDouble(at index: Int32) -> Double? { isNull(at: index) ? nil : double(at: index) }
 
     func step() throws(StoreError) -> StepResult {
         if !hasRun { try execute() }

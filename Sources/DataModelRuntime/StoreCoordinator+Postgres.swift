@@ -40,7 +40,8 @@ extension StoreCoordinator {
                 try database.execute(sql: "SELECT pg_advisory_xact_lock(7405339914114122063)")
                 let tables = Set(
                     try database.fetchAll(
-                        sql: "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+                        sql:
+                            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
                     ).compactMap { $0.first?.textValue })
                 if tables.isEmpty {
                     try createPostgresSchema()

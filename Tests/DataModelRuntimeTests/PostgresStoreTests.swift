@@ -157,7 +157,8 @@ struct PostgresStoreServerTests {
         #expect(try store.reopened().fetch(byName).first?.age == 2)
     }
 
-    @Test("four connections increment one counter 100 times each and insert their rows: no lost update, no duplicate key")
+    @Test(
+        "four connections increment one counter 100 times each and insert their rows: no lost update, no duplicate key")
     func fourWriters() async throws {
         let store = try TestStore(.postgres, model: MembersModel.model)
         defer { store.cleanUp() }
