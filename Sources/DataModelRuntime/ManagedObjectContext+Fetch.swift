@@ -458,60 +458,75 @@ extension ManagedObjectContext {
                 }
                 try statement.bind(Int64(offset), at: next + 1)
             }
-            let storeNumber = coordinator.storeNumber
-            // One loop per store type, specialised by the compiler: no dispatch per row or column.
-            func readRows<Row: StoreRow>(_ statement: Row, into objects: inout ObjectCollector) throws(StoreError) {
-                while try statement.nextRow() {
-                    let primaryKey = statement.int64(at: 0)
-                    let number = statement.int(at: 1)
-                    // A `Z_ENT` naming no entity of the model: not a row of ours.
-                    guard castable.indices.contains(number) else { continue }
-                    if castable[number] == 0 {
-                        guard let rowEntity = runtime.entity(number: number) else { continue }
-                        castable[number] = rowEntity.objectType is T.Type ? 1 : 2
-                    }
-                    guard castable[number] == 1 else { continue }
-                    let id = ObjectID(
-                        storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
-                    if let object = registered.find(id, orVacancy: &vacancy) {
-                        if object.isFault {
-                            if let batchSize {
-                                if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
-                                batch?.ids.append(id)
-                                object.faultBatch = batch
-                            } else {
-                                decodeRow(statement, entity: object.entityRuntime, into: object)
-                            }
-                        }
-                        objects.append(object)
-                        continue
-                    }
-                    // The row's entity: the fetched one, unless the row is of a sub-entity (the
-                    // check above found it, so the lookup cannot fail).
-                    guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
-                        continue
-                    }
-                    let object = rowEntity.objectType.init(
-                        ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
-                    if let batchSize {
-                        if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
-                        batch?.ids.append(id)
-                        object.faultBatch = batch
-                    } else {
-                        decodeRow(statement, entity: rowEntity, into: object)
-                    }
-                    registered.fill(vacancy, with: object)
-                    objects.append(object)
-                }
-            }
+            // One loop per store type, specialised by the compiler (generic over the statement only, not over
+            // `T`): no dispatch per row or column.
+            let isResult = { (type: ManagedObject.Type) in type is T.Type }
             switch statement {
-            case .sqlite(let rows): try readRows(rows, into: &objects)
-            case .postgres(let rows): try readRows(rows, into: &objects)
+            case .sqlite(let rows):
+                try readRows(
+                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
+                    vacancy: &vacancy, into: &objects)
+            case .postgres(let rows):
+                try readRows(
+                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
+                    vacancy: &vacancy, into: &objects)
             }
         } catch {
             throw StoreError(error)
         }
         return objects.take(as: T.self)
+    }
+
+    /// The rows of a fetch's statement as registered objects (filled, or faults of `batchSize` batches), appended
+    /// to `objects`; rows of entities whose class `isResult` refuses are skipped.
+    private func readRows<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, batchSize: Int?, isResult: (ManagedObject.Type) -> Bool,
+        castable: inout [UInt8], batch: inout FaultBatch?, vacancy: inout ObjectTable.Vacancy,
+        into objects: inout ObjectCollector
+    ) throws(StoreError) {
+        let storeNumber = coordinator.storeNumber
+        while try statement.nextRow() {
+            let primaryKey = statement.int64(at: 0)
+            let number = statement.int(at: 1)
+            // A `Z_ENT` naming no entity of the model: not a row of ours.
+            guard castable.indices.contains(number) else { continue }
+            if castable[number] == 0 {
+                guard let rowEntity = runtime.entity(number: number) else { continue }
+                castable[number] = isResult(rowEntity.objectType) ? 1 : 2
+            }
+            guard castable[number] == 1 else { continue }
+            let id = ObjectID(
+                storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
+            if let object = registered.find(id, orVacancy: &vacancy) {
+                if object.isFault {
+                    if let batchSize {
+                        if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                        batch?.ids.append(id)
+                        object.faultBatch = batch
+                    } else {
+                        decodeRow(statement, entity: object.entityRuntime, into: object)
+                    }
+                }
+                objects.append(object)
+                continue
+            }
+            // The row's entity: the fetched one, unless the row is of a sub-entity (the
+            // check above found it, so the lookup cannot fail).
+            guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
+                continue
+            }
+            let object = rowEntity.objectType.init(
+                ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+            if let batchSize {
+                if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                batch?.ids.append(id)
+                object.faultBatch = batch
+            } else {
+                decodeRow(statement, entity: rowEntity, into: object)
+            }
+            registered.fill(vacancy, with: object)
+            objects.append(object)
+        }
     }
 }
 
