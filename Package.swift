@@ -67,7 +67,7 @@ let package = Package(
         // The runtime that generated code imports.
         .target(
             name: "DataModelRuntime",
-            dependencies: ["SQLiteKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
+            dependencies: ["SQLiteKit", "PostgresKit", "DataModelStoreLayout", "DataModelStore", "PredicateFormat"]),
         // The command-line tool: commands, argument parsing, file writing, exit codes.
         .target(
             name: "DataModelGenCLI",
@@ -136,7 +136,7 @@ let package = Package(
             name: "GeneratedCompanyModel", dependencies: ["DataModelRuntime"], path: "Tests/GeneratedModels/Company"),
         .testTarget(
             name: "DataModelRuntimeTests",
-            dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
+            dependencies: ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat", "PostgresKit"]),
         // The seed tutorials' Core Data code and its ports (Docs/TutorialPorts.md), over the tutorial models generated
         // with --xcode-compatible (Xcode's shapes). `Models/Tutorial<Model>.xcdatamodeld` link to `Models/<Model>`:
         // the own names keep these models apart from the runtime flavor of the same models in the test binary.

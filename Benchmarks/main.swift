@@ -5,6 +5,7 @@ import Foundation
 // datamodelgen-benchmarks [--quick] [--filter NAME]
 // datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
 // datamodelgen-benchmarks --profile migrate-add|raw-migrate-add [ROWS] [--repeat N]
+// datamodelgen-benchmarks --crash-writer PATH | --postgres-counter URL setup|WORKER   (helpers of Scripts/*-test.sh)
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
@@ -37,6 +38,16 @@ if let first = arguments.first, first == "--crash-writer", arguments.count == 2 
         try CrashWriter.run(path: arguments[1])
     } catch {
         FileHandle.standardError.write(Data("crash writer failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+// PostgreSQL counter: one of several processes on one store (Scripts/postgres-counter-test.sh).
+if let first = arguments.first, first == "--postgres-counter", arguments.count == 3 {
+    do {
+        try PostgresCounterWriter.run(url: arguments[1], role: arguments[2])
+    } catch {
+        FileHandle.standardError.write(Data("postgres counter failed: \(error)\n".utf8))
         exit(1)
     }
 }

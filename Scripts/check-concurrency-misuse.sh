@@ -9,13 +9,18 @@ cd "$(dirname "$0")/.."
 scratch=.build
 [ "${1:-}" = "--scratch-path" ] && scratch="$2"
 swift build --scratch-path "$scratch" --target DataModelRuntime >/dev/null || exit 2
+# DataModelRuntime uses PostgresKit, which imports libpq's headers through the CLibPQ module map.
+libpq_flags=(-Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap -Xcc -ISources/CLibPQ)
+for directory in $(pkg-config --cflags-only-I libpq 2>/dev/null | sed 's/-I//g' || true) /usr/include/postgresql; do
+    libpq_flags+=(-Xcc "-I$directory")
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 for snippet in Tests/ConcurrencyMisuse/*.swift; do
     first=$(head -n 1 "$snippet")
     swiftc -emit-sil -o /dev/null -swift-version 6 -parse-as-library -module-name Snippet -I "$scratch/debug/Modules" \
-        -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite \
+        -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite "${libpq_flags[@]}" \
         "$snippet" >"$work/out" 2>&1
     status=$?
     case "$first" in

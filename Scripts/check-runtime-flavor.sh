@@ -75,9 +75,14 @@ stub_app_types() {
     done
     return 1
 }
+# DataModelRuntime uses PostgresKit, which imports libpq's headers through the CLibPQ module map.
+libpq_flags=(-Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap -Xcc -ISources/CLibPQ)
+for directory in $(pkg-config --cflags-only-I libpq 2>/dev/null | sed 's/-I//g' || true) /usr/include/postgresql; do
+    libpq_flags+=(-Xcc "-I$directory")
+done
 typecheck() {
     swiftc -typecheck -swift-version 6 -module-name GeneratedModel -parse-as-library \
-        -I "$bin/Modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite \
+        -I "$bin/Modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite "${libpq_flags[@]}" \
         "$1"/*.swift >"$1.errors" 2>&1
 }
 for model in "${models[@]}"; do

@@ -200,7 +200,7 @@ extension ManagedObjectContext {
                     }
                     try coordinator.writePrimaryKeyMaxima()
                 }
-            } catch let error as SQLiteError {
+            } catch let error as StoreError {
                 throw StoreError(error)
             }
             coordinator.primaryKeyMaximaCommitted()
@@ -213,7 +213,7 @@ extension ManagedObjectContext {
 
     /// The stored row whose values of one of `constraints` (attribute indices) are `row`'s, none of them `NULL`.
     private func upsertTarget(for row: [PrimitiveValue], constraints: [[Int]], in entity: EntityRuntime)
-        throws(SQLiteError) -> ObjectID?
+        throws(StoreError) -> ObjectID?
     {
         for constraint in constraints where !constraint.contains(where: { row[$0].isNull }) {
             let sql =
@@ -234,7 +234,7 @@ extension ManagedObjectContext {
 
     /// Sets the attributes at `indices` of the row `id` to `row`'s values, `Z_OPT` + 1.
     private func update(_ id: ObjectID, of entity: EntityRuntime, setting indices: [Int], from row: [PrimitiveValue])
-        throws(SQLiteError)
+        throws(StoreError)
     {
         let columns = indices.compactMap { entity.attributeColumns[$0] }
         let sql =

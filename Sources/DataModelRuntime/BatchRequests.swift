@@ -171,7 +171,7 @@ extension ManagedObjectContext {
                     }
                     try planner.execute(plan)
                 }
-            } catch let error as SQLiteError {
+            } catch let error as StoreError {
                 throw StoreError(error)
             }
             // The files of the deleted rows' external binary values go once the deletion is committed.
@@ -253,9 +253,9 @@ extension ManagedObjectContext {
     }
 }
 
-extension Statement {
+extension StoreStatement {
     /// Binds a stored value.
-    func bind(_ value: PrimitiveValue, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: PrimitiveValue, at index: Int32) throws(StoreError) {
         switch value {
         case .null: try bindNull(at: index)
         case .integer(let integer): try bind(integer, at: index)
@@ -269,7 +269,7 @@ extension Statement {
 /// Works out, in SQL, what a batch delete removes and nullifies, then does it.
 struct BatchDeletePlanner {
     let runtime: ModelRuntime
-    let database: Database
+    let database: StoreConnection
 
     struct Plan {
         /// Every row deleted: the selection and its cascades.

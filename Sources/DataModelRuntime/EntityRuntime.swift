@@ -134,6 +134,19 @@ final class RelationshipRuntime {
             + names.map(SQLQuoting.identifier).joined(separator: ", ") + ") VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
     }()
+    /// PostgreSQL's ``joinInsertSQL``: an existing row of the pair keeps its place and takes the new positions
+    /// (`ON CONFLICT … DO UPDATE`), as SQLite's `INSERT OR REPLACE` replaces it.
+    lazy var joinInsertPostgresSQL: String? = {
+        guard case .joinTable(let columns)? = storage else { return nil }
+        let keys = [columns.sourceColumn, columns.destinationColumn].map(SQLQuoting.identifier)
+        let orders = [columns.orderColumn, columns.inverseOrderColumn].compactMap { $0 }.map(SQLQuoting.identifier)
+        let names = keys + orders
+        return "INSERT INTO " + SQLQuoting.identifier(columns.table) + " (" + names.joined(separator: ", ")
+            + ") VALUES (" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ") ON CONFLICT ("
+            + keys.joined(separator: ", ") + ") DO "
+            + (orders.isEmpty
+                ? "NOTHING" : "UPDATE SET " + orders.map { $0 + " = EXCLUDED." + $0 }.joined(separator: ", "))
+    }()
     var isOrdered: Bool { description.isToMany && description.isOrdered }
 
     init(description: RelationshipDescription, index: Int, storage: RelationshipStorage?, destination: EntityRuntime) {

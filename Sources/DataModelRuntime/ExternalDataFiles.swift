@@ -28,7 +28,7 @@ struct ExternalDataFiles: Sendable {
     }
 
     /// Column `index` of the current row of `statement`, decoded.
-    func read(_ statement: Statement, at index: Int32) -> PrimitiveValue {
+    func read<Row: StoreRow>(_ statement: Row, at index: Int32) -> PrimitiveValue {
         guard let stored = statement.data(at: index) else {
             // A text value (a store edited by hand) reads as its bytes.
             return statement.string(at: index).map { .blob(Data($0.utf8)) } ?? .null
@@ -106,8 +106,8 @@ final class ExternalDataWrites {
     /// Records the files referenced by the stored row `primaryKey` of `entity` in the columns `attributes` (all
     /// external ones when `nil`): the row is about to be updated or deleted.
     func recordReplaced(
-        _ entity: EntityRuntime, primaryKey: Int64, attributes: Set<Int>?, database: Database
-    ) throws(SQLiteError) {
+        _ entity: EntityRuntime, primaryKey: Int64, attributes: Set<Int>?, database: StoreConnection
+    ) throws(StoreError) {
         guard let sql = entity.selectExternalColumnsSQL else { return }
         let statement = try database.cachedStatement(sql)
         defer { statement.resetIgnoringErrors() }

@@ -96,6 +96,14 @@ extension ManagedObjectContext {
             return try fetch(request).count
         }
         var total: Int
+        if !request.includesPendingChanges && request.predicate != nil && plan.path != .sql {
+            // The store's rows the predicate selects, judged in memory on their saved values.
+            total = try storedIDs(matching: request).count
+            let offset = max(request.fetchOffset ?? 0, 0)
+            total = max(total - offset, 0)
+            if let limit = request.fetchLimit { total = min(total, max(limit, 0)) }
+            return total
+        }
         do {
             let statement = try database.cachedStatement(
                 "SELECT COUNT(*) FROM " + SQLQuoting.identifier(entity.tableName) + " AS t0 WHERE "
@@ -168,7 +176,7 @@ extension ManagedObjectContext {
 
     private func condition<T>(for entity: EntityRuntime, request: FetchRequest<T>) -> String {
         if !request.includesSubentities { return #""Z_ENT" = "# + String(entity.number) }
-        return entity.layout.isRoot ? "1" : entity.entityCondition
+        return entity.layout.isRoot ? (database.isPostgres ? "TRUE" : "1") : entity.entityCondition
     }
 
     /// Whether unsaved changes could make the store's answer wrong: changes of the entity, or
@@ -262,6 +270,13 @@ extension ManagedObjectContext {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         // A format predicate's keys are checked against the entity before anything runs.
         try (predicate.expression as? FormatPredicateExpression)?.checkKeys(entity: entity)
+        if database.isPostgres {
+            // The translator writes SQLite's SQL (its Swift string functions, `IS` for null-safe equality, Booleans
+            // as 0 and 1): on PostgreSQL the store's rows are read and the predicate evaluated in memory, exactly.
+            return PredicatePlan(
+                path: .memory, translated: nil,
+                reason: "predicates are evaluated in memory on PostgreSQL (no PostgreSQL translation yet)")
+        }
         guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
             return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
         }
@@ -275,7 +290,7 @@ extension ManagedObjectContext {
 
     /// Binds `values` from parameter `index` on; returns the next parameter index.
     @discardableResult
-    private func bind(_ values: [PrimitiveValue], to statement: Statement, from index: Int32) throws(SQLiteError)
+    private func bind(_ values: [PrimitiveValue], to statement: StoreStatement, from index: Int32) throws(StoreError)
         -> Int32
     {
         var index = index
@@ -294,7 +309,7 @@ extension ManagedObjectContext {
 
     /// Binds the conditions' values from parameter 1 on; returns the next parameter index.
     @discardableResult
-    private func bind(_ conditions: [ResolvedCondition], to statement: Statement) throws(SQLiteError) -> Int32 {
+    private func bind(_ conditions: [ResolvedCondition], to statement: StoreStatement) throws(StoreError) -> Int32 {
         var index: Int32 = 1
         for binding in conditions.compactMap(\.binding) {
             switch binding {
@@ -330,7 +345,13 @@ extension ManagedObjectContext {
         {
             // A non-optional number property of an optional attribute (`--xcode-compatible`) reads NULL as 0, and
             // sorts so.
-            return "COALESCE(" + SQLQuoting.identifier(column) + ", 0)" + direction
+            let zero = attribute.type == .boolean && database.isPostgres ? "FALSE" : "0"
+            return "COALESCE(" + SQLQuoting.identifier(column) + ", " + zero + ")" + direction
+        }
+        if database.isPostgres {
+            return PostgresSQL.orderTerm(
+                SQLQuoting.identifier(column), isString: attribute.type == .string,
+                ascending: descriptor.order == .forward)
         }
         guard attribute.type != .string else {
             // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
@@ -429,56 +450,83 @@ extension ManagedObjectContext {
             var next = try bind(conditions, to: statement)
             next = try bind(predicate?.arguments ?? [], to: statement, from: next)
             if limit != nil || offset > 0 {
-                try statement.bind(Int64(limit ?? -1), at: next)
+                // No limit: SQLite's `LIMIT -1`, PostgreSQL's `LIMIT NULL`.
+                if limit == nil && database.isPostgres {
+                    try statement.bindNull(at: next)
+                } else {
+                    try statement.bind(Int64(limit ?? -1), at: next)
+                }
                 try statement.bind(Int64(offset), at: next + 1)
             }
-            let storeNumber = coordinator.storeNumber
-            while try statement.step() == .row {
-                let primaryKey = statement.int64(at: 0)
-                let number = statement.int(at: 1)
-                // A `Z_ENT` naming no entity of the model: not a row of ours.
-                guard castable.indices.contains(number) else { continue }
-                if castable[number] == 0 {
-                    guard let rowEntity = runtime.entity(number: number) else { continue }
-                    castable[number] = rowEntity.objectType is T.Type ? 1 : 2
-                }
-                guard castable[number] == 1 else { continue }
-                let id = ObjectID(
-                    storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
-                if let object = registered.find(id, orVacancy: &vacancy) {
-                    if object.isFault {
-                        if let batchSize {
-                            if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
-                            batch?.ids.append(id)
-                            object.faultBatch = batch
-                        } else {
-                            decodeRow(statement, entity: object.entityRuntime, into: object)
-                        }
-                    }
-                    objects.append(object)
-                    continue
-                }
-                // The row's entity: the fetched one, unless the row is of a sub-entity (the
-                // check above found it, so the lookup cannot fail).
-                guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
-                    continue
-                }
-                let object = rowEntity.objectType.init(
-                    ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
-                if let batchSize {
-                    if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
-                    batch?.ids.append(id)
-                    object.faultBatch = batch
-                } else {
-                    decodeRow(statement, entity: rowEntity, into: object)
-                }
-                registered.fill(vacancy, with: object)
-                objects.append(object)
+            // One loop per store type, specialised by the compiler (generic over the statement only, not over
+            // `T`): no dispatch per row or column.
+            let isResult = { (type: ManagedObject.Type) in type is T.Type }
+            switch statement {
+            case .sqlite(let rows):
+                try readRows(
+                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
+                    vacancy: &vacancy, into: &objects)
+            case .postgres(let rows):
+                try readRows(
+                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
+                    vacancy: &vacancy, into: &objects)
             }
         } catch {
             throw StoreError(error)
         }
         return objects.take(as: T.self)
+    }
+
+    /// The rows of a fetch's statement as registered objects (filled, or faults of `batchSize` batches), appended
+    /// to `objects`; rows of entities whose class `isResult` refuses are skipped.
+    private func readRows<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, batchSize: Int?, isResult: (ManagedObject.Type) -> Bool,
+        castable: inout [UInt8], batch: inout FaultBatch?, vacancy: inout ObjectTable.Vacancy,
+        into objects: inout ObjectCollector
+    ) throws(StoreError) {
+        let storeNumber = coordinator.storeNumber
+        while try statement.nextRow() {
+            let primaryKey = statement.int64(at: 0)
+            let number = statement.int(at: 1)
+            // A `Z_ENT` naming no entity of the model: not a row of ours.
+            guard castable.indices.contains(number) else { continue }
+            if castable[number] == 0 {
+                guard let rowEntity = runtime.entity(number: number) else { continue }
+                castable[number] = isResult(rowEntity.objectType) ? 1 : 2
+            }
+            guard castable[number] == 1 else { continue }
+            let id = ObjectID(
+                storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
+            if let object = registered.find(id, orVacancy: &vacancy) {
+                if object.isFault {
+                    if let batchSize {
+                        if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                        batch?.ids.append(id)
+                        object.faultBatch = batch
+                    } else {
+                        decodeRow(statement, entity: object.entityRuntime, into: object)
+                    }
+                }
+                objects.append(object)
+                continue
+            }
+            // The row's entity: the fetched one, unless the row is of a sub-entity (the
+            // check above found it, so the lookup cannot fail).
+            guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
+                continue
+            }
+            let object = rowEntity.objectType.init(
+                ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+            if let batchSize {
+                if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                batch?.ids.append(id)
+                object.faultBatch = batch
+            } else {
+                decodeRow(statement, entity: rowEntity, into: object)
+            }
+            registered.fill(vacancy, with: object)
+            objects.append(object)
+        }
     }
 }
 

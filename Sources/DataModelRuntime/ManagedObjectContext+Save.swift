@@ -61,7 +61,7 @@ extension ManagedObjectContext {
                 try resolveConflicts(conflicts, lastAttempt: attempts >= 3)
                 updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
                 deleted.removeAll { !$0.isDeleted || $0.isInvalid }
-            } catch let error as SQLiteError {
+            } catch let error as StoreError {
                 external?.discardWritten()
                 throw StoreError(error)
             } catch {
@@ -111,7 +111,7 @@ extension ManagedObjectContext {
     /// context changed is a conflict, a row it deleted is not.
     private func writeDeletions(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         for object in objects {
             let entity = object.entityRuntime
             try external?.recordReplaced(
@@ -135,14 +135,14 @@ extension ManagedObjectContext {
         }
     }
 
-    private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(SQLiteError) {
+    private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
         var entity: EntityRuntime?
-        var statement: Statement?
+        var statement: StoreStatement?
         var columns: [RowColumn] = []
         var entityNumber: Int64 = 0
         for object in objects {
             let objectEntity = object.entityRuntime
-            let insert: Statement
+            let insert: StoreStatement
             if let current = statement, entity === objectEntity {
                 try current.reset()
                 insert = current
@@ -165,14 +165,14 @@ extension ManagedObjectContext {
     /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.
     private func writeUpdates(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
         var lastEntity: EntityRuntime?
         var lastMask: UInt64 = 0
         var lastSQL = ""
         for object in objects {
             let entity = object.entityRuntime
             let columns = entity.updateColumns
-            let update: Statement
+            let update: StoreStatement
             if columns.count <= 64, let snapshot = object.snapshot {
                 var mask: UInt64 = 0
                 for (offset, column) in columns.enumerated() where changed(column, of: object, since: snapshot) {
@@ -234,10 +234,21 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Binds a row's columns: one switch on the store type, then a loop specialised for it.
     private func bind(
-        _ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32,
+        _ columns: [RowColumn], of object: ManagedObject, to statement: StoreStatement, from start: Int32,
         external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
+        switch statement {
+        case .sqlite(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        case .postgres(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        }
+    }
+
+    private func bind<Binder: StoreBinder>(
+        _ columns: [RowColumn], of object: ManagedObject, to statement: Binder, from start: Int32,
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
         var index = start
         for column in columns {
             try bind(column, of: object, to: statement, at: index, external: external)
@@ -245,45 +256,55 @@ extension ManagedObjectContext {
         }
     }
 
-    @inline(__always)
     private func bind(
-        _ column: RowColumn, of object: ManagedObject, to statement: Statement, at index: Int32,
+        _ column: RowColumn, of object: ManagedObject, to statement: StoreStatement, at index: Int32,
         external: ExternalDataWrites?
-    ) throws(SQLiteError) {
+    ) throws(StoreError) {
+        switch statement {
+        case .sqlite(let binder): try bind(column, of: object, to: binder, at: index, external: external)
+        case .postgres(let binder): try bind(column, of: object, to: binder, at: index, external: external)
+        }
+    }
+
+    @inline(__always)
+    private func bind<Binder: StoreBinder>(
+        _ column: RowColumn, of object: ManagedObject, to statement: Binder, at index: Int32,
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
         switch column {
         case .attribute(let attribute, .externalBinary):
             let stored =
                 external?.storedForm(of: object, attribute: attribute)
                 ?? coordinator.externalData.inlineForm(object.values[attribute: attribute])
-            try statement.bind(stored, at: index)
+            try statement.bindValue(stored, at: index)
         case .attribute(let attribute, _):
             switch object.values[attribute: attribute] {
-            case .null: try statement.bindNull(at: index)
-            case .integer(let value): try statement.bind(value, at: index)
-            case .real(let value): try statement.bind(value, at: index)
-            case .text(let value): try statement.bind(value, at: index)
-            case .blob(let value): try statement.bind(value, at: index)
+            case .null: try statement.bindNullValue(at: index)
+            case .integer(let value): try statement.bindValue(value, at: index)
+            case .real(let value): try statement.bindValue(value, at: index)
+            case .text(let value): try statement.bindValue(value, at: index)
+            case .blob(let value): try statement.bindValue(value, at: index)
             }
         case .foreignKey(let relationship):
             if case .toOne(let id?) = object.values[relationship: relationship] {
-                try statement.bind(id.primaryKey, at: index)
+                try statement.bindValue(id.primaryKey, at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .foreignEntity(let relationship):
             if case .toOne(let id?) = object.values[relationship: relationship] {
-                try statement.bind(Int64(id.entityNumber), at: index)
+                try statement.bindValue(Int64(id.entityNumber), at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .foreignOrder(let relationship):
             if let position = position(of: object, inInverseOf: relationship) {
-                try statement.bind(Int64(position), at: index)
+                try statement.bindValue(Int64(position), at: index)
             } else {
-                try statement.bindNull(at: index)
+                try statement.bindNullValue(at: index)
             }
         case .unused:
-            try statement.bindNull(at: index)
+            try statement.bindNullValue(at: index)
         }
     }
 
@@ -300,7 +321,7 @@ extension ManagedObjectContext {
 
     /// `Z_FOK_` positions of ordered to-many relationships stored through foreign keys, for
     /// every list that changed.
-    private func writePositions(_ objects: [ManagedObject]) throws(SQLiteError) {
+    private func writePositions(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasPositionedRelationships else { return }
         for object in objects {
             for relationship in object.entityRuntime.positionedRelationships {
@@ -325,12 +346,12 @@ extension ManagedObjectContext {
 
     /// Join table rows: the difference between the committed and current destinations, written
     /// by one side of each pair; ordered relationships rewrite all their rows when they changed.
-    private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(SQLiteError) {
+    private func writeJoinRows(inserted: [ManagedObject], updated: [ManagedObject]) throws(StoreError) {
         try writeJoinRows(inserted)
         try writeJoinRows(updated)
     }
 
-    private func writeJoinRows(_ objects: [ManagedObject]) throws(SQLiteError) {
+    private func writeJoinRows(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasJoinTables else { return }
         for object in objects {
             for relationship in object.entityRuntime.joinWritingRelationships {
@@ -362,7 +383,8 @@ extension ManagedObjectContext {
                         try delete.run()
                     }
                 }
-                guard let sql = relationship.joinInsertSQL else { continue }
+                guard let sql = database.isPostgres ? relationship.joinInsertPostgresSQL : relationship.joinInsertSQL
+                else { continue }
                 for (offset, id) in current.ids.enumerated() where ordered || !committed.contains(id) {
                     let insert = try database.cachedStatement(sql)
                     try insert.bind(source, at: 1)

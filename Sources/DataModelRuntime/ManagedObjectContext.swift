@@ -20,7 +20,7 @@ import SQLiteKit
 public final class ManagedObjectContext {
     let coordinator: StoreCoordinator
     /// The connection; use it only inside `coordinator.locked { }`.
-    var database: Database { coordinator.database }
+    var database: StoreConnection { coordinator.database }
     var runtime: ModelRuntime { coordinator.runtime }
     /// Where other contexts' saves wait until this context merges them.
     var inbox: ChangeInbox { shared.inbox }
@@ -319,7 +319,7 @@ public final class ManagedObjectContext {
         if let parent { return parent.rowForChild(object.objectID) }
         let entity = object.entityRuntime
         return try coordinator.locked { () throws(StoreError) -> StoredRow? in
-            do throws(SQLiteError) {
+            do throws(StoreError) {
                 let statement = try database.cachedStatement(entity.selectByPrimaryKeySQL)
                 defer { statement.resetIgnoringErrors() }
                 try statement.bind(object.objectID.primaryKey, at: 1)
@@ -333,20 +333,36 @@ public final class ManagedObjectContext {
 
     /// Fills `object` from the current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     @inline(__always)
-    func decodeRow(_ statement: Statement, entity: EntityRuntime, into object: ManagedObject) {
+    func decodeRow<Row: StoreRow>(_ statement: Row, entity: EntityRuntime, into object: ManagedObject) {
         object.values = decodeValues(statement, entity: entity)
         object.version = statement.int64(at: 2)
         object.isFault = false
     }
 
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
-    func decodeStoredRow(_ statement: Statement, entity: EntityRuntime) -> StoredRow {
+    func decodeStoredRow<Row: StoreRow>(_ statement: Row, entity: EntityRuntime) -> StoredRow {
         StoredRow(values: decodeValues(statement, entity: entity), version: statement.int64(at: 2))
+    }
+
+    /// ``decodeRow(_:entity:into:)`` of a statement of either store (one switch, then the specialised decoder).
+    func decodeRow(_ statement: StoreStatement, entity: EntityRuntime, into object: ManagedObject) {
+        switch statement {
+        case .sqlite(let rows): decodeRow(rows, entity: entity, into: object)
+        case .postgres(let rows): decodeRow(rows, entity: entity, into: object)
+        }
+    }
+
+    /// ``decodeStoredRow(_:entity:)`` of a statement of either store.
+    func decodeStoredRow(_ statement: StoreStatement, entity: EntityRuntime) -> StoredRow {
+        switch statement {
+        case .sqlite(let rows): decodeStoredRow(rows, entity: entity)
+        case .postgres(let rows): decodeStoredRow(rows, entity: entity)
+        }
     }
 
     /// The values of the current row of `statement`: each is written once, straight from its
     /// column into the object's one buffer (no copy of the defaults, no temporary lists).
-    private func decodeValues(_ statement: Statement, entity: EntityRuntime) -> ObjectValues {
+    private func decodeValues<Row: StoreRow>(_ statement: Row, entity: EntityRuntime) -> ObjectValues {
         let attributes = entity.attributeDecoding
         let relationships = entity.relationshipDecoding
         return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) {
@@ -368,7 +384,9 @@ public final class ManagedObjectContext {
     }
 
     @inline(__always)
-    private func relationshipValue(_ statement: Statement, _ decoding: RelationshipDecoding) -> RelationshipValue {
+    private func relationshipValue<Row: StoreRow>(_ statement: Row, _ decoding: RelationshipDecoding)
+        -> RelationshipValue
+    {
         switch decoding {
         case .toManyFault:
             return .toManyFault
@@ -388,7 +406,7 @@ public final class ManagedObjectContext {
     /// the value alone cannot tell (see ``readInteger(_:at:)``): one SQLite call per column on the
     /// common path.
     @inline(__always)
-    private static func read(_ statement: Statement, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
+    private static func read<Row: StoreRow>(_ statement: Row, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
         switch kind {
         case .integer: return readInteger(statement, at: index)
         case .real: return statement.nullableDouble(at: index).map { .real($0) } ?? .null
@@ -405,7 +423,7 @@ public final class ManagedObjectContext {
     /// and the two limits (maybe out of range) need the storage class, and a REAL then reads
     /// as its integral part, or `NULL` when it has none.
     @inline(__always)
-    private static func readInteger(_ statement: Statement, at index: Int32) -> PrimitiveValue {
+    private static func readInteger<Row: StoreRow>(_ statement: Row, at index: Int32) -> PrimitiveValue {
         let value = statement.int64(at: index)
         guard value == 0 || value == .max || value == .min else { return .integer(value) }
         switch statement.storageClass(at: index) {

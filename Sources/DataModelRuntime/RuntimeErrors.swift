@@ -1,4 +1,5 @@
 import Foundation
+import PostgresKit
 import SQLiteKit
 
 /// Why a store could not be opened, read or written.
@@ -25,6 +26,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case journalModeRefused(path: String, mode: String)
     /// SQLite failed: its error keeps the extended result code, SQLite's message and the SQL that failed.
     case sqlite(SQLiteError)
+    /// PostgreSQL failed (a PostgreSQL store): the server could not be reached (a bad URL, a server that is down,
+    /// a refused login: kind `connection`) or refused a statement; the error keeps its `SQLSTATE`, message and SQL.
+    case postgres(PostgresError)
     /// Code other than SQLite failed while the store was being used (its description); not expected in practice.
     case unexpected(String)
     /// No row exists for the object ID.
@@ -63,6 +67,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .journalModeRefused(let path, let mode):
             "SQLite runs the store at \(path) in journal mode \(mode), not WAL (write-ahead log)"
         case .sqlite(let error):
+            error.description
+        case .postgres(let error):
             error.description
         case .unexpected(let description):
             "unexpected error: \(description)"

@@ -162,11 +162,16 @@ extension ManagedObjectContext {
                 }
                 guard sortable, let column = current.attributeColumns[index] else { return nil }
                 var expression = source + "." + SQLQuoting.identifier(column)
-                if current.attributes[index].type == .string {
+                let isString = current.attributes[index].type == .string
+                if isString && !database.isPostgres {
                     // Strings sort as Swift's `<` sorts them, as key-path sorts do.
                     expression = SwiftStringFunctions.orderKeyFunction + "(" + expression + ")"
                 }
-                let direction = ascending ? " ASC" : " DESC"
+                let direction =
+                    database.isPostgres
+                    ? PostgresSQL.orderTerm("", isString: isString, ascending: ascending)
+                    : ascending ? " ASC" : " DESC"
+                if isString && database.isPostgres { expression = PostgresSQL.normalized(expression) }
                 guard !joins.isEmpty else { return expression + direction }
                 // One correlated subquery: the destination's value, `NULL` when an object on the way is missing.
                 let first = joins[0]

@@ -1,9 +1,10 @@
 import DataModelStore
 import DataModelStoreLayout
 import Foundation
+import PostgresKit
 import SQLiteKit
 
-/// The one SQLite connection of a container, the prepared model, primary key allocation, and
+/// The one connection of a container (SQLite, or PostgreSQL: ``StoreConnection``), the prepared model, primary key allocation, and
 /// the change notifications between contexts.
 ///
 /// Shared by contexts in any isolation domain: every use of ``database``, the key counters and
@@ -11,7 +12,7 @@ import SQLiteKit
 /// prepared model is immutable once the initializer returns.
 final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is only touched under `lock`
     let runtime: ModelRuntime
-    let database: Database
+    let database: StoreConnection
     private(set) var storeNumber = 0
     let path: String
     /// Binary attributes with external storage: the store's folder and threshold.
@@ -21,9 +22,9 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     /// Contexts that merge other contexts' saves, by their inbox.
     private var mergingInboxes: [WeakInbox] = []
     /// The last primary key handed out, by root entity number (slot 0 unused).
-    @exclusivity(unchecked) private var lastPrimaryKey: [Int64]
+    @exclusivity(unchecked) var lastPrimaryKey: [Int64]
     /// `Z_MAX` as the store holds it, by root entity number.
-    private var storedMaximum: [Int64]
+    var storedMaximum: [Int64]
     /// The keys up to which this coordinator reserved in `Z_MAX` (file stores), by root entity:
     /// other connections on the file allocate above them.
     private var reservedMaximum: [Int64]
@@ -49,21 +50,38 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         case .sqlite(let url):
             location = .file(path: url.path)
             path = url.path
+        case .postgres(let url):
+            // Binary values with external storage stay in their column: there is no folder beside a server.
+            path = Self.displayedURL(url)
+            externalData = ExternalDataFiles(storePath: path, threshold: externalBinaryDataThreshold, needed: false)
+            database = try Self.connect(to: url, shownAs: path)
+            let count = runtime.entities.count + 1
+            lastPrimaryKey = [Int64](repeating: 0, count: count)
+            storedMaximum = [Int64](repeating: 0, count: count)
+            reservedMaximum = [Int64](repeating: 0, count: count)
+            reservationSize = [Int64](repeating: 64, count: count)
+            let uuid = try openPostgresSchema()
+            storeNumber = Self.registry.number(for: uuid)
+            for entity in runtime.entities { entity.storeNumber = storeNumber }
+            EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
+            return
         }
         externalData = ExternalDataFiles(
             storePath: path, threshold: externalBinaryDataThreshold, needed: runtime.hasExternalAttributes)
         var journalMode = "memory"
+        let sqlite: Database
         do {
-            database = try Database(location: location)
-            database.setBusyTimeout(milliseconds: 5000)
+            sqlite = try Database(location: location)
+            database = .sqlite(sqlite)
+            sqlite.setBusyTimeout(milliseconds: 5000)
             if case .file = location {
                 // Core Data's defaults for SQLite stores: a write-ahead log (readers never wait for
                 // the writer, commits append) synced at checkpoints. A killed process loses nothing
                 // committed; a power cut may lose the last commits, never consistency.
-                journalMode = try database.fetchOne(sql: "PRAGMA journal_mode=WAL")?.first?.textValue ?? ""
-                try database.execute(sql: "PRAGMA synchronous=NORMAL")
+                journalMode = try sqlite.fetchOne(sql: "PRAGMA journal_mode=WAL")?.first?.textValue ?? ""
+                try sqlite.execute(sql: "PRAGMA synchronous=NORMAL")
             }
-            try SwiftStringFunctions.register(on: database)
+            try SwiftStringFunctions.register(on: sqlite)
         } catch {
             throw StoreError(error)
         }
@@ -76,7 +94,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         storedMaximum = [Int64](repeating: 0, count: count)
         reservedMaximum = [Int64](repeating: 0, count: count)
         reservationSize = [Int64](repeating: 64, count: count)
-        let uuid = try openSchema()
+        let uuid = try openSchema(sqlite)
         storeNumber = Self.registry.number(for: uuid)
         for entity in runtime.entities { entity.storeNumber = storeNumber }
         EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
@@ -135,14 +153,14 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Creates or checks the schema and reads the primary key counters; returns the store's UUID
     /// (`Z_METADATA.Z_UUID`), which identifies it in object IDs.
-    private func openSchema() throws(StoreError) -> String {
+    private func openSchema(_ sqlite: Database) throws(StoreError) -> String {
         do {
             // One read of what the store holds: it tells an empty file (created) from a store to check.
-            let state = try StoreFile.state(of: database)
+            let state = try StoreFile.state(of: sqlite)
             if state.snapshot.tables.isEmpty {
                 try createSchema()
             } else {
-                try checkSchema(state)
+                try checkSchema(state, sqlite)
             }
             // One statement: `Z_MAX` per entity (rows `Z_ENT`, `Z_MAX`), each root table's largest key (rows
             // `-number`, `MAX("Z_PK")`: rows written without `Z_MAX` being updated, by other tools, must not be
@@ -199,7 +217,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
     /// store in place (one transaction, so a killed process leaves it whole in either version).
-    private func checkSchema(_ state: StoreFile.State) throws {
+    private func checkSchema(_ state: StoreFile.State, _ sqlite: Database) throws {
         let current = runtime.model.layoutModel
         let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
@@ -219,7 +237,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         }
         do {
             _ = try StoreFile.migrate(
-                database, versions: layouts, to: layouts.count - 1, known: state,
+                sqlite, versions: layouts, to: layouts.count - 1, known: state,
                 layouts: [layouts.count - 1: runtime.layout], hashes: [layouts.count - 1: hashes])
         } catch {
             switch error {
@@ -297,7 +315,10 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         let reserve = { [self] () throws -> Int64 in
             let stored =
                 try database.fetchOne(
-                    sql: #"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?"#, arguments: [.integer(Int64(root))])?
+                    // PostgreSQL: the row stays locked until the reservation commits, so another process's
+                    // reservation waits and then reads the moved `Z_MAX`.
+                    sql: #"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?"#
+                        + (database.isPostgres ? " FOR UPDATE" : ""), arguments: [.integer(Int64(root))])?
                 .first?.integerValue ?? 0
             let used = try database.fetchOne(sql: #"SELECT MAX("Z_PK") FROM "# + quotedTable)?.first?.integerValue ?? 0
             let start = max(stored, used, lastPrimaryKey[root])
@@ -319,10 +340,12 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     }
 
     /// Writes `Z_MAX` for roots that handed out keys since the last write (inside a save).
-    func writePrimaryKeyMaxima() throws(SQLiteError) {
+    func writePrimaryKeyMaxima() throws(StoreError) {
         for index in lastPrimaryKey.indices where lastPrimaryKey[index] > storedMaximum[index] {
             let statement = try database.cachedStatement(
-                #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = MAX("Z_MAX", ?) WHERE "Z_ENT" = ?"#)
+                database.isPostgres
+                    ? #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = GREATEST("Z_MAX", ?) WHERE "Z_ENT" = ?"#
+                    : #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = MAX("Z_MAX", ?) WHERE "Z_ENT" = ?"#)
             try statement.bind(lastPrimaryKey[index], at: 1)
             try statement.bind(index, at: 2)
             try statement.run()
@@ -362,12 +385,18 @@ extension StoreError {
         self = .sqlite(error)
     }
 
+    /// A store error as it is.
+    init(_ error: StoreError) {
+        self = error
+    }
+
     /// The store error for an error thrown through an untyped closure (a transaction's body): SQLite's and the
     /// store's own as they are, anything else as ``StoreError/unexpected(_:)`` — never with a made-up SQLite code.
     init(_ error: any Error) {
         switch error {
         case let error as StoreError: self = error
         case let error as SQLiteError: self = .sqlite(error)
+        case let error as PostgresError: self = .postgres(error)
         default: self = .unexpected(String(describing: error))
         }
     }

@@ -6,6 +6,11 @@ public enum StoreDescription: Sendable, Hashable {
     case inMemory
     /// An SQLite file in Core Data's layout, created with the schema on first open.
     case sqlite(at: URL)
+    /// A PostgreSQL database, through libpq: `url` is a `postgresql://` URL as libpq takes it (host or socket
+    /// directory, port, database, user, `sslmode` …). The same tables as the SQLite layout, with PostgreSQL's types
+    /// (`datamodelgen schema --dialect postgres`), created on first open when the database (its `search_path`'s
+    /// first schema) has none. See "Running on PostgreSQL" in the README.
+    case postgres(url: URL)
 }
 
 /// How a ``PersistentContainer`` opens its store, as Core Data's `NSPersistentStoreDescription`: its type, its
@@ -30,6 +35,8 @@ public final class PersistentStoreDescription: CustomStringConvertible {
         public static let sqlite = StoreType(rawValue: "SQLite")
         /// A private in-memory SQLite database, gone with the container (Core Data's `NSInMemoryStoreType`).
         public static let inMemory = StoreType(rawValue: "InMemory")
+        /// A PostgreSQL database at ``PersistentStoreDescription/url`` (a `postgresql://` URL).
+        public static let postgres = StoreType(rawValue: "PostgreSQL")
         public var description: String { rawValue }
     }
 
@@ -65,6 +72,9 @@ public final class PersistentStoreDescription: CustomStringConvertible {
             type = .inMemory
         case .sqlite(let url):
             self.init(url: url)
+        case .postgres(let url):
+            self.init(url: url)
+            type = .postgres
         }
     }
 
@@ -77,8 +87,11 @@ public final class PersistentStoreDescription: CustomStringConvertible {
         case .sqlite:
             guard let url else { throw .unsupportedStore("an SQLite store description without a url") }
             return url.path == "/dev/null" ? .inMemory : .sqlite(at: url)
+        case .postgres:
+            guard let url else { throw .unsupportedStore("a PostgreSQL store description without a url") }
+            return .postgres(url: url)
         default:
-            throw .unsupportedStore("store type '\(type.rawValue)' (the runtime has SQLite and InMemory)")
+            throw .unsupportedStore("store type '\(type.rawValue)' (the runtime has SQLite, InMemory and PostgreSQL)")
         }
     }
 

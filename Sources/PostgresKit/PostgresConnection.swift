@@ -113,6 +113,51 @@ public final class PostgresConnection {
         return try PostgresResult(result, sql: sql)
     }
 
+    /// Prepares `sql` (one statement with `$1 … $n`) on the server under `name`, the parameters' types left to the
+    /// server to infer from where they stand (`"ZAGE" > $1` makes `$1` the column's type); returns those types
+    /// (OIDs, in parameter order). A prepared statement lives as long as the session: after ``reconnect()``,
+    /// prepare it again.
+    public func prepare(_ sql: String, name: String) throws(PostgresError) -> [UInt32] {
+        let handle = try openHandle(for: sql)
+        let prepared = PQprepare(handle, name, sql, 0, nil)
+        defer { PQclear(prepared) }
+        try check(prepared, sql: sql)
+        let described = PQdescribePrepared(handle, name)
+        defer { PQclear(described) }
+        try check(described, sql: sql)
+        return (0..<PQnparams(described)).map { PQparamtype(described, $0) }
+    }
+
+    /// Runs the statement ``prepare(_:name:)`` prepared as `name` with `parameters` (each sent as the type the
+    /// server inferred for it: a `.bool` is `t`/`f`, an `.int` its digits …) and returns its rows.
+    @discardableResult
+    public func execute(prepared name: String, sql: String, _ parameters: [PostgresValue]) throws(PostgresError)
+        -> PostgresResult
+    {
+        let handle = try openHandle(for: sql)
+        let encoded = parameters.map(\.parameterBytes)
+        var lengths = encoded.map { Int32(truncatingIfNeeded: $0?.bytes.count ?? 0) }
+        var formats = encoded.map { Int32($0?.binary == true ? 1 : 0) }
+        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { value in
+            guard let value else { return nil }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: value.bytes.count + 1)
+            value.bytes.withUnsafeBufferPointer { source in
+                source.withMemoryRebound(to: CChar.self) { characters in
+                    if let base = characters.baseAddress { buffer.initialize(from: base, count: characters.count) }
+                }
+            }
+            buffer[value.bytes.count] = 0
+            return buffer
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        var values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
+        let result = PQexecPrepared(
+            handle, name, Int32(truncatingIfNeeded: parameters.count), &values, &lengths, &formats, 0)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return try PostgresResult(result, sql: sql)
+    }
+
     /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws (and rethrows).
     public func transaction<Value>(_ body: () throws -> Value) throws -> Value {
         try execute("BEGIN")
@@ -162,6 +207,8 @@ public struct PostgresResult: Sendable, Hashable {
     public let rows: [[PostgresValue]]
     /// What an `INSERT`, `UPDATE` or `DELETE` changed (or a `SELECT` returned); `0` for other statements.
     public let rowsAffected: Int
+    /// The columns' type OIDs (``PostgresType``), in select order.
+    public let columnTypes: [UInt32]
 
     /// The value at `row`, `column`.
     public subscript(row: Int, column: Int) -> PostgresValue { rows[row][column] }
@@ -171,6 +218,7 @@ public struct PostgresResult: Sendable, Hashable {
             columns = []
             rows = []
             rowsAffected = 0
+            columnTypes = []
             return
         }
         let columnCount = Int(PQnfields(result))
@@ -207,6 +255,7 @@ public struct PostgresResult: Sendable, Hashable {
         }
         self.columns = columns
         self.rows = rows
+        columnTypes = types
         let affected = PQcmdTuples(result).map { String(cString: $0) } ?? ""
         rowsAffected = Int(affected) ?? 0
     }

@@ -351,12 +351,16 @@ enum TypeCheck {
         let swiftc = try #require(CorpusGenerationTests.swiftc)
         let modules = try #require(modules)
         let csqlite = TestPaths.repoRoot.appendingPathComponent("Sources/CSQLite").path
+        // DataModelRuntime uses PostgresKit, which imports libpq's header through the CLibPQ module map.
+        let clibpq = TestPaths.repoRoot.appendingPathComponent("Sources/CLibPQ").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)
         process.arguments =
             [
                 "-typecheck", "-swift-version", "6", "-module-name", "App", "-parse-as-library", "-I", modules.path,
                 "-Xcc", "-fmodule-map-file=\(csqlite)/module.modulemap", "-Xcc", "-I\(csqlite)",
+                "-Xcc", "-fmodule-map-file=\(clibpq)/module.modulemap", "-Xcc", "-I\(clibpq)",
+                "-Xcc", "-I/usr/include/postgresql",
             ] + files
         let pipe = Pipe()
         process.standardError = pipe

@@ -101,7 +101,9 @@ struct ContainerSetupTests {
         let other = PersistentStoreDescription()
         other.type = PersistentStoreDescription.StoreType(rawValue: "Binary")
         container.persistentStoreDescriptions = [other]
-        #expect(throws: StoreError.unsupportedStore("store type 'Binary' (the runtime has SQLite and InMemory)")) {
+        #expect(
+            throws: StoreError.unsupportedStore("store type 'Binary' (the runtime has SQLite, InMemory and PostgreSQL)")
+        ) {
             try container.loadPersistentStores()
         }
         let noURL = PersistentStoreDescription()

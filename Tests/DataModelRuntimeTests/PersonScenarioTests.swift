@@ -80,13 +80,14 @@ struct PersonScenarioTests {
         try context.save()
         #expect(try store.reopened().count(for: Person.fetchRequest()) == 5)
 
-        // The SQL path answers the predicate (no fallback to memory).
+        // The SQL path answers the predicate (no fallback to memory); PostgreSQL evaluates it in memory (no
+        // translation to its SQL yet).
         let id = "p3"
         let name = "x"
         let plan = try context.explain(
             Person.fetchRequest().filtered(
                 by: #Predicate { !($0.id ?? "").isEmpty && $0.id == id || $0.name == name }))
-        #expect(plan.path == .sql)
+        #expect(plan.path == (kind == .postgres ? .memory : .sql))
 
         let removed = try context.execute(BatchDeleteRequest<Person>())
         #expect(removed.count == 5)

@@ -47,16 +47,20 @@ struct ValueEncodingTests {
         sample.setValue(Int16.max, for: "small")
         try store.context.save()
 
-        let rows = try StoreInspection.rows(
-            of: store.container, table: "ZSAMPLE", columns: ["ZFLAG", "ZWHEN", "ZID", "ZLINK", "ZRATIO", "ZSMALL"])
-        #expect(
-            rows == [
-                [
-                    "integer:1", "real:1.5", "blob:X'7CE9EE7FCD674D3C855A3613A7815E23'",
-                    "text:'https://example.com/a?b=c'",
-                    "real:0.25", "integer:32767",
-                ]
-            ])
+        // The SQLite encodings (PostgreSQL's columns have their own types: the store converts, and the reads
+        // below check the values).
+        if kind != .postgres {
+            let rows = try StoreInspection.rows(
+                of: store.container, table: "ZSAMPLE", columns: ["ZFLAG", "ZWHEN", "ZID", "ZLINK", "ZRATIO", "ZSMALL"])
+            #expect(
+                rows == [
+                    [
+                        "integer:1", "real:1.5", "blob:X'7CE9EE7FCD674D3C855A3613A7815E23'",
+                        "text:'https://example.com/a?b=c'",
+                        "real:0.25", "integer:32767",
+                    ]
+                ])
+        }
 
         let other = try store.reopened()
         let read = try #require(try other.fetch(FetchRequest<ManagedObject>(entityName: "Sample")).first)

@@ -190,9 +190,15 @@ struct PersonPredicateTests {
                 !($0.id ?? "").isEmpty && $0.id == id || $0.name == name
             })
         let plan = try context.explain(request)
-        #expect(plan.path == .sql)
-        #expect(plan.predicateSQL == #"((NOT (COALESCE(t0."ZID", ?) = '') AND t0."ZID" IS ?) OR t0."ZNAME" IS ?)"#)
-        #expect(plan.arguments == [.text(""), .text("c"), .text("Bob")])
+        if kind == .postgres {
+            // No PostgreSQL translation yet: evaluated in memory, and said so.
+            #expect(plan.path == .memory)
+        } else {
+            #expect(plan.path == .sql)
+            #expect(
+                plan.predicateSQL == #"((NOT (COALESCE(t0."ZID", ?) = '') AND t0."ZID" IS ?) OR t0."ZNAME" IS ?)"#)
+            #expect(plan.arguments == [.text(""), .text("c"), .text("Bob")])
+        }
         #expect(try context.count(for: request) == 2)
         for person in try context.fetch(request) { context.delete(person) }
         try context.save()

@@ -1,0 +1,695 @@
+import DataModelStoreLayout
+import Foundation
+import PostgresKit
+import SQLiteKit
+
+/// The database a store runs on, as the runtime uses it: statements prepared once and cached, values bound by
+/// position, rows read by column, transactions, and the number of rows the last statement changed.
+///
+/// Two cases, not a protocol: the runtime's per-row loops (``StoreStatement``'s column reads) switch on the case —
+/// a branch the processor predicts — and call SQLiteKit's inlined accessors directly, so the SQLite store runs the
+/// same code it ran before there was a second backend (no witness-table call per column).
+///
+/// Values are SQLite's storage classes on both: a PostgreSQL statement converts each bound value to the type the
+/// server inferred for its parameter (`BOOLEAN`, `TIMESTAMPTZ`, `UUID`, `JSONB` …) and each column it reads back to
+/// the storage class the SQLite layout keeps (``PostgresStatement``), so the runtime above this seam encodes and
+/// decodes attribute values one way.
+enum StoreConnection {
+    case sqlite(Database)
+    case postgres(PostgresStore)
+
+    /// The dialect the runtime writes its SQL in for this connection.
+    var dialect: SQLDialect {
+        switch self {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    var isPostgres: Bool {
+        if case .postgres = self { return true }
+        return false
+    }
+
+    /// The statement for `sql` (with `?` parameters), prepared once per connection.
+    @inline(__always)
+    func cachedStatement(_ sql: String) throws(StoreError) -> StoreStatement {
+        switch self {
+        case .sqlite(let database):
+            do {
+                return .sqlite(try database.cachedStatement(sql))
+            } catch {
+                throw .sqlite(error)
+            }
+        case .postgres(let store):
+            return .postgres(try store.statement(sql))
+        }
+    }
+
+    /// Runs `sql` (statements without parameters).
+    func execute(sql: String) throws(StoreError) {
+        switch self {
+        case .sqlite(let database):
+            do { try database.execute(sql: sql) } catch { throw .sqlite(error) }
+        case .postgres(let store):
+            try store.execute(sql)
+        }
+    }
+
+    /// Runs one statement with `arguments` bound to its `?` parameters.
+    func execute(sql: String, arguments: [SQLiteValue]) throws(StoreError) {
+        _ = try fetchAll(sql: sql, arguments: arguments)
+    }
+
+    /// Every row of one statement.
+    func fetchAll(sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
+        switch self {
+        case .sqlite(let database):
+            do { return try database.fetchAll(sql: sql, arguments: arguments) } catch { throw .sqlite(error) }
+        case .postgres(let store):
+            let statement = try store.statement(sql)
+            defer { statement.reset() }
+            for (offset, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(offset + 1)) }
+            var rows: [[SQLiteValue]] = []
+            while try statement.step() == .row { rows.append(statement.row) }
+            return rows
+        }
+    }
+
+    /// The first row of one statement, or `nil`.
+    func fetchOne(sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> [SQLiteValue]? {
+        try fetchAll(sql: sql, arguments: arguments).first
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (and rethrown).
+    func transaction<Value>(_ body: () throws -> Value) throws -> Value {
+        switch self {
+        case .sqlite(let database):
+            return try database.transaction(.immediate, body)
+        case .postgres(let store):
+            return try store.transaction(body)
+        }
+    }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool {
+        switch self {
+        case .sqlite(let database): database.isInTransaction
+        case .postgres(let store): store.connection.isInTransaction
+        }
+    }
+
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changes: Int {
+        switch self {
+        case .sqlite(let database): database.changes
+        case .postgres(let store): store.changes
+        }
+    }
+}
+
+/// A prepared statement of a ``StoreConnection``: bind indexes start at 1, column indexes at 0 (as SQLite's).
+///
+/// Every accessor switches on the case and calls SQLiteKit's inlinable accessor for an SQLite statement.
+enum StoreStatement {
+    case sqlite(Statement)
+    case postgres(PostgresStatement)
+
+    @inline(__always) @discardableResult
+    func step() throws(StoreError) -> StepResult {
+        switch self {
+        case .sqlite(let statement):
+            do { return try statement.step() } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            return try statement.step()
+        }
+    }
+
+    @inline(__always)
+    func run() throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.run() } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            try statement.run()
+        }
+    }
+
+    @inline(__always)
+    func reset() throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.reset() } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.reset()
+        }
+    }
+
+    @inline(__always)
+    func resetIgnoringErrors() {
+        switch self {
+        case .sqlite(let statement): statement.resetIgnoringErrors()
+        case .postgres(let statement): statement.reset()
+        }
+    }
+
+    // MARK: Binding
+
+    @inline(__always)
+    func bind(_ value: Int64, at index: Int32) throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.bind(value, at: index) } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.bind(.integer(value), at: index)
+        }
+    }
+
+    @inline(__always)
+    func bind(_ value: Int, at index: Int32) throws(StoreError) {
+        try bind(Int64(value), at: index)
+    }
+
+    @inline(__always)
+    func bind(_ value: Double, at index: Int32) throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.bind(value, at: index) } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.bind(.real(value), at: index)
+        }
+    }
+
+    @inline(__always)
+    func bind(_ value: String, at index: Int32) throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.bind(value, at: index) } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.bind(.text(value), at: index)
+        }
+    }
+
+    @inline(__always)
+    func bind(_ value: Data, at index: Int32) throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.bind(value, at: index) } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.bind(.blob(value), at: index)
+        }
+    }
+
+    @inline(__always)
+    func bindNull(at index: Int32) throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.bindNull(at: index) } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            statement.bind(.null, at: index)
+        }
+    }
+
+    // MARK: Columns
+
+    @inline(__always)
+    func storageClass(at index: Int32) -> SQLiteStorageClass {
+        switch self {
+        case .sqlite(let statement): statement.storageClass(at: index)
+        case .postgres(let statement): statement.value(at: index).storageClass
+        }
+    }
+
+    @inline(__always)
+    func isNull(at index: Int32) -> Bool {
+        switch self {
+        case .sqlite(let statement): statement.isNull(at: index)
+        case .postgres(let statement): statement.value(at: index) == .null
+        }
+    }
+
+    @inline(__always)
+    func int64(at index: Int32) -> Int64 {
+        switch self {
+        case .sqlite(let statement): statement.int64(at: index)
+        case .postgres(let statement): statement.int64(at: index)
+        }
+    }
+
+    @inline(__always)
+    func int(at index: Int32) -> Int {
+        switch self {
+        case .sqlite(let statement): statement.int(at: index)
+        case .postgres(let statement): Int(truncatingIfNeeded: statement.int64(at: index))
+        }
+    }
+
+    @inline(__always)
+    func nullableInt64(at index: Int32) -> Int64? {
+        switch self {
+        case .sqlite(let statement): statement.nullableInt64(at: index)
+        case .postgres(let statement): statement.isNull(at: index) ? nil : statement.int64(at: index)
+        }
+    }
+
+    @inline(__always)
+    func nullableDouble(at index: Int32) -> Double? {
+        switch self {
+        case .sqlite(let statement): statement.nullableDouble(at: index)
+        case .postgres(let statement): statement.isNull(at: index) ? nil : statement.double(at: index)
+        }
+    }
+
+    @inline(__always)
+    func double(at index: Int32) -> Double {
+        switch self {
+        case .sqlite(let statement): statement.double(at: index)
+        case .postgres(let statement): statement.double(at: index)
+        }
+    }
+
+    @inline(__always)
+    func string(at index: Int32) -> String? {
+        switch self {
+        case .sqlite(let statement): statement.string(at: index)
+        case .postgres(let statement): statement.string(at: index)
+        }
+    }
+
+    @inline(__always)
+    func data(at index: Int32) -> Data? {
+        switch self {
+        case .sqlite(let statement): statement.data(at: index)
+        case .postgres(let statement): statement.data(at: index)
+        }
+    }
+}
+
+/// The current row of a statement, read by column: what the per-row loops (fetch, faults, to-many loads,
+/// prefetching) need. The loops are generic over it and called once per statement with the concrete type
+/// (`switch statement { case .sqlite(let rows): loop(rows) … }`), so the compiler specialises them: SQLite's loop calls SQLiteKit's inlined
+/// accessors directly, as it did before there was a second backend.
+protocol StoreRow: AnyObject {
+    /// Moves to the next row; `false` at the end.
+    func nextRow() throws(StoreError) -> Bool
+    func storageClass(at index: Int32) -> SQLiteStorageClass
+    func int64(at index: Int32) -> Int64
+    func int(at index: Int32) -> Int
+    func nullableInt64(at index: Int32) -> Int64?
+    func nullableDouble(at index: Int32) -> Double?
+    func double(at index: Int32) -> Double
+    func string(at index: Int32) -> String?
+    func data(at index: Int32) -> Data?
+}
+
+extension Statement: StoreRow {
+    @inline(__always)
+    func nextRow() throws(StoreError) -> Bool {
+        do { return try step() == .row } catch { throw .sqlite(error) }
+    }
+}
+
+/// A statement's parameters, bound by position: what a save binds per column. Generic like ``StoreRow``, so
+/// binding a row's columns is specialised per store type.
+protocol StoreBinder: AnyObject {
+    func bindValue(_ value: Int64, at index: Int32) throws(StoreError)
+    func bindValue(_ value: Double, at index: Int32) throws(StoreError)
+    func bindValue(_ value: String, at index: Int32) throws(StoreError)
+    func bindValue(_ value: Data, at index: Int32) throws(StoreError)
+    func bindNullValue(at index: Int32) throws(StoreError)
+}
+
+extension StoreBinder {
+    /// Binds a stored value.
+    @inline(__always)
+    func bindValue(_ value: PrimitiveValue, at index: Int32) throws(StoreError) {
+        switch value {
+        case .null: try bindNullValue(at: index)
+        case .integer(let integer): try bindValue(integer, at: index)
+        case .real(let real): try bindValue(real, at: index)
+        case .text(let text): try bindValue(text, at: index)
+        case .blob(let data): try bindValue(data, at: index)
+        }
+    }
+}
+
+extension Statement: StoreBinder {
+    @inline(__always)
+    func bindValue(_ value: Int64, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: Double, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: String, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindValue(_ value: Data, at index: Int32) throws(StoreError) {
+        do { try bind(value, at: index) } catch { throw .sqlite(error) }
+    }
+
+    @inline(__always)
+    func bindNullValue(at index: Int32) throws(StoreError) {
+        do { try bindNull(at: index) } catch { throw .sqlite(error) }
+    }
+}
+
+extension PostgresStatement: StoreBinder {
+    func bindValue(_ value: Int64, at index: Int32) { bind(.integer(value), at: index) }
+    func bindValue(_ value: Double, at index: Int32) { bind(.real(value), at: index) }
+    func bindValue(_ value: String, at index: Int32) { bind(.text(value), at: index) }
+    func bindValue(_ value: Data, at index: Int32) { bind(.blob(value), at: index) }
+    func bindNullValue(at index: Int32) { bind(.null, at: index) }
+}
+
+// MARK: - PostgreSQL
+
+/// A store's PostgreSQL connection: its statements, prepared on the server once each (named `dm1`, `dm2` …), and
+/// the rows the last statement changed.
+///
+/// Used under the coordinator's lock only, like the SQLite connection.
+final class PostgresStore {
+    let connection: PostgresConnection
+    private var statements: [String: PostgresStatement] = [:]
+    /// Statements prepared on this session so far (their names' numbers).
+    private var statementCount = 0
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changes = 0
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// The prepared statement for `sql`, whose `?` parameters become `$1 … $n`.
+    func statement(_ sql: String) throws(StoreError) -> PostgresStatement {
+        if let statement = statements[sql] {
+            guard !statement.isStale else {
+                statements[sql] = nil
+                return try self.statement(sql)
+            }
+            // As SQLite's cached statements: rewound, bindings cleared.
+            statement.reset()
+            statement.clearBindings()
+            return statement
+        }
+        if !connection.isConnected && !connection.isInTransaction {
+            // A lost connection is opened again before the next statement; the statements prepared on the old
+            // session are gone with it. (A transaction that lost its connection failed: its save was reported.)
+            do { try connection.reconnect() } catch { throw .postgres(error) }
+            for statement in statements.values { statement.isStale = true }
+            statements = [:]
+            statementCount = 0
+        }
+        let text = Self.numberingParameters(sql)
+        statementCount += 1
+        let name = "dm\(statementCount)"
+        let types: [UInt32]
+        do {
+            types = try connection.prepare(text, name: name)
+        } catch {
+            throw .postgres(error)
+        }
+        let statement = PostgresStatement(store: self, name: name, sql: text, parameterTypes: types)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` (statements without parameters).
+    func execute(_ sql: String) throws(StoreError) {
+        do { try connection.execute(sql) } catch { throw .postgres(error) }
+    }
+
+    /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws.
+    func transaction<Value>(_ body: () throws -> Value) throws -> Value {
+        try execute("BEGIN")
+        let value: Value
+        do {
+            value = try body()
+        } catch {
+            if connection.isConnected { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isConnected && connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw StoreError.postgres(error)
+        }
+        return value
+    }
+
+    /// `sql` with each `?` outside quotes written `$1`, `$2` … in order.
+    static func numberingParameters(_ sql: String) -> String {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// A statement prepared on a PostgreSQL server: binds values, runs once the first row is asked for, and reads the
+/// rows back as SQLite's storage classes.
+///
+/// The conversions keep the SQLite layout's encodings (``PrimitiveValue``): a Boolean parameter takes `0`/`1`, a
+/// `TIMESTAMPTZ` one seconds since 2001 (to the microsecond, PostgreSQL's precision), a `UUID` one its 16 bytes, a
+/// `JSONB` one its JSON bytes, a `NUMERIC` one its decimal text; and back.
+final class PostgresStatement: StoreRow {
+    private unowned let store: PostgresStore
+    let name: String
+    let sql: String
+    let parameterTypes: [UInt32]
+    private var parameters: [SQLiteValue]
+    private var rows: [[SQLiteValue]] = []
+    private var rowIndex = -1
+    private var hasRun = false
+    /// Set when the connection was opened again: the server no longer has the statement.
+    var isStale = false
+
+    init(store: PostgresStore, name: String, sql: String, parameterTypes: [UInt32]) {
+        self.store = store
+        self.name = name
+        self.sql = sql
+        self.parameterTypes = parameterTypes
+        parameters = [SQLiteValue](repeating: .null, count: parameterTypes.count)
+    }
+
+    func bind(_ value: SQLiteValue, at index: Int32) {
+        let slot = Int(index) - 1
+        guard parameters.indices.contains(slot) else { return }
+        parameters[slot] = value
+    }
+
+    func clearBindings() {
+        for index in parameters.indices { parameters[index] = .null }
+    }
+
+    func reset() {
+        rows = []
+        rowIndex = -1
+        hasRun = false
+    }
+
+    private func execute() throws(StoreError) {
+        var values: [PostgresValue] = []
+        values.reserveCapacity(parameters.count)
+        for (value, type) in zip(parameters, parameterTypes) { values.append(Self.parameter(value, type: type)) }
+        let result: PostgresResult
+        do {
+            result = try store.connection.execute(prepared: name, sql: sql, values)
+        } catch {
+            throw .postgres(error)
+        }
+        hasRun = true
+        store.changes = result.rowsAffected
+        rows = result.rows.map { row in
+            var values: [SQLiteValue] = []
+            values.reserveCapacity(row.count)
+            for (value, type) in zip(row, result.columnTypes) { values.append(Self.column(value, type: type)) }
+            return values
+        }
+        rowIndex = -1
+    }
+
+    func nextRow() throws(StoreError) -> Bool {
+        try step() == .row
+    }
+
+    func storageClass(at index: Int32) -> SQLiteStorageClass { value(at: index).storageClass }
+
+    func int(at index: Int32) -> Int { Int(truncatingIfNeeded: int64(at: index)) }
+
+    func nullableInt64(at index: Int32) -> Int64? { isNull(at: index) ? nil : int64(at: index) }
+
+    func nullableDouble(at index: Int32) -> Double? { isNull(at: index) ? nil : double(at: index) }
+
+    func step() throws(StoreError) -> StepResult {
+        if !hasRun { try execute() }
+        rowIndex += 1
+        return rowIndex < rows.count ? .row : .done
+    }
+
+    func run() throws(StoreError) {
+        if !hasRun { try execute() }
+        rowIndex = rows.count
+    }
+
+    /// The current row.
+    var row: [SQLiteValue] { rows.indices.contains(rowIndex) ? rows[rowIndex] : [] }
+
+    @inline(__always)
+    func value(at index: Int32) -> SQLiteValue {
+        guard rows.indices.contains(rowIndex) else { return .null }
+        let row = rows[rowIndex]
+        return row.indices.contains(Int(index)) ? row[Int(index)] : .null
+    }
+
+    func isNull(at index: Int32) -> Bool { value(at: index) == .null }
+
+    func int64(at index: Int32) -> Int64 {
+        switch value(at: index) {
+        case .integer(let value): value
+        case .real(let value): value.isFinite ? Int64(exactly: value.rounded(.towardZero)) ?? 0 : 0
+        case .text(let text): Int64(text) ?? Double(text).flatMap { Int64(exactly: $0.rounded(.towardZero)) } ?? 0
+        case .blob, .null: 0
+        }
+    }
+
+    func double(at index: Int32) -> Double {
+        switch value(at: index) {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        case .text(let text): Double(text) ?? 0
+        case .blob, .null: 0
+        }
+    }
+
+    func string(at index: Int32) -> String? {
+        switch value(at: index) {
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let text): text
+        case .blob(let data): String(decoding: data, as: UTF8.self)
+        case .null: nil
+        }
+    }
+
+    func data(at index: Int32) -> Data? {
+        switch value(at: index) {
+        case .blob(let data): data
+        case .text(let text): Data(text.utf8)
+        case .integer, .real: string(at: index).map { Data($0.utf8) }
+        case .null: nil
+        }
+    }
+
+    /// A bound value as the parameter's type takes it.
+    static func parameter(_ value: SQLiteValue, type: UInt32) -> PostgresValue {
+        switch value {
+        case .null:
+            return .null
+        case .integer(let integer):
+            switch type {
+            case PostgresType.bool: return .bool(integer != 0)
+            case PostgresType.float4, PostgresType.float8: return .double(Double(integer))
+            case PostgresType.numeric: return .numeric(String(integer))
+            case PostgresType.timestamptz, PostgresType.timestamp:
+                return .timestamp(Date(timeIntervalSinceReferenceDate: Double(integer)))
+            case PostgresType.text, PostgresType.varchar: return .text(String(integer))
+            default: return .int(integer)
+            }
+        case .real(let real):
+            switch type {
+            case PostgresType.bool: return .bool(real != 0)
+            case PostgresType.int2, PostgresType.int4, PostgresType.int8:
+                // An integral double (a number attribute compared with `2.0`) binds as the integer.
+                if let integer = Int64(exactly: real) { return .int(integer) }
+                return .numeric(PostgresText.double(real))
+            case PostgresType.numeric: return .numeric(PostgresText.double(real))
+            case PostgresType.timestamptz, PostgresType.timestamp:
+                return .timestamp(Date(timeIntervalSinceReferenceDate: real))
+            case PostgresType.text, PostgresType.varchar: return .text(String(real))
+            default: return .double(real)
+            }
+        case .text(let text):
+            switch type {
+            case PostgresType.bool: return .bool(text == "1" || text.lowercased() == "true" || text == "t")
+            case PostgresType.numeric: return .numeric(text)
+            case PostgresType.bytea: return .bytes(Array(text.utf8))
+            case PostgresType.jsonb: return .json(text)
+            default: return .text(text)
+            }
+        case .blob(let data):
+            switch type {
+            case PostgresType.uuid:
+                if data.count == 16 {
+                    let b = [UInt8](data)
+                    return .uuid(
+                        UUID(
+                            uuid: (
+                                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                                b[14], b[15]
+                            )))
+                }
+                return .text(String(decoding: data, as: UTF8.self))
+            case PostgresType.jsonb: return .json(String(decoding: data, as: UTF8.self))
+            case PostgresType.json, PostgresType.numeric, PostgresType.text, PostgresType.varchar:
+                return .text(String(decoding: data, as: UTF8.self))
+            default: return .bytes([UInt8](data))
+            }
+        }
+    }
+
+    /// A column's value as the SQLite layout stores it.
+    static func column(_ value: PostgresValue, type: UInt32) -> SQLiteValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .integer(flag ? 1 : 0)
+        case .int(let integer): .integer(integer)
+        // A REAL column holds a Float: read back as the Float's double, as SQLite stores it.
+        case .double(let real): .real(type == PostgresType.float4 ? Double(Float(real)) : real)
+        case .numeric(let text): .text(text)
+        case .text(let text): .text(text)
+        case .bytes(let bytes): .blob(Data(bytes))
+        case .uuid(let uuid): .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        case .timestamp(let date): .real(date.timeIntervalSinceReferenceDate)
+        case .json(let text): .blob(Data(text.utf8))
+        }
+    }
+}
+
+/// The few places the runtime's SQL differs on PostgreSQL.
+enum PostgresSQL {
+    /// `expression` in Unicode normalization form C: compared byte for byte (`COLLATE "C"`, code-point order for
+    /// UTF-8), the order and equality of Swift's `String` (canonical equivalence).
+    static func normalized(_ expression: String) -> String {
+        "normalize(" + expression + ", NFC)"
+    }
+
+    /// An `ORDER BY` term: strings normalized and in code-point order, `NULL` first ascending and last descending,
+    /// as SQLite sorts (and the in-memory sort agrees). An empty `expression` gives the term's end only.
+    static func orderTerm(_ expression: String, isString: Bool, ascending: Bool) -> String {
+        let value = isString && !expression.isEmpty ? normalized(expression) : expression
+        return value + (isString ? #" COLLATE "C""# : "") + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
+    }
+}
