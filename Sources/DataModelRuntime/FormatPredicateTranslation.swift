@@ -393,6 +393,11 @@ struct FormatSQLWalker {
             return translator.toOne(relationship, of: object).map(SQLTerm.object)
         case (.toMany(let reference), .key("count")):
             return aggregate(reference, .count, [])
+        case (.scalar(let text, .attribute(.string), let nullable), .key("length")):
+            // `NSString`'s length: UTF-16 code units, as the in-memory evaluator counts them.
+            return .scalar(
+                SQLFragment(SwiftStringFunctions.utf16LengthFunction + "(" + text.sql + ")", text.arguments), .integer,
+                nullable: nullable)
         default:
             return nil
         }

@@ -9,6 +9,7 @@ import SQLiteKit
 /// - collation `DM_SWIFT`: `String`'s `==` and `<`;
 /// - `dm_starts_with(text, prefix)`: `text.starts(with: prefix)`;
 /// - `dm_contains(text, needle)`: `text.contains(needle)`;
+/// - `dm_utf16_length(text)`: `text.utf16.count`, a format predicate's `length` (`NSString`'s);
 /// - `dm_swift_order(text)`: a sort key: comparing keys by bytes (SQLite's `BINARY`) orders
 ///   texts as `String`'s `<` does, so `ORDER BY` takes SQLite's fast sorter path instead of
 ///   calling the collation for every comparison.
@@ -22,8 +23,34 @@ enum SwiftStringFunctions {
         try database.createTextPredicate("dm_starts_with", startsWith)
         try database.createTextPredicate("dm_contains", contains)
         try database.createTextFunction(orderKeyFunction, orderKey)
+        try database.createTextIntegerFunction(utf16LengthFunction, utf16Length)
         // Format predicates' string operators (`dm_fp_<operation>_<options>`).
         try FormatStringMatching.register(on: database)
+    }
+
+    /// The SQL function returning ``utf16Length(_:)``.
+    static let utf16LengthFunction = "dm_utf16_length"
+
+    /// The number of UTF-16 code units of `text` (valid UTF-8: one per scalar, two for scalars above U+FFFF, which
+    /// take four bytes); invalid bytes count as Swift's decoding repairs them.
+    static func utf16Length(_ text: SQLiteText) -> Int64 {
+        if isASCII(text) { return Int64(text.count) }
+        guard isValidUTF8(text) else { return Int64(string(text).utf16.count) }
+        var count: Int64 = 0
+        for byte in text where byte & 0xC0 != 0x80 { count += byte >= 0xF0 ? 2 : 1 }
+        return count
+    }
+
+    private static func isValidUTF8(_ text: SQLiteText) -> Bool {
+        var iterator = text.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// The SQL function returning ``orderKey(_:)``.

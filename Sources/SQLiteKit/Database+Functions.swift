@@ -37,6 +37,38 @@ extension Database {
         guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
     }
 
+    /// Registers a deterministic SQL function of one text argument returning an integer: `name(a)` is `NULL` when
+    /// `a` is `NULL`. Non-text arguments are read as their text form.
+    ///
+    /// ```swift
+    /// try db.createTextIntegerFunction("utf16_length") { text in Int64(String(decoding: text, as: UTF8.self).utf16.count) }
+    /// ```
+    public func createTextIntegerFunction(
+        _ name: String, _ body: @escaping @Sendable (SQLiteText) -> Int64
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(TextIntegerFunctionBox(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            sqliteConnection, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
+            { context, count, arguments in
+                guard count == 1, let arguments, let argument = arguments[0], let pointer = sqlite3_user_data(context)
+                else { return }
+                guard sqlite3_value_type(argument) != SQLITE_NULL else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let input = text(argument)
+                // The box lives as long as the function is registered: no retain per call.
+                let result = Unmanaged<TextIntegerFunctionBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+                    $0.body(input)
+                }
+                sqlite3_result_int64(context, result)
+            }, nil, nil,
+            { pointer in
+                if let pointer { Unmanaged<TextIntegerFunctionBox>.fromOpaque(pointer).release() }
+            })
+        guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
+    }
+
     /// Registers a deterministic SQL function of one text argument returning text: `name(a)` is
     /// `NULL` when `a` is `NULL`. `body` gets `a`'s UTF-8 bytes and returns the result's, or
     /// `nil` for `a` unchanged (no bytes built). Non-text arguments are read as their text form.
@@ -110,6 +142,11 @@ private func text(_ value: OpaquePointer) -> SQLiteText {
     let start = sqlite3_value_text(value)
     let count = Int(sqlite3_value_bytes(value))
     return SQLiteText(start: start, count: start == nil ? 0 : count)
+}
+
+private final class TextIntegerFunctionBox {
+    let body: @Sendable (SQLiteText) -> Int64
+    init(_ body: @escaping @Sendable (SQLiteText) -> Int64) { self.body = body }
 }
 
 private final class TextPredicateBox {

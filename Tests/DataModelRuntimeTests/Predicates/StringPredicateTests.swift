@@ -97,7 +97,10 @@ struct StringPredicateTests {
         Row(format: "dateJoined > CAST(150, 'NSDate')", expected: ["Bob", "Cécile"], path: .sql),
         Row(format: "dateJoined == nil", expected: ["dave", "Zoë", "-"], path: .sql),
         Row(format: "NOT (age < 30)", expected: ["-", "Ann", "Bob", "dave", "Émile"], path: .sql),
-        Row(format: "name.length > 3", expected: ["Cécile", "dave", "Émile"], path: .memory),
+        Row(format: "name.length > 3", expected: ["Cécile", "dave", "Émile"], path: .sql),
+        Row(format: "name.length == 3", expected: ["Ann", "Bob", "Zoë"], path: .sql),
+        Row(format: "NOT name.length == 3", expected: ["Cécile", "dave", "Émile", "-"], path: .sql),
+        Row(format: "name.length == nil", expected: ["-"], path: .sql),
         Row(format: "age == nil OR age >= 50", expected: ["dave", "Émile", "-"], path: .sql),
         Row(format: "TRUEPREDICATE", expected: ["Ann", "Bob", "Cécile", "dave", "Émile", "Zoë", "-"], path: .sql),
         Row(format: "FALSEPREDICATE", expected: [], path: .sql),
@@ -117,6 +120,27 @@ struct StringPredicateTests {
         #expect(try company.employeeNames(predicate) == row.expected, "\(row.format)")
         let plan = try company.context.explain(EmployeeEntity.fetchRequest().filtered(by: predicate))
         #expect(plan.path == row.path, "\(row.format): \(plan)")
+    }
+
+    /// `length` counts UTF-16 code units, as `NSString` does: in SQL (`dm_utf16_length`) as in memory.
+    @Test func lengthCountsUTF16CodeUnitsInSQL() throws {
+        let company = try StringPredicateCompany()
+        defer { company.store.cleanUp() }
+        let names = ["😀", "e\u{301}", "\u{1F1EB}\u{1F1F7}", "a\u{0}b", "\r\n", "𝄞x"]
+        for name in names {
+            let employee = EmployeeEntity(context: company.context)
+            employee.name = name
+        }
+        try company.context.save()
+        for length in 0...5 {
+            let predicate = try ManagedPredicate<EmployeeEntity>(validatingFormat: "name.length == \(length)")
+            let plan = try company.context.explain(EmployeeEntity.fetchRequest().filtered(by: predicate))
+            #expect(plan.path == .sql)
+            let expected = Set(names.filter { $0.utf16.count == length })
+            #expect(
+                try company.employeeNames(predicate).subtracting(["Ann", "Bob", "Cécile", "dave", "Émile", "Zoë", "-"])
+                    == expected)
+        }
     }
 
     static let departmentRows: [Row] = [
