@@ -146,18 +146,13 @@ struct FetchRequestTemplateBuilder {
             types[variable] = type
         }
         for comparison in predicate.comparisons {
-            if case .variable(let variable) = comparison.right {
+            let sides = [(comparison.right, comparison.left, true), (comparison.left, comparison.right, false)]
+            for (side, other, variableOnRight) in sides {
+                guard case .variable(let variable) = side else { continue }
                 note(
                     variable,
                     type(
-                        of: variable, comparedWith: comparison.left, comparison, variableOnRight: true,
-                        entity: entity))
-            }
-            if case .variable(let variable) = comparison.left {
-                note(
-                    variable,
-                    type(
-                        of: variable, comparedWith: comparison.right, comparison, variableOnRight: false,
+                        of: variable, comparedWith: other, comparison, variableOnRight: variableOnRight,
                         entity: entity))
             }
         }

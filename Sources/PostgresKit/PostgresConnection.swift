@@ -88,26 +88,10 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         let handle = try openHandle(for: sql)
-        let encoded = parameters.map(\.parameterBytes)
         var types = parameters.map(\.typeOID)
-        var lengths = encoded.map { Int32(truncatingIfNeeded: $0?.bytes.count ?? 0) }
-        var formats = encoded.map { Int32($0?.binary == true ? 1 : 0) }
-        // libpq reads the values during the call: keep every buffer alive (and NUL-terminated for text) until then.
-        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { value in
-            guard let value else { return nil }
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: value.bytes.count + 1)
-            value.bytes.withUnsafeBufferPointer { source in
-                source.withMemoryRebound(to: CChar.self) { characters in
-                    if let base = characters.baseAddress { buffer.initialize(from: base, count: characters.count) }
-                }
-            }
-            buffer[value.bytes.count] = 0
-            return buffer
+        let result = Self.withParameterBuffers(parameters) { values, lengths, formats in
+            PQexecParams(handle, sql, Int32(truncatingIfNeeded: parameters.count), &types, values, lengths, formats, 0)
         }
-        defer { for buffer in buffers { buffer?.deallocate() } }
-        var values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecParams(
-            handle, sql, Int32(truncatingIfNeeded: parameters.count), &types, &values, &lengths, &formats, 0)
         defer { PQclear(result) }
         try check(result, sql: sql)
         return try PostgresResult(result, sql: sql)
@@ -135,6 +119,22 @@ public final class PostgresConnection {
         -> PostgresResult
     {
         let handle = try openHandle(for: sql)
+        let result = Self.withParameterBuffers(parameters) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(truncatingIfNeeded: parameters.count), values, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return try PostgresResult(result, sql: sql)
+    }
+
+    /// Calls `body` with libpq's parameter arrays for `parameters` (values, lengths, formats: binary or text), every
+    /// buffer alive and text NUL-terminated for the duration of the call (libpq reads the values during it).
+    private static func withParameterBuffers(
+        _ parameters: [PostgresValue],
+        _ body: (
+            UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
+        ) -> OpaquePointer?
+    ) -> OpaquePointer? {
         let encoded = parameters.map(\.parameterBytes)
         var lengths = encoded.map { Int32(truncatingIfNeeded: $0?.bytes.count ?? 0) }
         var formats = encoded.map { Int32($0?.binary == true ? 1 : 0) }
@@ -151,11 +151,20 @@ public final class PostgresConnection {
         }
         defer { for buffer in buffers { buffer?.deallocate() } }
         var values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecPrepared(
-            handle, name, Int32(truncatingIfNeeded: parameters.count), &values, &lengths, &formats, 0)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
-        return try PostgresResult(result, sql: sql)
+        // An empty array's storage is never read (the count is 0); a one-element array keeps the pointers valid.
+        if values.isEmpty { values = [nil] }
+        if lengths.isEmpty { lengths = [0] }
+        if formats.isEmpty { formats = [0] }
+        return values.withUnsafeMutableBufferPointer { values in
+            lengths.withUnsafeMutableBufferPointer { lengths in
+                formats.withUnsafeMutableBufferPointer { formats in
+                    guard let values = values.baseAddress, let lengths = lengths.baseAddress,
+                        let formats = formats.baseAddress
+                    else { return nil }
+                    return body(values, lengths, formats)
+                }
+            }
+        }
     }
 
     /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws (and rethrows).

@@ -46,27 +46,7 @@ extension Database {
     public func createTextIntegerFunction(
         _ name: String, _ body: @escaping @Sendable (SQLiteText) -> Int64
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(TextIntegerFunctionBox(body)).toOpaque()
-        let code = sqlite3_create_function_v2(
-            sqliteConnection, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
-            { context, count, arguments in
-                guard count == 1, let arguments, let argument = arguments[0], let pointer = sqlite3_user_data(context)
-                else { return }
-                guard sqlite3_value_type(argument) != SQLITE_NULL else {
-                    sqlite3_result_null(context)
-                    return
-                }
-                let input = text(argument)
-                // The box lives as long as the function is registered: no retain per call.
-                let result = Unmanaged<TextIntegerFunctionBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-                    $0.body(input)
-                }
-                sqlite3_result_int64(context, result)
-            }, nil, nil,
-            { pointer in
-                if let pointer { Unmanaged<TextIntegerFunctionBox>.fromOpaque(pointer).release() }
-            })
-        guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
+        try createUnaryTextFunction(name) { input, context in sqlite3_result_int64(context, body(input)) }
     }
 
     /// Registers a deterministic SQL function of one text argument returning text: `name(a)` is
@@ -79,11 +59,25 @@ extension Database {
     public func createTextFunction(
         _ name: String, _ body: @escaping @Sendable (SQLiteText) -> [UInt8]?
     ) throws(SQLiteError) {
-        let box = Unmanaged.passRetained(TextFunctionBox(body)).toOpaque()
+        try createUnaryTextFunction(name) { input, context in
+            if let result = body(input) {
+                result.withUnsafeBufferPointer { resultText(context, $0) }
+            } else {
+                resultText(context, input)
+            }
+        }
+    }
+
+    /// A deterministic function of one text argument, `NULL` for `NULL`; `body` sets the result on the context.
+    private func createUnaryTextFunction(
+        _ name: String, _ body: @escaping @Sendable (SQLiteText, OpaquePointer) -> Void
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(UnaryTextFunctionBox(body)).toOpaque()
         let code = sqlite3_create_function_v2(
             sqliteConnection, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, box,
             { context, count, arguments in
-                guard count == 1, let arguments, let argument = arguments[0], let pointer = sqlite3_user_data(context)
+                guard let context, count == 1, let arguments, let argument = arguments[0],
+                    let pointer = sqlite3_user_data(context)
                 else { return }
                 guard sqlite3_value_type(argument) != SQLITE_NULL else {
                     sqlite3_result_null(context)
@@ -91,15 +85,10 @@ extension Database {
                 }
                 let input = text(argument)
                 // The box lives as long as the function is registered: no retain per call.
-                let box = Unmanaged<TextFunctionBox>.fromOpaque(pointer)
-                if let result = box._withUnsafeGuaranteedRef({ $0.body(input) }) {
-                    result.withUnsafeBufferPointer { resultText(context, $0) }
-                } else {
-                    resultText(context, input)
-                }
+                Unmanaged<UnaryTextFunctionBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.body(input, context) }
             }, nil, nil,
             { pointer in
-                if let pointer { Unmanaged<TextFunctionBox>.fromOpaque(pointer).release() }
+                if let pointer { Unmanaged<UnaryTextFunctionBox>.fromOpaque(pointer).release() }
             })
         guard code == SQLITE_OK else { throw SQLiteError.from(code: code, connection: sqliteConnection, sql: nil) }
     }
@@ -144,19 +133,14 @@ private func text(_ value: OpaquePointer) -> SQLiteText {
     return SQLiteText(start: start, count: start == nil ? 0 : count)
 }
 
-private final class TextIntegerFunctionBox {
-    let body: @Sendable (SQLiteText) -> Int64
-    init(_ body: @escaping @Sendable (SQLiteText) -> Int64) { self.body = body }
+private final class UnaryTextFunctionBox {
+    let body: @Sendable (SQLiteText, OpaquePointer) -> Void
+    init(_ body: @escaping @Sendable (SQLiteText, OpaquePointer) -> Void) { self.body = body }
 }
 
 private final class TextPredicateBox {
     let body: @Sendable (SQLiteText, SQLiteText) -> Bool
     init(_ body: @escaping @Sendable (SQLiteText, SQLiteText) -> Bool) { self.body = body }
-}
-
-private final class TextFunctionBox {
-    let body: @Sendable (SQLiteText) -> [UInt8]?
-    init(_ body: @escaping @Sendable (SQLiteText) -> [UInt8]?) { self.body = body }
 }
 
 private final class CollationBox {
