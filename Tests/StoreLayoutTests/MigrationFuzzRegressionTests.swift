@@ -1,0 +1,93 @@
+import DataModelStoreLayout
+import SQLiteKit
+import Testing
+
+/// Migrations `fuzz-migration` (Fuzz/) found wrong, each reduced to a small model pair.
+extension MigrationPlanTests {
+    static func number(_ layout: StoreLayout, _ name: String) throws -> Int {
+        try #require(layout.entity(named: name)).number
+    }
+
+    static func foreignKey(_ layout: StoreLayout, _ entity: String, _ relationship: String) throws -> ForeignKeyColumns {
+        let found = try #require(layout.entity(named: entity)?.relationship(named: relationship))
+        guard case .foreignKey(let columns) = found.storage else { throw StoreLayoutError.duplicateEntity(entity) }
+        return columns
+    }
+
+    /// A sub-entity made a root leaves its old parent's table and hierarchy: the join rows and to-one keys that
+    /// reached its rows through the parent's relationships are cleared, not left pointing at nothing (they were
+    /// kept, because no entity was removed).
+    @Test func rowsLeavingAHierarchyLeaveItsRelationships() throws {
+        func model(gadgetParent: String?) -> LayoutModel {
+            LayoutModel(entities: [
+                entity(
+                    "Thing", attributes: [attribute("name")],
+                    relationships: [toMany("tags", "Tag", inverse: "things")]),
+                entity("Gadget", parent: gadgetParent, attributes: [attribute("power", .integer32)]),
+                entity("Tag", relationships: [toMany("things", "Thing", inverse: "tags")]),
+                entity("Note", relationships: [toOne("thing", "Thing")]),
+            ])
+        }
+        let old = model(gadgetParent: "Thing")
+        let new = model(gadgetParent: nil)
+        let layout = try StoreLayout(model: old)
+        let db = try Self.store(old)
+        let thing = try Self.number(layout, "Thing")
+        let gadget = try Self.number(layout, "Gadget")
+        let join = try #require(layout.joinTables.first)
+        let thingColumn = join.ownerRelationshipName == "tags" ? join.sourceColumn : join.destinationColumn
+        let tagColumn = join.ownerRelationshipName == "tags" ? join.destinationColumn : join.sourceColumn
+        let noteThing = try Self.foreignKey(layout, "Note", "thing").column
+        try db.execute(
+            sql: """
+                INSERT INTO ZTHING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, \(thing), 1, 'plain');
+                INSERT INTO ZTHING (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPOWER) VALUES (2, \(gadget), 1, 'gadget', 9);
+                INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT) VALUES (1, \(try Self.number(layout, "Tag")), 1);
+                INSERT INTO \(join.name) (\(thingColumn), \(tagColumn)) VALUES (1, 1), (2, 1);
+                INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, \(noteThing)) VALUES (1, \(try Self.number(layout, "Note")), 1, 2);
+                INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, \(noteThing)) VALUES (2, \(try Self.number(layout, "Note")), 1, 1);
+                """)
+        _ = try Self.migrate(db, from: old, to: new, golden: "sub-entity-leaves-hierarchy")
+        let newLayout = try StoreLayout(model: new)
+        let newJoin = try #require(newLayout.joinTables.first)
+        let newThingColumn = newJoin.ownerRelationshipName == "tags" ? newJoin.sourceColumn : newJoin.destinationColumn
+        #expect(try Self.rows(db, "SELECT \(newThingColumn) FROM \(newJoin.name)") == ["1"])
+        let newNoteThing = try Self.foreignKey(newLayout, "Note", "thing").column
+        #expect(try Self.rows(db, "SELECT Z_PK, \(newNoteThing) FROM ZNOTE ORDER BY Z_PK") == ["1|nil", "2|1"])
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME, ZPOWER FROM ZGADGET") == ["2|gadget|9"])
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZTHING") == ["1|plain"])
+    }
+
+    /// A to-many becoming a to-one to a destination with sub-entities keeps the lowest key, and its entity column
+    /// (`Z<n>_…`) names that row's own entity, not the destination's.
+    @Test func aToManyBecomingToOneNamesTheRowsOwnEntity() throws {
+        func model(toMany many: Bool) -> LayoutModel {
+            LayoutModel(entities: [
+                entity("Owner", relationships: [many ? toMany("items", "Item") : toOne("items", "Item")]),
+                entity("Item", attributes: [attribute("title")]),
+                entity("Book", parent: "Item", attributes: [attribute("pages", .integer32)]),
+            ])
+        }
+        let old = model(toMany: true)
+        let new = model(toMany: false)
+        let layout = try StoreLayout(model: old)
+        let db = try Self.store(old)
+        let join = try #require(layout.joinTables.first)
+        try db.execute(
+            sql: """
+                INSERT INTO ZOWNER (Z_PK, Z_ENT, Z_OPT) VALUES (1, \(try Self.number(layout, "Owner")), 1);
+                INSERT INTO ZOWNER (Z_PK, Z_ENT, Z_OPT) VALUES (2, \(try Self.number(layout, "Owner")), 1);
+                INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (1, \(try Self.number(layout, "Item")), 1, 'item');
+                INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (2, \(try Self.number(layout, "Book")), 1, 'book');
+                INSERT INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn)) VALUES (1, 2), (2, 2), (2, 1);
+                """)
+        _ = try Self.migrate(db, from: old, to: new, golden: "to-many-becomes-to-one-sub-entity")
+        let newLayout = try StoreLayout(model: new)
+        let columns = try Self.foreignKey(newLayout, "Owner", "items")
+        let entityColumn = try #require(columns.entityColumn)
+        #expect(
+            try Self.rows(db, "SELECT Z_PK, \(columns.column), \(entityColumn) FROM ZOWNER ORDER BY Z_PK") == [
+                "1|2|\(try Self.number(newLayout, "Book"))", "2|1|\(try Self.number(newLayout, "Item"))",
+            ])
+    }
+}
