@@ -131,7 +131,9 @@ struct MigrationCheck {
                 continue
             }
             let after = try rows(db, entity.tableName)
-            let oldRows = (before[source.tableName] ?? [:]).filter { $0.value["Z_ENT"] == .integer(Int64(source.number)) }
+            let oldRows = (before[source.tableName] ?? [:]).filter {
+                $0.value["Z_ENT"] == .integer(Int64(source.number))
+            }
             let newCount = after.values.filter { $0["Z_ENT"] == .integer(Int64(entity.number)) }.count
             if newCount != oldRows.count {
                 fail("\(entity.name) has \(newCount) rows, \(source.name) had \(oldRows.count)" + statements)
@@ -216,16 +218,21 @@ struct MigrationCheck {
                 case .foreignKey(let columns):
                     let entityCheck = columns.entityColumn.map { " OR d.Z_ENT IS NOT o.\(quote($0))" } ?? ""
                     let bad = try db.fetchAll(
-                        sql: "SELECT o.Z_PK FROM \(quote(entity.tableName)) AS o LEFT JOIN \(quote(destination.tableName)) "
+                        sql:
+                            "SELECT o.Z_PK FROM \(quote(entity.tableName)) AS o LEFT JOIN \(quote(destination.tableName)) "
                             + "AS d ON d.Z_PK = o.\(quote(columns.column)) WHERE o.\(quote(columns.column)) IS NOT NULL AND "
-                            + "(d.Z_PK IS NULL OR d.Z_ENT NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)\(entityCheck))")
+                            + "(d.Z_PK IS NULL OR d.Z_ENT NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)\(entityCheck))"
+                    )
                     if !bad.isEmpty {
-                        fail("\(entity.name).\(relationship.name): rows \(bad) point at no \(destination.name)" + statements)
+                        fail(
+                            "\(entity.name).\(relationship.name): rows \(bad) point at no \(destination.name)"
+                                + statements)
                     }
                 case .joinTable(let join):
                     let source = entity.hierarchyNumbers
                     let bad = try db.fetchAll(
-                        sql: "SELECT j.\(quote(join.sourceColumn)), j.\(quote(join.destinationColumn)) FROM \(quote(join.table)) AS j "
+                        sql:
+                            "SELECT j.\(quote(join.sourceColumn)), j.\(quote(join.destinationColumn)) FROM \(quote(join.table)) AS j "
                             + "LEFT JOIN \(quote(entity.tableName)) AS s ON s.Z_PK = j.\(quote(join.sourceColumn)) "
                             + "LEFT JOIN \(quote(destination.tableName)) AS d ON d.Z_PK = j.\(quote(join.destinationColumn)) "
                             + "WHERE s.Z_PK IS NULL OR d.Z_PK IS NULL OR s.Z_ENT NOT BETWEEN \(source.lowerBound) AND "
@@ -270,7 +277,9 @@ struct MigrationCheck {
                 next[entity.tableName] = key
                 keys[entity.number, default: []].append(key)
                 var names = [quote("Z_PK"), quote("Z_ENT"), quote("Z_OPT")]
-                var values: [SQLiteValue] = [.integer(key), .integer(Int64(entity.number)), .integer(Int64(1 + choices.int(5)))]
+                var values: [SQLiteValue] = [
+                    .integer(key), .integer(Int64(entity.number)), .integer(Int64(1 + choices.int(5))),
+                ]
                 for attribute in entity.attributes {
                     let description = declared.attribute(attribute.name)
                     names.append(quote(attribute.column))
@@ -331,7 +340,8 @@ struct MigrationCheck {
                     joinTablesWritten: &joinTablesWritten)
                 if let inverse, let destination {
                     var reversed: [Int64: (key: Int64, entity: Int)] = [:]
-                    var reversedGraph: [(source: (key: Int64, entity: Int), destinations: [(key: Int64, entity: Int)])] = []
+                    var reversedGraph:
+                        [(source: (key: Int64, entity: Int), destinations: [(key: Int64, entity: Int)])] = []
                     for (source, destinations) in graph {
                         for destination in destinations { reversed[destination.key] = destination }
                         _ = source
@@ -362,7 +372,9 @@ struct MigrationCheck {
             for (source, destinations) in graph {
                 guard let destination = destinations.first else { continue }
                 var sets = ["\(quote(columns.column)) = \(destination.key)"]
-                if let entityColumn = columns.entityColumn { sets.append("\(quote(entityColumn)) = \(destination.entity)") }
+                if let entityColumn = columns.entityColumn {
+                    sets.append("\(quote(entityColumn)) = \(destination.entity)")
+                }
                 if let orderColumn = columns.orderColumn {
                     let position = (inverseOrder[destination.key]?.firstIndex(of: source.key) ?? 0) + 1
                     sets.append("\(quote(orderColumn)) = \(position)")
@@ -435,8 +447,8 @@ func pairs(_ db: Database, _ layout: StoreLayout, _ entity: EntityLayout, _ rela
     case .foreignKey(let columns):
         for row in try db.fetchAll(
             sql: "SELECT Z_PK, \(quote(columns.column)) FROM \(quote(entity.tableName)) WHERE "
-                + "\(quote(columns.column)) IS NOT NULL AND Z_ENT BETWEEN \(hierarchy.lowerBound) AND \(hierarchy.upperBound)")
-        {
+                + "\(quote(columns.column)) IS NOT NULL AND Z_ENT BETWEEN \(hierarchy.lowerBound) AND \(hierarchy.upperBound)"
+        ) {
             guard let source = row[0].integerValue, let destination = row[1].integerValue else { continue }
             found[source, default: []].append((destination, 0))
         }
@@ -452,8 +464,9 @@ func pairs(_ db: Database, _ layout: StoreLayout, _ entity: EntityLayout, _ rela
     case .joinTable(let join):
         let order = join.orderColumn.map(quote) ?? quote(join.destinationColumn)
         for row in try db.fetchAll(
-            sql: "SELECT \(quote(join.sourceColumn)), \(quote(join.destinationColumn)), \(order) FROM \(quote(join.table))")
-        {
+            sql:
+                "SELECT \(quote(join.sourceColumn)), \(quote(join.destinationColumn)), \(order) FROM \(quote(join.table))"
+        ) {
             guard let source = row[0].integerValue, let destination = row[1].integerValue else { continue }
             found[source, default: []].append((destination, row[2].integerValue ?? 0))
         }

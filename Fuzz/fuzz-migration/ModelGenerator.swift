@@ -188,9 +188,11 @@ struct ModelGenerator {
             model.entities[index].relationships[relationshipIndex].name = renamed
             model.entities[index].relationships[relationshipIndex].renamingIdentifier =
                 choices.chance(85) ? Self.identifier(old.name, old.renamingIdentifier) : nil
-            if let inverse = old.inverseName, let destination = model.entities.firstIndex(where: {
-                $0.name == old.destinationName
-            }) {
+            if let inverse = old.inverseName,
+                let destination = model.entities.firstIndex(where: {
+                    $0.name == old.destinationName
+                })
+            {
                 for other in model.entities[destination].relationships.indices
                 where model.entities[destination].relationships[other].name == inverse
                     && model.entities[destination].relationships[other].inverseName == old.name
@@ -216,7 +218,9 @@ struct ModelGenerator {
             if model.entities[index].attributes[attributeIndex].defaultValue != nil {
                 model.entities[index].attributes[attributeIndex].defaultValue = defaultValue(for: type)
             }
-            if type != .binary { model.entities[index].attributes[attributeIndex].allowsExternalBinaryDataStorage = false }
+            if type != .binary {
+                model.entities[index].attributes[attributeIndex].allowsExternalBinaryDataStorage = false
+            }
         case 6:  // flags of an attribute
             guard !model.entities[index].attributes.isEmpty else { return }
             let attributeIndex = choices.int(model.entities[index].attributes.count)
@@ -258,7 +262,8 @@ struct ModelGenerator {
             let removed = model.entities[index].relationships.remove(
                 at: choices.int(model.entities[index].relationships.count))
             let both = choices.chance(50)
-            for entityIndex in model.entities.indices where model.entities[entityIndex].name == removed.destinationName {
+            for entityIndex in model.entities.indices where model.entities[entityIndex].name == removed.destinationName
+            {
                 if both {
                     model.entities[entityIndex].relationships.removeAll {
                         $0.name == removed.inverseName && $0.inverseName == removed.name

@@ -584,7 +584,8 @@ struct MigrationPlanner {
     private func notARowOf(_ entity: EntityLayout, column: String) -> String {
         var rows = #"SELECT "Z_PK" FROM "# + ddl.dialect.identifier(entity.tableName)
         if entity.hierarchyNumbers != new.entity(number: entity.rootEntityNumber)?.hierarchyNumbers {
-            rows += #" WHERE "Z_ENT" BETWEEN \#(entity.hierarchyNumbers.lowerBound) AND \#(entity.hierarchyNumbers.upperBound)"#
+            rows +=
+                #" WHERE "Z_ENT" BETWEEN \#(entity.hierarchyNumbers.lowerBound) AND \#(entity.hierarchyNumbers.upperBound)"#
         }
         return ddl.dialect.identifier(column) + " NOT IN (" + rows + ")"
     }

@@ -8,7 +8,8 @@ extension MigrationPlanTests {
         try #require(layout.entity(named: name)).number
     }
 
-    static func foreignKey(_ layout: StoreLayout, _ entity: String, _ relationship: String) throws -> ForeignKeyColumns {
+    static func foreignKey(_ layout: StoreLayout, _ entity: String, _ relationship: String) throws -> ForeignKeyColumns
+    {
         let found = try #require(layout.entity(named: entity)?.relationship(named: relationship))
         guard case .foreignKey(let columns) = found.storage else { throw StoreLayoutError.duplicateEntity(entity) }
         return columns

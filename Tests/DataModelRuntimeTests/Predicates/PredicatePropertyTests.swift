@@ -18,7 +18,6 @@ struct SeededGenerator: RandomNumberGenerator {
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
 }
 
-
 @Suite("Predicate translation: SQL results equal Predicate.evaluate")
 struct PredicatePropertyTests {
     /// Seeds 1...100, or 1...`PREDICATE_SEEDS` from the environment for a longer run; replay one

@@ -4,7 +4,6 @@ import GeneratedCompanyModel
 import PredicateFormat
 import Testing
 
-
 @Suite("String predicates: SQL and memory agree on random predicates")
 struct StringPredicatePropertyTests {
     /// The IDs a fetch returns and the IDs in-memory evaluation selects among `candidates`.
