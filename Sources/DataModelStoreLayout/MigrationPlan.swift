@@ -312,7 +312,9 @@ struct MigrationPlanner {
         checkRules()
         guard blockers.isEmpty else { return }
         defer { planExternalStorageChanges() }
-        if old == new && sameIdentities() { return }
+        // Equal layouts still need statements when an attribute becomes non-optional with a default: its empty
+        // values get the default (the additive path writes them).
+        if old == new && sameIdentities() && !anAttributeBecomesRequiredWithADefault() { return }
         if let additions = additiveStatements() {
             statements = additions
             return
@@ -341,6 +343,20 @@ struct MigrationPlanner {
                         ? "\(entity.name).\(attribute.name): allows external storage now; values get Core Data's marker byte"
                         : "\(entity.name).\(attribute.name): no longer allows external storage; values move back into the column"
                 )
+            }
+        }
+    }
+
+    /// Whether some attribute that maps from an optional one is non-optional with a default value now.
+    private func anAttributeBecomesRequiredWithADefault() -> Bool {
+        new.entities.contains { entity in
+            guard let source = entityMap[entity.number] else { return false }
+            return entity.attributes.contains { attribute in
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
+                    !declared.isOptional, declared.defaultValue != nil,
+                    let previous = sourceAttribute(attribute.name, entity: entity, source: source)
+                else { return false }
+                return self.attribute(previous.name, of: source.name, in: oldDeclared)?.isOptional ?? true
             }
         }
     }

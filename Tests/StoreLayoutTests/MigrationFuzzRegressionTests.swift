@@ -91,4 +91,19 @@ extension MigrationPlanTests {
                 "1|2|\(try Self.number(newLayout, "Book"))", "2|1|\(try Self.number(newLayout, "Item"))",
             ])
     }
+
+    /// An attribute made non-optional with a default, and nothing else that changes the layout: its empty values get
+    /// the default (the plan was empty, since the two layouts are equal, and the NULLs stayed).
+    @Test func madeRequiredWithADefaultFillsEmptyValuesWhenTheLayoutIsUnchanged() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        try db.execute(sql: #"UPDATE "ZPERSON" SET "ZNAME" = NULL WHERE "Z_PK" = 2"#)
+        var new = Self.people
+        new.entities[0].attributes[0] = LayoutAttribute(
+            name: "name", type: .string, isOptional: false, defaultValue: .string("nobody"))
+        #expect(try StoreLayout(model: new) == StoreLayout(model: Self.people))
+        let plan = try Self.migrate(db, from: Self.people, to: new, golden: "made-required-same-layout")
+        #expect(!plan.isEmpty)
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZPERSON ORDER BY Z_PK") == ["1|Ann", "2|nobody"])
+    }
 }
