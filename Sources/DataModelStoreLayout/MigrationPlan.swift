@@ -728,20 +728,29 @@ struct MigrationPlanner {
 
     /// Rows of a new join table, from the old storage of its owning relationship (or of its inverse).
     private func fillJoinTable(_ join: JoinTableLayout) -> [String] {
-        guard let owner = new.entity(number: join.ownerEntityNumber),
-            let source = entityMap[owner.number]
-        else { return [] }
+        guard let owner = new.entity(number: join.ownerEntityNumber) else { return [] }
+        // The entity and its sub-entities, which inherit the relationship: when the entity itself is new (renamed
+        // without a renaming identifier, say), a sub-entity that maps still has the old relationship's rows.
+        func hierarchy(_ entity: EntityLayout) -> [EntityLayout] {
+            [entity] + entity.hierarchyNumbers.filter { $0 != entity.number }.compactMap { new.entity(number: $0) }
+        }
         // (source key, destination key, destination position, source position) in the old store.
         var select: (from: String, source: String, destination: String, order: String?, inverseOrder: String?)?
-        if let previous = sourceRelationship(join.ownerRelationshipName, entity: owner, source: source) {
+        for entity in hierarchy(owner) where select == nil {
+            guard let source = entityMap[entity.number],
+                let previous = sourceRelationship(join.ownerRelationshipName, entity: entity, source: source)
+            else { continue }
             select = rows(of: previous, in: source)
-        } else if let destination = new.entity(number: join.destinationEntityNumber),
-            let oldDestination = entityMap[destination.number],
-            let previousInverse = sourceRelationship(
-                join.inverseRelationshipName, entity: destination, source: oldDestination),
-            let rows = rows(of: previousInverse, in: oldDestination)
-        {
-            select = (rows.from, rows.destination, rows.source, rows.inverseOrder, rows.order)
+        }
+        if select == nil, let destination = new.entity(number: join.destinationEntityNumber) {
+            for entity in hierarchy(destination) where select == nil {
+                guard let oldDestination = entityMap[entity.number],
+                    let previousInverse = sourceRelationship(
+                        join.inverseRelationshipName, entity: entity, source: oldDestination),
+                    let rows = rows(of: previousInverse, in: oldDestination)
+                else { continue }
+                select = (rows.from, rows.destination, rows.source, rows.inverseOrder, rows.order)
+            }
         }
         guard let select else { return [] }
         var columns = [join.sourceColumn, join.destinationColumn]

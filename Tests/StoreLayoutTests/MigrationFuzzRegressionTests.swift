@@ -106,4 +106,36 @@ extension MigrationPlanTests {
         #expect(!plan.isEmpty)
         #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZPERSON ORDER BY Z_PK") == ["1|Ann", "2|nobody"])
     }
+
+    /// A parent entity renamed without a renaming identifier is a new entity, but its sub-entity still maps: the
+    /// many-to-many it inherits keeps the sub-entity's pairs (the join table was filled only from a mapped owner).
+    @Test func aSubEntityKeepsTheManyToManyItInheritsFromANewParent() throws {
+        func model(parent: String) -> LayoutModel {
+            LayoutModel(entities: [
+                entity(parent, abstract: true, relationships: [toMany("tags", "Tag", inverse: "bases")]),
+                entity("Leaf", parent: parent, attributes: [attribute("name")]),
+                entity("Tag", relationships: [toMany("bases", parent, inverse: "tags")]),
+            ])
+        }
+        let old = model(parent: "Base")
+        let new = model(parent: "Root")
+        let layout = try StoreLayout(model: old)
+        let db = try Self.store(old)
+        let join = try #require(layout.joinTables.first)
+        let baseColumn = join.ownerRelationshipName == "tags" ? join.sourceColumn : join.destinationColumn
+        let tagColumn = join.ownerRelationshipName == "tags" ? join.destinationColumn : join.sourceColumn
+        try db.execute(
+            sql: """
+                INSERT INTO ZBASE (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, \(try Self.number(layout, "Leaf")), 1, 'leaf');
+                INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT) VALUES (1, \(try Self.number(layout, "Tag")), 1);
+                INSERT INTO \(join.name) (\(baseColumn), \(tagColumn)) VALUES (1, 1);
+                """)
+        _ = try Self.migrate(db, from: old, to: new, golden: "sub-entity-keeps-inherited-many-to-many")
+        let newJoin = try #require(try StoreLayout(model: new).joinTables.first)
+        #expect(
+            try Self.rows(db, "SELECT \(newJoin.sourceColumn), \(newJoin.destinationColumn) FROM \(newJoin.name)") == [
+                "1|1"
+            ])
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZROOT") == ["1|leaf"])
+    }
 }
