@@ -513,6 +513,21 @@ struct MigrationPlanner {
             steps.append("clear references to rows of removed entities or of entities that left the hierarchy")
         }
         for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
+        // A kept table's rows are not copied, so no COALESCE fills them: an attribute made non-optional with a
+        // default gets it in its empty values here.
+        for entity in new.entities where kept.contains(entity.tableName) {
+            for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
+                    !declared.isOptional, let value = declared.defaultValue
+                else { continue }
+                sql.append(
+                    "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
+                        + ddl.dialect.identifier(attribute.column) + " = " + literal(value) + " WHERE "
+                        + ddl.dialect.identifier(attribute.column) + #" IS NULL AND "Z_ENT" BETWEEN "#
+                        + "\(entity.hierarchyNumbers.lowerBound) AND \(entity.hierarchyNumbers.upperBound)")
+                steps.append("fill \(entity.name).\(attribute.name) with its default")
+            }
+        }
         // Indexes of the tables that stay: the ones the new model no longer has go, new ones come.
         let oldIndexes = Dictionary(old.indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newIndexNames = Set(new.indexes.map(\.name))

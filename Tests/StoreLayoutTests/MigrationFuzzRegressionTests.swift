@@ -138,4 +138,19 @@ extension MigrationPlanTests {
             ])
         #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZROOT") == ["1|leaf"])
     }
+
+    /// A rebuild that leaves a table as it is (another table changes) still fills the empty values of an attribute
+    /// of that table made non-optional with a default (only copied rows got the default).
+    @Test func aKeptTableGetsTheDefaultOfAnAttributeMadeRequired() throws {
+        let db = try Self.store(Self.people)
+        try Self.fillPeople(db)
+        try db.execute(sql: #"UPDATE "ZPERSON" SET "ZNAME" = NULL WHERE "Z_PK" = 2"#)
+        var new = Self.people
+        new.entities[0].attributes[0] = LayoutAttribute(
+            name: "name", type: .string, isOptional: false, defaultValue: .string("nobody"))
+        new.entities[1].attributes.removeAll()
+        let plan = try Self.migrate(db, from: Self.people, to: new, golden: "kept-table-made-required")
+        #expect(plan.statements.contains { $0.contains("RENAME TO") })
+        #expect(try Self.rows(db, "SELECT Z_PK, ZNAME FROM ZPERSON ORDER BY Z_PK") == ["1|Ann", "2|nobody"])
+    }
 }
