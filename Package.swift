@@ -154,6 +154,8 @@ if ProcessInfo.processInfo.environment["DATAMODELGEN_FUZZ"] == "1" {
         ("fuzz-current-version", ["DataModel"]),
         ("fuzz-mustache", ["Mustache"]),
         ("fuzz-predicate-format", ["PredicateFormat"]),
+        ("fuzz-predicate-translator", ["DataModelRuntime", "GeneratedCompanyModel", "PredicateFormat"]),
+        ("fuzz-migration", ["DataModelStoreLayout", "DataModelStore", "SQLiteKit"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for target in fuzzTargets {

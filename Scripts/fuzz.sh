@@ -6,14 +6,16 @@
 #
 # Each run starts from a seed corpus drawn from the repository (Models/, the test fixtures, the templates), copied
 # into a temporary directory together with what earlier runs found (.build/fuzz-corpus/TARGET, kept between runs),
-# and uses the target's dictionary of the format's tokens (Fuzz/Dictionaries/TARGET.dict). A finding (crash, hang,
+# and uses the target's dictionary of the format's tokens (Fuzz/Dictionaries/TARGET.dict, when the target has one:
+# fuzz-migration and fuzz-predicate-translator read their input as a stream of choices, not as text, and are seeded
+# with slices of repository files, any bytes being a valid input). A finding (crash, hang,
 # sanitizer report, leak) stops the run with a non-zero exit; libFuzzer writes the input that caused it to
 # .build/fuzz-findings/TARGET/ and prints how to reproduce it (`.build/fuzz/release/TARGET FILE`). Fix it and add the
 # input as a regression test (Tests/DataModelGenCLITests/FuzzRegressionTests.swift holds those of the model loader).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(fuzz-model fuzz-current-version fuzz-mustache fuzz-predicate-format)
+targets=(fuzz-model fuzz-current-version fuzz-mustache fuzz-predicate-format fuzz-predicate-translator fuzz-migration)
 
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${targets[@]}"
@@ -67,13 +69,26 @@ fuzz-predicate-format)
     grep -hoE '"([^"\\]|\\.)*"' Tests/PredicateFormatTests/*.swift | sed 's/^"//; s/"$//' | sort -u |
         while IFS= read -r line; do printf '%s' "$line" >"$corpus/$(printf '%s' "$line" | cksum | cut -d' ' -f1)"; done
     ;;
+fuzz-predicate-translator | fuzz-migration)
+    # Choices, not text: slices of the models and of the runtime tests, each a different length.
+    length=40
+    while IFS= read -r -d '' file; do
+        length=$((length % 600 + 37))
+        head -c "$length" "$file" >"$work/slice"
+        seed "$work/slice"
+    done < <(find Models Tests/DataModelRuntimeTests/Predicates -type f -print0 | sort -z)
+    ;;
 esac
 cp -R ".build/fuzz-corpus/$target/." "$corpus/" 2>/dev/null || true
 echo "fuzz: $target for ${seconds}s from $(ls "$corpus" | wc -l) inputs"
 
+dictionary=()
+[ -f "Fuzz/Dictionaries/$target.dict" ] && dictionary=(-dict="Fuzz/Dictionaries/$target.dict")
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$binary" "$corpus" \
-    -dict="Fuzz/Dictionaries/$target.dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+# SWIFT_BACKTRACE=enable=no: libFuzzer prints the stack of a crash; Swift's own backtracer, reading another
+# thread's stack, would add a sanitizer report of its own.
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$binary" "$corpus" \
+    "${dictionary[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix=".build/fuzz-findings/$target/" \
     >"$work/log" 2>&1 || status=$?
 # Keep what the run found for the next one.

@@ -189,6 +189,8 @@ struct MigrationPlanner {
     var numberMap: [Int: Int] = [:]
     /// New entity number → each of its attributes' old attribute (in the entity it maps from), by name.
     private var attributeSources: [Int: [String: AttributeLayout]] = [:]
+    /// The tables a rebuild leaves as they are (``keptTables()``).
+    private var keptTableNames: Set<String> = []
 
     init(old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout) {
         oldModel = old
@@ -349,7 +351,9 @@ struct MigrationPlanner {
             planExternalStorageChanges()
             planExternalFileCleanup()
         }
-        if old == new && sameIdentities() { return }
+        // Equal layouts still need statements when an attribute becomes non-optional with a default: its empty
+        // values get the default (the additive path writes them).
+        if old == new && sameIdentities() && !anAttributeBecomesRequiredWithADefault() { return }
         if keyOffsets.isEmpty, let additions = additiveStatements() {
             statements = additions
             return
@@ -382,6 +386,20 @@ struct MigrationPlanner {
         }
     }
 
+    /// Whether some attribute that maps from an optional one is non-optional with a default value now.
+    private func anAttributeBecomesRequiredWithADefault() -> Bool {
+        new.entities.contains { entity in
+            guard let source = entityMap[entity.number] else { return false }
+            return entity.attributes.contains { attribute in
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
+                    !declared.isOptional, declared.defaultValue != nil,
+                    let previous = sourceAttribute(attribute.name, entity: entity, source: source)
+                else { return false }
+                return self.attribute(previous.name, of: source.name, in: oldDeclared)?.isOptional ?? true
+            }
+        }
+    }
+
     /// Whether every entity maps from the old entity of the same name and number.
     private func sameIdentities() -> Bool {
         new.entities.allSatisfy { entityMap[$0.number]?.name == $0.name && entityMap[$0.number]?.number == $0.number }
@@ -393,7 +411,8 @@ struct MigrationPlanner {
         guard old.entities.count <= new.entities.count,
             old.entities.allSatisfy({
                 numberMap[$0.number] == $0.number && new.entity(number: $0.number)?.name == $0.name
-            })
+            }),
+            !hierarchiesChanged()
         else { return nil }
         var sql: [String] = []
         var added: [String] = []
@@ -499,11 +518,17 @@ struct MigrationPlanner {
 
     static func oldName(_ table: String) -> String { "_DMG_OLD_" + table }
 
+    /// Where an old table's rows are read during a rebuild: moved aside, or where it was when the rebuild keeps it.
+    private func oldRows(_ table: String) -> String {
+        keptTableNames.contains(table) ? table : Self.oldName(table)
+    }
+
     /// Moves every old table aside, creates the new ones, copies every row of every mapped entity with its `Z_PK`,
     /// fills join tables and positions, drops the old tables, then creates the indexes.
     private mutating func rebuild() {
         var sql = keyOffsetStatements
         let kept = keptTables()
+        keptTableNames = kept
         let oldTables = (old.entityTables + old.joinTables.map(\.table)).filter { !kept.contains($0.name) }
         for table in oldTables {
             sql.append(
@@ -527,11 +552,26 @@ struct MigrationPlanner {
         for join in new.joinTables where !kept.contains(join.name) {
             sql += fillJoinTable(join)
         }
-        if old.entities.contains(where: { numberMap[$0.number] == nil }) {
+        if old.entities.contains(where: { numberMap[$0.number] == nil }) || hierarchiesChanged() {
             sql += danglingReferenceCleanup()
-            steps.append("clear references to rows of removed entities")
+            steps.append("clear references to rows of removed entities or of entities that left the hierarchy")
         }
         for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
+        // A kept table's rows are not copied, so no COALESCE fills them: an attribute made non-optional with a
+        // default gets it in its empty values here.
+        for entity in new.entities where kept.contains(entity.tableName) {
+            for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
+                guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
+                    !declared.isOptional, let value = declared.defaultValue
+                else { continue }
+                sql.append(
+                    "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
+                        + ddl.dialect.identifier(attribute.column) + " = " + literal(value) + " WHERE "
+                        + ddl.dialect.identifier(attribute.column) + #" IS NULL AND "Z_ENT" BETWEEN "#
+                        + "\(entity.hierarchyNumbers.lowerBound) AND \(entity.hierarchyNumbers.upperBound)")
+                steps.append("fill \(entity.name).\(attribute.name) with its default")
+            }
+        }
         // Indexes of the tables that stay: the ones the new model no longer has go, new ones come.
         let oldIndexes = Dictionary(old.indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newIndexNames = Set(new.indexes.map(\.name))
@@ -600,7 +640,37 @@ struct MigrationPlanner {
         return kept
     }
 
-    /// After rows of removed entities are gone: to-one keys that pointed at them become NULL, join rows go.
+    /// Whether some mapped entity has other (mapped) ancestors than before: its rows then leave the hierarchy of a
+    /// relationship's source or destination (a sub-entity moved to another parent, or made a root), and references to
+    /// them must go like references to rows of removed entities.
+    private func hierarchiesChanged() -> Bool {
+        func ancestors(_ entity: EntityLayout, in layout: StoreLayout, mapped: (Int) -> Int?) -> [Int?] {
+            var result: [Int?] = []
+            var current = entity.superentityNumber
+            while current != 0, result.count <= layout.entities.count, let parent = layout.entity(number: current) {
+                result.append(mapped(parent.number))
+                current = parent.superentityNumber
+            }
+            return result
+        }
+        return new.entities.contains { entity in
+            guard let source = entityMap[entity.number] else { return false }
+            return ancestors(entity, in: new, mapped: { $0 }) != ancestors(source, in: old, mapped: { numberMap[$0] })
+        }
+    }
+
+    /// `"Z_PK" NOT IN` the rows of `entity`'s hierarchy (the whole table when the hierarchy fills it).
+    private func notARowOf(_ entity: EntityLayout, column: String) -> String {
+        var rows = #"SELECT "Z_PK" FROM "# + ddl.dialect.identifier(entity.tableName)
+        if entity.hierarchyNumbers != new.entity(number: entity.rootEntityNumber)?.hierarchyNumbers {
+            rows +=
+                #" WHERE "Z_ENT" BETWEEN \#(entity.hierarchyNumbers.lowerBound) AND \#(entity.hierarchyNumbers.upperBound)"#
+        }
+        return ddl.dialect.identifier(column) + " NOT IN (" + rows + ")"
+    }
+
+    /// After rows of removed entities are gone, and rows moved out of a hierarchy: to-one keys that pointed at them
+    /// become NULL, join rows go.
     private func danglingReferenceCleanup() -> [String] {
         var sql: [String] = []
         for entity in new.entities {
@@ -612,8 +682,7 @@ struct MigrationPlanner {
                 sql.append(
                     "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
                         + cleared.map { ddl.dialect.identifier($0) + " = NULL" }.joined(separator: ", ") + " WHERE "
-                        + ddl.dialect.identifier(columns.column) + #" NOT IN (SELECT "Z_PK" FROM "#
-                        + ddl.dialect.identifier(destination.tableName) + ")")
+                        + notARowOf(destination, column: columns.column))
             }
         }
         for join in new.joinTables {
@@ -622,9 +691,8 @@ struct MigrationPlanner {
             else { continue }
             sql.append(
                 "DELETE FROM " + ddl.dialect.identifier(join.name) + " WHERE "
-                    + ddl.dialect.identifier(join.sourceColumn) + #" NOT IN (SELECT "Z_PK" FROM "#
-                    + ddl.dialect.identifier(owner.tableName) + ") OR " + ddl.dialect.identifier(join.destinationColumn)
-                    + #" NOT IN (SELECT "Z_PK" FROM "# + ddl.dialect.identifier(destination.tableName) + ")")
+                    + notARowOf(owner, column: join.sourceColumn) + " OR "
+                    + notARowOf(destination, column: join.destinationColumn))
         }
         return sql
     }
@@ -696,20 +764,23 @@ struct MigrationPlanner {
         case .inverseForeignKey(let table, let columns):
             // A to-many became a to-one: one of its objects (the one with the lowest key).
             key =
-                #"(SELECT MIN(d."Z_PK") FROM "# + ddl.dialect.identifier(Self.oldName(table)) + " AS d WHERE d."
+                #"(SELECT MIN(d."Z_PK") FROM "# + ddl.dialect.identifier(oldRows(table)) + " AS d WHERE d."
                 + ddl.dialect.identifier(columns.column) + #" = o."Z_PK")"#
         case .joinTable(let join):
             key =
                 "(SELECT MIN(j." + ddl.dialect.identifier(join.destinationColumn) + ") FROM "
-                + ddl.dialect.identifier(Self.oldName(join.table)) + " AS j WHERE j."
+                + ddl.dialect.identifier(oldRows(join.table)) + " AS j WHERE j."
                 + ddl.dialect.identifier(join.sourceColumn) + #" = o."Z_PK")"#
         }
         key = shiftedKey(key, ofOldEntity: previous.destinationEntityNumber)
         if column.name == current.column { return key }
         if column.name == current.entityColumn {
             if let oldEntityColumn { return entityNumberExpression(oldEntityColumn) }
-            let destination = numberMap[previous.destinationEntityNumber].map(String.init) ?? "NULL"
-            return "CASE WHEN \(key) IS NULL THEN NULL ELSE \(destination) END"
+            // The destination row's own entity (a sub-entity's row in a hierarchy), in the new numbering.
+            guard let destination = old.entity(number: previous.destinationEntityNumber) else { return "NULL" }
+            return entityNumberExpression(
+                #"(SELECT e."Z_ENT" FROM "# + ddl.dialect.identifier(oldRows(destination.tableName))
+                    + #" AS e WHERE e."Z_PK" = "# + key + ")")
         }
         if column.name == current.orderColumn {
             if let oldOrderColumn { return oldOrderColumn }
@@ -721,20 +792,29 @@ struct MigrationPlanner {
 
     /// Rows of a new join table, from the old storage of its owning relationship (or of its inverse).
     private func fillJoinTable(_ join: JoinTableLayout) -> [String] {
-        guard let owner = new.entity(number: join.ownerEntityNumber),
-            let source = entityMap[owner.number]
-        else { return [] }
+        guard let owner = new.entity(number: join.ownerEntityNumber) else { return [] }
+        // The entity and its sub-entities, which inherit the relationship: when the entity itself is new (renamed
+        // without a renaming identifier, say), a sub-entity that maps still has the old relationship's rows.
+        func hierarchy(_ entity: EntityLayout) -> [EntityLayout] {
+            [entity] + entity.hierarchyNumbers.filter { $0 != entity.number }.compactMap { new.entity(number: $0) }
+        }
         // (source key, destination key, destination position, source position) in the old store.
         var select: (from: String, source: String, destination: String, order: String?, inverseOrder: String?)?
-        if let previous = sourceRelationship(join.ownerRelationshipName, entity: owner, source: source) {
+        for entity in hierarchy(owner) where select == nil {
+            guard let source = entityMap[entity.number],
+                let previous = sourceRelationship(join.ownerRelationshipName, entity: entity, source: source)
+            else { continue }
             select = rows(of: previous, in: source)
-        } else if let destination = new.entity(number: join.destinationEntityNumber),
-            let oldDestination = entityMap[destination.number],
-            let previousInverse = sourceRelationship(
-                join.inverseRelationshipName, entity: destination, source: oldDestination),
-            let rows = rows(of: previousInverse, in: oldDestination)
-        {
-            select = (rows.from, rows.destination, rows.source, rows.inverseOrder, rows.order)
+        }
+        if select == nil, let destination = new.entity(number: join.destinationEntityNumber) {
+            for entity in hierarchy(destination) where select == nil {
+                guard let oldDestination = entityMap[entity.number],
+                    let previousInverse = sourceRelationship(
+                        join.inverseRelationshipName, entity: entity, source: oldDestination),
+                    let rows = rows(of: previousInverse, in: oldDestination)
+                else { continue }
+                select = (rows.from, rows.destination, rows.source, rows.inverseOrder, rows.order)
+            }
         }
         guard let select else { return [] }
         var columns = [join.sourceColumn, join.destinationColumn]
@@ -767,18 +847,18 @@ struct MigrationPlanner {
         switch relationship.storage {
         case .joinTable(let join):
             return (
-                ddl.dialect.identifier(Self.oldName(join.table)) + " AS o", source(q(join.sourceColumn)),
+                ddl.dialect.identifier(oldRows(join.table)) + " AS o", source(q(join.sourceColumn)),
                 destination(q(join.destinationColumn)), join.orderColumn.map(q), join.inverseOrderColumn.map(q)
             )
         case .foreignKey(let columns):
             return (
-                ddl.dialect.identifier(Self.oldName(entity.tableName)) + " AS o WHERE " + q(columns.column)
+                ddl.dialect.identifier(oldRows(entity.tableName)) + " AS o WHERE " + q(columns.column)
                     + " IS NOT NULL", source(q("Z_PK")), destination(q(columns.column)), nil,
                 columns.orderColumn.map(q)
             )
         case .inverseForeignKey(let table, let columns):
             return (
-                ddl.dialect.identifier(Self.oldName(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
+                ddl.dialect.identifier(oldRows(table)) + " AS o WHERE " + q(columns.column) + " IS NOT NULL",
                 source(q(columns.column)), destination(q("Z_PK")), columns.orderColumn.map(q), nil
             )
         }

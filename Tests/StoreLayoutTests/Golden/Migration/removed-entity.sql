@@ -1,7 +1,7 @@
 -- drop Person rows (entity removed)
 -- move the old tables aside and create the new model's tables
 -- copy Pet rows
--- clear references to rows of removed entities
+-- clear references to rows of removed entities or of entities that left the hierarchy
 -- drop the old tables and create the indexes
 -- update Z_PRIMARYKEY entity rows
 ALTER TABLE "ZPERSON" RENAME TO "_DMG_OLD_ZPERSON";

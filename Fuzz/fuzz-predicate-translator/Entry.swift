@@ -1,0 +1,6 @@
+import FuzzSupport
+
+@_cdecl("fuzz_predicate_translator_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { start, size in testOneInput(start, size) }
+}

@@ -1,0 +1,1 @@
+../../Tests/DataModelRuntimeTests/Predicates/FormatGrammar.swift

@@ -1,0 +1,1 @@
+../../Tests/DataModelRuntimeTests/Predicates/PredicateGrammar.swift
