@@ -206,7 +206,7 @@ struct PostgresStoreServerTests {
         let store = try TestStore(.postgres, model: GadgetsModel.model)
         defer { store.cleanUp() }
         var rng = SeededGenerator(seed: seed)
-        _ = PredicatePropertyTests.populate(store.context, &rng)
+        _ = PredicateGrammar.populate(store.context, &rng)
         try store.context.save()
         let written = try store.context.fetch(FetchRequest<Gadget>())
         let context = try store.reopened()
