@@ -92,7 +92,7 @@ struct DiffCommandTests {
         #expect(!refused.out.contains("BEGIN IMMEDIATE"))
         let run = runTool(["diff", Self.pets, "--sql", "--merge-hierarchies"])
         #expect(run.code == .modelError, "\(run.err)")
-        #expect(run.out.contains("migration: with --merge-hierarchies, 8 steps"), "\(run.out)")
+        #expect(run.out.contains("migration: with --merge-hierarchies, 9 steps"), "\(run.out)")
         let text = run.out.replacingOccurrences(of: Paths.fixtures + "/", with: "")
         #expect(text.contains("\nbeyond Core Data: Cat, Dog: entities of separate hierarchies (tables ZCAT, ZDOG)"))
         let url = Paths.testsDirectory.appendingPathComponent("Golden/diff/merged-hierarchies.txt")
