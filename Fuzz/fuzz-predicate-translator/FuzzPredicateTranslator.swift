@@ -55,16 +55,7 @@ private func gadgetPredicates(_ data: inout SeededGenerator, _ choices: inout Se
         var sorted = request.sorted(by: sorts)
         sorted.fetchLimit = 7
         sorted.fetchOffset = 2
-        let expectedOrder = expected.sorted { lhs, rhs in
-            for descriptor in sorts {
-                switch descriptor.compare(lhs, rhs) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return lhs.objectID.primaryKey < rhs.objectID.primaryKey
-        }.dropFirst(2).prefix(7)
+        let expectedOrder = PredicateGrammar.sorted(expected, by: sorts).dropFirst(2).prefix(7)
         let window = try context.fetch(sorted).map(\.objectID)
         guard window == expectedOrder.map(\.objectID) else {
             fatalError("the sorted window differs from sorting the evaluated objects: \(predicate) — \(plan)")

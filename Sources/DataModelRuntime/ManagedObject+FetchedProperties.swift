@@ -25,9 +25,7 @@ public struct FetchedPropertyDescription: Sendable, Hashable {
         self.destinationEntityName = destinationEntityName
         self.predicateFormat = predicateFormat
         self.userInfo = userInfo
-        parsedPredicate = predicateFormat.map { format in
-            Result { () throws(PredicateFormatError) in try FormatPredicate(format: format) }
-        }
+        parsedPredicate = FormatPredicate.parsed(predicateFormat)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

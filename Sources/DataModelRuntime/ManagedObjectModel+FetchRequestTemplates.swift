@@ -37,9 +37,7 @@ public struct FetchRequestTemplateDescription: Sendable, Hashable {
         self.fetchBatchSize = fetchBatchSize
         self.includesSubentities = includesSubentities
         self.includesPendingChanges = includesPendingChanges
-        parsedPredicate = predicateFormat.map { format in
-            Result { () throws(PredicateFormatError) in try FormatPredicate(format: format) }
-        }
+        parsedPredicate = FormatPredicate.parsed(predicateFormat)
     }
 
     /// The names of the predicate's substitution variables, sorted, without the `$`.
@@ -172,5 +170,13 @@ extension ManagedObjectModel {
             }
         }
         return request
+    }
+}
+
+extension FormatPredicate {
+    /// A model's predicate string parsed once, when its description is made (fetch request templates, fetched
+    /// properties): `nil` without one, the parse error kept to report when the predicate is used.
+    static func parsed(_ format: String?) -> Result<FormatPredicate, PredicateFormatError>? {
+        format.map { format in Result { () throws(PredicateFormatError) in try FormatPredicate(format: format) } }
     }
 }

@@ -232,16 +232,7 @@ struct PostgresStoreServerTests {
         sorted.fetchLimit = 15
         sorted.fetchOffset = 3
         #expect(try context.explain(sorted).path == .sql)
-        let expected = read.values.sorted { lhs, rhs in
-            for descriptor in sorts {
-                switch descriptor.compare(lhs, rhs) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return lhs.objectID.primaryKey < rhs.objectID.primaryKey
-        }.dropFirst(3).prefix(15)
+        let expected = PredicateGrammar.sorted(read.values, by: sorts).dropFirst(3).prefix(15)
         #expect(try context.fetch(sorted).map(\.objectID) == expected.map(\.objectID), "seed \(seed)")
     }
 }

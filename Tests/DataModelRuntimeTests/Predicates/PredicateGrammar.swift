@@ -12,6 +12,21 @@ typealias GadgetVariable = PredicateExpressions.Variable<Gadget>
 /// checks, `??`, captured arrays, string matching, to-one key paths, to-many counts, `isEmpty`
 /// and `contains(where:)`, combined with `&&`, `||`, `!`.
 enum PredicateGrammar {
+    /// `objects` in the order a fetch sorted by `sorts` returns them, worked out apart from the runtime (the oracle):
+    /// the descriptors in turn, ties in primary key order.
+    static func sorted<T: ManagedObject>(_ objects: some Sequence<T>, by sorts: [SortDescriptor<T>]) -> [T] {
+        objects.sorted { lhs, rhs in
+            for descriptor in sorts {
+                switch descriptor.compare(lhs, rhs) {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+        }
+    }
+
     static let texts = [
         "", "a", "ab", "Abc", "bca", "naïve", "x%_y", "é", "A", "A\u{301}b", "Ke", "\u{212A}e", "a\r\nb", "a\r",
     ]

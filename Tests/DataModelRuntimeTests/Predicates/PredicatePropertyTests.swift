@@ -54,16 +54,7 @@ struct PredicatePropertyTests {
             var sorted = request.sorted(by: sorts)
             sorted.fetchLimit = 7
             sorted.fetchOffset = 2
-            let expectedOrder = expected.sorted { lhs, rhs in
-                for descriptor in sorts {
-                    switch descriptor.compare(lhs, rhs) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                return lhs.objectID.primaryKey < rhs.objectID.primaryKey
-            }.dropFirst(2).prefix(7)
+            let expectedOrder = PredicateGrammar.sorted(expected, by: sorts).dropFirst(2).prefix(7)
             #expect(
                 try context.fetch(sorted).map(\.objectID) == expectedOrder.map(\.objectID),
                 "seed \(seed), predicate \(index) (sorted): \(predicate) — \(plan)")
