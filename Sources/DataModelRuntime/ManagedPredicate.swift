@@ -1,3 +1,4 @@
+import DataModelStoreLayout
 import Foundation
 import PredicateFormat
 
@@ -232,18 +233,18 @@ struct FormatPredicateExpression: StandardPredicateExpression {
 final class FormatTranslationCache: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
-    private var entries: [(entity: EntityRuntime, term: SQLTerm?, usesRelationships: Bool)] = []
+    private var entries: [(entity: EntityRuntime, dialect: SQLDialect, term: SQLTerm?, usesRelationships: Bool)] = []
 
-    func translation(for entity: EntityRuntime, make: () -> (SQLTerm?, Bool)) -> (SQLTerm?, Bool) {
+    func translation(for entity: EntityRuntime, dialect: SQLDialect, make: () -> (SQLTerm?, Bool)) -> (SQLTerm?, Bool) {
         lock.lock()
-        if let entry = entries.first(where: { $0.entity === entity }) {
+        if let entry = entries.first(where: { $0.entity === entity && $0.dialect == dialect }) {
             lock.unlock()
             return (entry.term, entry.usesRelationships)
         }
         lock.unlock()
         let made = make()
         lock.lock()
-        if entries.count < 8 { entries.append((entity, made.0, made.1)) }
+        if entries.count < 8 { entries.append((entity, dialect, made.0, made.1)) }
         lock.unlock()
         return made
     }
