@@ -113,7 +113,8 @@ extension PredicateSQLTranslator {
             guard let pattern = PostgresStringMatching.likePattern(needle) else { return nil }
             return .condition(
                 SQLFragment(
-                    orFalse(PostgresSQL.normalized(text.sql) + #" COLLATE "C" LIKE ?"#), text.arguments + [.text(pattern)]),
+                    orFalse(PostgresSQL.normalized(text.sql) + #" COLLATE "C" LIKE ?"#),
+                    text.arguments + [.text(pattern)]),
                 exact: false)
         case .equal, .matches: return nil
         }

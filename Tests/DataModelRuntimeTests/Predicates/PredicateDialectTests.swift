@@ -126,7 +126,8 @@ struct PredicateDialectTests {
             let store = try Self.store(kind)
             defer { store.cleanUp() }
             for (label, predicate) in forms {
-                try Self.check(predicate, store.context, path: kind == .postgres ? .sqlThenMemory : .sql, "\(kind): \(label)")
+                try Self.check(
+                    predicate, store.context, path: kind == .postgres ? .sqlThenMemory : .sql, "\(kind): \(label)")
             }
         }
     }
@@ -144,12 +145,15 @@ struct PredicateDialectTests {
         #expect(try sql(#Predicate { $0.title < "b" }).contains(#"normalize(t0."ZTITLE", NFC) COLLATE "C" <"#))
         // ASCII without K, ; and `: a plain comparison (its index stays usable).
         #expect(try sql(#Predicate { $0.title == "ab" }) == #"t0."ZTITLE" IS NOT DISTINCT FROM ?"#)
-        let prefix = try store.context.explain(FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "ab") }))
+        let prefix = try store.context.explain(
+            FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "ab") }))
         #expect(prefix.predicateSQL?.contains("~ ?") == true)
         #expect(prefix.arguments.last.map { "\($0)".contains("^ab(?![") } == true, "\(prefix.arguments)")
     }
 
-    @Test("format predicates on each store: folding ([c], [d]) in memory on PostgreSQL, the rest in SQL; length in UTF-16")
+    @Test(
+        "format predicates on each store: folding ([c], [d]) in memory on PostgreSQL, the rest in SQL; length in UTF-16"
+    )
     func formatPredicates() throws {
         for kind in StoreKind.allCases {
             let store = try TestStore(kind, model: CompanyModel.model)
@@ -184,7 +188,8 @@ struct PredicateDialectTests {
                 let plan = try store.context.explain(request)
                 let all = try store.context.fetch(EmployeeEntity.fetchRequest())
                 let expected = Set(try all.filter { try predicate.evaluate($0) }.map(\.objectID))
-                #expect(Set(try store.context.fetch(request).map(\.objectID)) == expected, "\(kind): \(format) — \(plan)")
+                #expect(
+                    Set(try store.context.fetch(request).map(\.objectID)) == expected, "\(kind): \(format) — \(plan)")
                 #expect(plan.path == (kind == .postgres ? postgresPath : sqlitePath), "\(kind): \(format) — \(plan)")
             }
         }

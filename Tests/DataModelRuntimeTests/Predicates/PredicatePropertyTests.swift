@@ -120,7 +120,9 @@ struct PredicatePropertyTests {
     /// count and sorted window over the unsaved changes (in a store of `kind`) must equal that store's answer.
     @Test(
         "unsaved changes: inserts, updates (own and related) and deletes are honoured",
-        arguments: cases(Array(seeds.prefix(max(1, seeds.count / 2))), sqliteSeeds: seeds.count).filter { $0.0 != .inMemory })
+        arguments: cases(Array(seeds.prefix(max(1, seeds.count / 2))), sqliteSeeds: seeds.count).filter {
+            $0.0 != .inMemory
+        })
     func pendingChanges(kind: StoreKind, seed: UInt64) throws {
         let pending = try TestStore(kind, model: GadgetsModel.model)
         defer { pending.cleanUp() }
