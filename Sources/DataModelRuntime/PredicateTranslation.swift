@@ -12,19 +12,20 @@ import SQLiteKit
 // - Conditions are built so they are never SQL `NULL` (`IS` / `IS NOT` for equality, `COALESCE`
 //   and `CASE` around optionals), so `AND` / `OR` / `NOT` have Swift's two-valued meaning.
 // - Values are bound exactly as the store writes them (``StorableValue/primitiveValue``).
-// - Strings compare as Swift compares them (characters, canonical equivalence): `contains` /
+// - Strings compare as Swift compares them (characters, canonical equivalence): on SQLite `contains` /
 //   `starts(with:)` call SQL functions written with Swift's `String`, and `==`, `<`, `IN` and
 //   string sorts use the `DM_SWIFT` collation where bytes could disagree
-//   (`SwiftStringFunctions`). A condition that selects a superset (`exact: false`) would make
-//   the request evaluate the predicate again in memory on the rows SQL returned.
+//   (`SwiftStringFunctions`); PostgreSQL's spelling of each is in `PredicateDialect.swift`. A
+//   condition that selects a superset (`exact: false`) makes the request evaluate the predicate
+//   again in memory on the rows SQL returned.
 
 /// How a fetch request's predicate is answered, as ``ManagedObjectContext/explain(_:)`` reports it.
 public struct FetchExplanation: Sendable, CustomStringConvertible {
     /// Where the predicate is evaluated.
     public enum Path: String, Sendable {
-        /// SQLite answers the whole predicate.
+        /// The store's SQL (SQLite's or PostgreSQL's) answers the whole predicate.
         case sql
-        /// SQLite narrows the rows, then the predicate is evaluated in memory on them.
+        /// The store's SQL narrows the rows, then the predicate is evaluated in memory on them.
         case sqlThenMemory
         /// Every row of the entity is loaded and the predicate is evaluated in memory.
         case memory
