@@ -235,12 +235,25 @@ enum PostgresStringMatching {
     /// The code points Swift joins to a following `"a"` (`Prepend`), as a bracket expression.
     static let prependClass = bracket { String($0) + "a" }
 
+    /// Blocks of letters that join nothing (ideographs, Hangul syllables, private use, surrogates, Tangut,
+    /// Khitan, cuneiform): skipped when the classes are computed.
+    private static let plainBlocks: [ClosedRange<UInt32>] = [
+        0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xD800...0xF8FF, 0x12000...0x1254F, 0x17000...0x18CFF,
+    ]
+
     /// The code points `c` for which `joined(c)` is one character, as `[…]` with ranges. Planes 0 and 1 and the
     /// tag and variation-selector block (U+E0000…U+E0FFF) hold every such code point; the others are ideographs
-    /// and private use.
+    /// and private use. (Computed once per process, when PostgreSQL string matching is first translated.)
     private static func bracket(_ joined: (Unicode.Scalar) -> String) -> String {
         var ranges: [ClosedRange<UInt32>] = []
-        for value in Array(UInt32(0x80)...0x1FFFF) + Array(UInt32(0xE0000)...0xE0FFF) {
+        var value: UInt32 = 0x80
+        while value <= 0xE0FFF {
+            if let block = plainBlocks.first(where: { $0.contains(value) }) {
+                value = block.upperBound + 1
+                continue
+            }
+            if value == 0x20000 { value = 0xE0000 }
+            defer { value += 1 }
             guard let scalar = Unicode.Scalar(value), joined(scalar).count == 1 else { continue }
             if let last = ranges.last, last.upperBound + 1 == value {
                 ranges[ranges.count - 1] = last.lowerBound...value
