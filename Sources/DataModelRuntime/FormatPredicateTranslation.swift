@@ -9,12 +9,13 @@ import PredicateFormat
 extension FormatPredicateExpression: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard case .object(let root)? = translator.variables[input.key], root.alias == "t0" else { return nil }
-        let (term, usesRelationships) = cache.translation(for: root.entity, dialect: translator.dialect) {
+        let (term, usesRelationships, reason) = cache.translation(for: root.entity, dialect: translator.dialect) {
             let walker = FormatSQLWalker(translator: translator, root: root, objects: objects)
             let term = walker.condition(predicate)
-            return (term, translator.usesRelationships)
+            return (term, translator.usesRelationships, term == nil ? translator.declineReason : nil)
         }
         if usesRelationships { translator.noteRelationship() }
+        if term == nil, let reason { return translator.decline(reason) }
         return term
     }
 }
@@ -80,6 +81,10 @@ struct FormatSQLWalker {
         switch op {
         case .equalTo, .notEqualTo:
             if folding {
+                if translator.isPostgres {
+                    return translator.decline(
+                        "[c] / [d] fold as Foundation does, which PostgreSQL's SQL cannot: evaluated in memory")
+                }
                 guard let test = stringFunction(.equal, options, left, right) else { return nil }
                 return op == .equalTo ? test : negate(test)
             }
@@ -268,8 +273,13 @@ struct FormatSQLWalker {
         if translator.isPostgres {
             // Without `[c]` / `[d]` (Foundation's folding has no PostgreSQL equal): the text's NFC matched by a
             // regular expression (`PostgresStringMatching`); a `NULL` pattern matches nothing.
-            guard options.subtracting(.normalized).isEmpty, case .constant = pattern, let a = stringOperand(text)
-            else { return nil }
+            guard options.subtracting(.normalized).isEmpty else {
+                return translator.decline(
+                    "[c] / [d] fold as Foundation does, which PostgreSQL's SQL cannot: evaluated in memory")
+            }
+            guard case .constant = pattern, let a = stringOperand(text) else {
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
+            }
             if case .constant = text { return nil }
             switch pattern.formatConstant {
             case .null?: return .condition(SQLFragment(translator.falseSQL), exact: true)

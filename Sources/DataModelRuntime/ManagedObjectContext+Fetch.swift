@@ -270,11 +270,13 @@ extension ManagedObjectContext {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         // A format predicate's keys are checked against the entity before anything runs.
         try (predicate.expression as? FormatPredicateExpression)?.checkKeys(entity: entity)
+        var declineReason: String?
         guard
             let translated = PredicateSQLTranslator.translate(
-                predicate, entity: entity, runtime: runtime, dialect: database.dialect)
+                predicate, entity: entity, runtime: runtime, dialect: database.dialect, declineReason: &declineReason)
         else {
-            return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
+            return PredicatePlan(
+                path: .memory, translated: nil, reason: declineReason ?? "the predicate has no SQL translation")
         }
         if !translated.isExact {
             return PredicatePlan(

@@ -89,15 +89,20 @@ extension PredicateSQLTranslator {
     /// two microseconds would compare rounded (such a comparison is evaluated in memory).
     func isExactlyStored(_ value: PrimitiveValue, _ type: SQLScalarType) -> Bool {
         guard isPostgres, case .attribute(.date) = type else { return true }
+        let exact: Bool
         switch value {
         case .real(let seconds):
             let date = Date(timeIntervalSinceReferenceDate: seconds)
-            return PostgresText.timestamp(from: PostgresText.timestamp(date)) == date
+            exact = PostgresText.timestamp(from: PostgresText.timestamp(date)) == date
         case .integer(let seconds):
-            return abs(seconds) < 1 << 40
+            exact = abs(seconds) < 1 << 40
         default:
-            return true
+            exact = true
         }
+        if !exact {
+            _ = decline("a date between two microseconds (PostgreSQL's precision) is compared in memory")
+        }
+        return exact
     }
 
     /// `text` (a string value, `NULL`-able) matches the constant `needle` as `operation` (no folding options):

@@ -171,6 +171,8 @@ final class PredicateSQLTranslator {
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
     private var aliasCounter = 0
     private(set) var usesRelationships = false
+    /// Why a node has no translation in this dialect, when the dialect is the reason (the first one noted).
+    private(set) var declineReason: String?
 
     init(runtime: ModelRuntime, dialect: SQLDialect = .sqlite) {
         self.runtime = runtime
@@ -181,11 +183,23 @@ final class PredicateSQLTranslator {
     static func translate<T>(
         _ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime, dialect: SQLDialect = .sqlite
     ) -> TranslatedPredicate? {
+        var reason: String?
+        return translate(predicate, entity: entity, runtime: runtime, dialect: dialect, declineReason: &reason)
+    }
+
+    /// As above; `declineReason` is set to why the dialect has no translation, when that is why there is none.
+    static func translate<T>(
+        _ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime, dialect: SQLDialect,
+        declineReason: inout String?
+    ) -> TranslatedPredicate? {
         let translator = PredicateSQLTranslator(runtime: runtime, dialect: dialect)
         translator.variables[predicate.variable.key] = .object(SQLObjectReference(entity: entity, alias: "t0"))
         guard let term = translator.term(predicate.expression),
             case .condition(let fragment, let exact)? = translator.condition(term)
-        else { return nil }
+        else {
+            declineReason = translator.declineReason
+            return nil
+        }
         return TranslatedPredicate(
             sql: fragment.sql, arguments: fragment.arguments, isExact: exact,
             usesRelationships: translator.usesRelationships)
@@ -526,6 +540,12 @@ extension PredicateSQLTranslator {
     func noteRelationship() {
         usesRelationships = true
     }
+
+    /// No translation, because of the dialect: `reason` says why (``FetchExplanation/reason``).
+    func decline(_ reason: String) -> SQLTerm? {
+        if declineReason == nil { declineReason = reason }
+        return nil
+    }
 }
 
 extension PredicateExpressions.Equal: SQLTranslatable {
@@ -756,7 +776,7 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         else { return nil }
         if translator.isPostgres {
             guard case .constant(let value)? = translator.term(other), let needle = unwrapped(value) as? String else {
-                return nil
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
             }
             return translator.stringMatch(text, .contains, needle)
         }
@@ -775,7 +795,9 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
         else { return nil }
         if translator.isPostgres {
             guard case .constant(let value)? = translator.term(self.prefix), let needle = unwrapped(value) as? String
-            else { return nil }
+            else {
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
+            }
             return translator.stringMatch(text, .beginsWith, needle)
         }
         return .condition(

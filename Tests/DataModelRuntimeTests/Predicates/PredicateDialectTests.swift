@@ -149,6 +149,11 @@ struct PredicateDialectTests {
             FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "ab") }))
         #expect(prefix.predicateSQL?.contains("~ ?") == true)
         #expect(prefix.arguments.last.map { "\($0)".contains("^ab(?![") } == true, "\(prefix.arguments)")
+        // A date constant between two microseconds would compare rounded: in memory, and explain() says why.
+        let instant = Date(timeIntervalSinceReferenceDate: 100.000_000_1)
+        let rounded = try store.context.explain(
+            FetchRequest<Gadget>().filtered(by: #Predicate { ($0.date ?? instant) < instant }))
+        #expect(rounded.path == .memory && rounded.reason?.contains("microseconds") == true, "\(rounded)")
     }
 
     @Test(
@@ -191,6 +196,10 @@ struct PredicateDialectTests {
                 #expect(
                     Set(try store.context.fetch(request).map(\.objectID)) == expected, "\(kind): \(format) — \(plan)")
                 #expect(plan.path == (kind == .postgres ? postgresPath : sqlitePath), "\(kind): \(format) — \(plan)")
+                if kind == .postgres && format.contains("[") {
+                    // explain() says why.
+                    #expect(plan.reason?.contains("fold as Foundation does") == true, "\(format) — \(plan)")
+                }
             }
         }
     }
