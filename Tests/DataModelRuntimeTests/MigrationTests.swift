@@ -1,7 +1,64 @@
 import DataModelRuntime
 import Foundation
+import PostgresKit
 import SQLiteKit
 import Testing
+
+extension StoreKind {
+    /// The stores a migration runs on: an SQLite file, and PostgreSQL when a server is there.
+    static var persistent: [StoreKind] { allCases.filter { $0 != .inMemory } }
+}
+
+/// Where a migration test's store lives: a fresh SQLite file, or a fresh PostgreSQL schema; no container is open
+/// on it until the test opens one.
+struct MigrationStore {
+    let kind: StoreKind
+    /// The SQLite file, or the URL of the PostgreSQL schema.
+    let url: URL
+    private let schema: String?
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        if kind == .postgres {
+            let fresh = try PostgresTestServer.freshSchema()
+            url = fresh.url
+            schema = fresh.name
+        } else {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
+            schema = nil
+        }
+    }
+
+    var store: StoreDescription { kind == .postgres ? .postgres(url: url) : .sqlite(at: url) }
+
+    /// The store as errors name it.
+    var path: String { kind == .postgres ? url.absoluteString : url.path }
+
+    /// The rows `sql` returns, each as its values joined by `|` (`nil` for NULL). Identifiers are quoted, so the
+    /// SQL is the same on both stores.
+    func rows(_ sql: String) throws -> [String] {
+        if kind == .postgres {
+            return try PostgresConnection(url: url.absoluteString).query(sql).rows.map { row in
+                row.map { value in
+                    switch value {
+                    case .int(let number): String(number)
+                    case .text(let text): text
+                    case .null: "nil"
+                    default: "\(value)"
+                    }
+                }.joined(separator: "|")
+            }
+        }
+        return try Database(path: url.path).fetchAll(sql: sql).map { row in
+            row.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "nil" }.joined(separator: "|")
+        }
+    }
+
+    func cleanUp() {
+        if let schema { PostgresTestServer.drop(schema: schema) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+}
 
 /// A store written with one version of a model opens with the next: migrated in place, every row kept.
 @Suite("Stores migrate to the model's current version")
@@ -59,13 +116,14 @@ struct MigrationTests {
     /// The seed model `Models/Person.xcdatamodeld`: the generated `PersonModel` carries both versions, and a store
     /// written with the first (`PersonModel.versions[0]`, as an app of that version would have) opens with the
     /// current one, every person kept.
-    @Test func theGeneratedPersonModelOpensStoresOfItsFirstVersion() throws {
+    @Test(arguments: StoreKind.persistent)
+    func theGeneratedPersonModelOpensStoresOfItsFirstVersion(kind: StoreKind) throws {
         #expect(PersonModel.versions.map(\.versionName) == ["Person", "Person 2"])
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("person-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         let joined = Date(timeIntervalSinceReferenceDate: 700_000_000)
         do {
-            let first = try PersistentContainer(model: PersonModel.versions[0], store: .sqlite(at: url))
+            let first = try PersistentContainer(model: PersonModel.versions[0], store: location.store)
             for index in 0..<50 {
                 let person = try first.viewContext.insertNewObject(forEntityName: "Person")
                 person.setValue("person \(index)", for: "name")
@@ -74,7 +132,7 @@ struct MigrationTests {
             }
             try first.viewContext.save()
         }
-        let container = try PersistentContainer(model: PersonModel.model, store: .sqlite(at: url))
+        let container = try PersistentContainer(model: PersonModel.model, store: location.store)
         let people = try container.viewContext.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
         #expect(people.count == 50)
         let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id ?? "", $0) })
@@ -86,45 +144,55 @@ struct MigrationTests {
         }
         people[0].email = "a@example.com"
         try container.viewContext.save()
+        #expect(try location.rows(#"SELECT "ZEMAIL" FROM "ZPERSON" WHERE "ZEMAIL" IS NOT NULL"#) == ["a@example.com"])
     }
 
-    @Test func aStoreOfTheFirstVersionOpensWithTheSecond() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+    @Test(arguments: StoreKind.persistent)
+    func aStoreOfTheFirstVersionOpensWithTheSecond(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         do {
-            let container = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
             try Self.fill(container.viewContext)
         }
-        let before = try Self.rows(url, #"SELECT Z_PK, ZOWNER, Z_FOK_OWNER, ZNAME FROM ZPET ORDER BY Z_PK"#)
+        let pets = #"SELECT "Z_PK", "ZOWNER", "Z_FOK_OWNER", "ZNAME" FROM "ZPET" ORDER BY "Z_PK""#
+        let entities = #"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#
+        let before = try location.rows(pets)
         #expect(before.count == 3)
 
         // Turned off: the store is left alone and the error says why.
-        #expect(throws: StoreError.migrationRequired(path: url.path, from: "People", to: "People 2")) {
+        #expect(throws: StoreError.migrationRequired(path: location.path, from: "People", to: "People 2")) {
             _ = try PersistentContainer(
-                model: Self.version2, store: .sqlite(at: url), migratesStoreAutomatically: false)
+                model: Self.version2, store: location.store, migratesStoreAutomatically: false)
         }
-        #expect(try Self.rows(url, #"SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT"#) == ["1|Person", "2|Pet"])
+        #expect(try location.rows(entities) == ["1|Person", "2|Pet"])
 
-        let container = try PersistentContainer(model: Self.version2, store: .sqlite(at: url))
+        let container = try PersistentContainer(model: Self.version2, store: location.store)
         let context = container.viewContext
         let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
         #expect(Set(people.map { $0.value(for: "name") as String? }) == ["Ann", "Bob", "Cy"])
         #expect(people.allSatisfy { ($0.value(for: "email") as String?) == nil })
-        #expect(try Self.rows(url, #"SELECT Z_PK, ZOWNER, Z_FOK_OWNER, ZNAME FROM ZPET ORDER BY Z_PK"#) == before)
-        #expect(
-            try Self.rows(url, #"SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT"#) == [
-                "1|Address", "2|Person", "3|Pet",
-            ])
-        #expect(try Self.rows(url, #"SELECT DISTINCT Z_ENT FROM ZPERSON"#) == ["2"])
+        // Relationships are kept, ordered ones in their order.
+        let cy = try #require(people.first { ($0.value(for: "name") as String?) == "Cy" })
+        let cyPets: [ManagedObject] = cy.toManyArray(for: "pets")
+        #expect(cyPets.map { $0.value(for: "name") as String? } == ["Cy's pet 0", "Cy's pet 1"])
+        #expect(try location.rows(pets) == before)
+        #expect(try location.rows(entities) == ["1|Address", "2|Person", "3|Pet"])
+        #expect(try location.rows(#"SELECT DISTINCT "Z_ENT" FROM "ZPERSON""#) == ["2"])
         // New objects get keys after the old ones; a reopened store needs no second migration.
         let added = try context.insertNewObject(forEntityName: "Person")
         added.setValue("Dee", for: "name")
+        let address = try context.insertNewObject(forEntityName: "Address")
+        address.setValue("Oslo", for: "city")
         try context.save()
         #expect(added.objectID.primaryKey > 3)
         let again = try PersistentContainer(
-            model: Self.version2, store: .sqlite(at: url), migratesStoreAutomatically: false)
+            model: Self.version2, store: location.store, migratesStoreAutomatically: false)
         #expect(try again.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Person")) == 4)
-        #expect(try Database(path: url.path).fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
+        #expect(try again.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Address")) == 1)
+        if kind == .sqlite {
+            #expect(try Database(path: location.url.path).fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
+        }
     }
 
     /// A store whose metadata Core Data wrote (and which has no version hashes of ours) is told apart by its
@@ -162,11 +230,12 @@ struct MigrationTests {
             ])
     }
 
-    @Test func anUninferableChangeIsRefusedAndNothingIsWritten() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+    @Test(arguments: StoreKind.persistent)
+    func anUninferableChangeIsRefusedAndNothingIsWritten(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         do {
-            let container = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
             try Self.fill(container.viewContext)
         }
         let strict = ManagedObjectModel(
@@ -179,12 +248,13 @@ struct MigrationTests {
             ], versionName: "People 3", earlierVersions: [Self.version1])
         #expect(
             throws: StoreError.migrationNotInferable(
-                path: url.path, from: "People",
+                path: location.path, from: "People",
                 reasons: ["Person.born: non-optional attribute added without a default value"])
         ) {
-            _ = try PersistentContainer(model: strict, store: .sqlite(at: url))
+            _ = try PersistentContainer(model: strict, store: location.store)
         }
-        #expect(try Self.rows(url, #"SELECT COUNT(*) FROM ZPERSON"#) == ["3"])
-        _ = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+        #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPERSON""#) == ["3"])
+        #expect(try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == ["1|Person", "2|Pet"])
+        _ = try PersistentContainer(model: Self.version1, store: location.store)
     }
 }
