@@ -246,3 +246,138 @@ final class WaitingSessionKiller: @unchecked Sendable {  // safe: `result` is on
         return result
     }
 }
+
+/// On PostgreSQL, background contexts (`newBackgroundContext()`, `performBackgroundTask`) use a small pool of
+/// connections besides the view context's: work on one does not queue behind another's, and the pool is bounded.
+@Suite(
+    "PostgreSQL store: connection pool",
+    .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+struct PostgresConnectionPoolTests {
+    /// How many server sessions the store's container has open.
+    static func sessions(_ store: PostgresConnectionLossTests.DroppableStore) throws -> Int64 {
+        let result = try store.observer.query(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1", [.text(store.sessionName)])
+        guard case .int(let count) = result[0, 0] else { return -1 }
+        return count
+    }
+
+    @Test("a background save proceeds while another background context's save waits for a row lock")
+    func backgroundSavesDoNotQueue() throws {
+        let store = try PostgresConnectionLossTests.DroppableStore()
+        defer { store.cleanUp() }
+        for name in ["blocked", "free"] {
+            let member = MemberEntity(context: store.context)
+            member.name = name
+            member.age = 1
+        }
+        try store.context.save()
+        let request = MemberEntity.fetchRequest().matching(\.name, equals: "blocked")
+        let first = store.container.newBackgroundContext()
+        let blockedMember = try #require(try first.fetch(request).first)
+        let second = store.container.newBackgroundContext()
+        let freeMember = try #require(
+            try second.fetch(MemberEntity.fetchRequest().matching(\.name, equals: "free")).first)
+
+        // Another session holds the row lock of `blocked`: the first context's save waits for it on its thread.
+        let blocker = try PostgresConnection(url: store.observer.url)
+        try blocker.execute("BEGIN")
+        try blocker.query(
+            #"SELECT "Z_PK" FROM "ZMEMBERENTITY" WHERE "Z_PK" = $1 FOR UPDATE"#,
+            [.int(blockedMember.objectID.primaryKey)])
+        blockedMember.age = 2
+        let waiting = BlockedSave(context: first)
+        waiting.start()
+        defer { waiting.finish() }
+        // Wait until the first save is waiting for the lock.
+        var isWaiting = false
+        for _ in 0..<1000 where !isWaiting {
+            let found = try store.observer.query(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+                [.text(store.sessionName)])
+            isWaiting = found[0, 0] == .int(1)
+            if !isWaiting { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(isWaiting, "the first background save waits for the row lock")
+        // Meanwhile the second background context and the view context fetch and save on their own connections;
+        // a second blocker thread lets everything go after 20 s, so a queued save fails the test rather than hang.
+        let observerURL = store.observer.url
+        let sessionName = store.sessionName
+        let release = Thread {
+            Thread.sleep(forTimeInterval: 20)
+            _ = try? PostgresConnection(url: observerURL).query(
+                "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1 "
+                    + "AND wait_event_type = 'Lock'", [.text(sessionName)])
+        }
+        release.start()
+        let started = Date()
+        freeMember.age = 3
+        try second.save()
+        #expect(try second.count(for: MemberEntity.fetchRequest()) == 2)
+        #expect(try store.context.count(for: MemberEntity.fetchRequest()) == 2)
+        #expect(Date().timeIntervalSince(started) < 10, "the second save did not wait for the first")
+        #expect(try store.committed() == ["blocked": 1, "free": 3])
+        try blocker.execute("ROLLBACK")
+        #expect(waiting.result() == nil, "the first save commits once the lock is released")
+        #expect(try store.committed() == ["blocked": 2, "free": 3])
+    }
+
+    @Test("the pool is bounded: many background contexts share a few connections")
+    func poolIsBounded() async throws {
+        let store = try PostgresConnectionLossTests.DroppableStore()
+        defer { store.cleanUp() }
+        let member = MemberEntity(context: store.context)
+        member.name = "one"
+        try store.context.save()
+        #expect(try Self.sessions(store) == 1)
+        let container = store.container
+        var counts: [Int] = []
+        for _ in 0..<10 {
+            counts.append(
+                try await container.performBackgroundTask { context in
+                    try context.count(for: MemberEntity.fetchRequest())
+                })
+        }
+        for _ in 0..<10 {
+            let context = container.newBackgroundContext()
+            counts.append(try context.count(for: MemberEntity.fetchRequest()))
+        }
+        #expect(counts == [Int](repeating: 1, count: 20))
+        // The view context's connection and four pooled ones.
+        #expect(try Self.sessions(store) == 5)
+    }
+}
+
+/// A save run on a thread of its own; ``result()`` waits for it and returns its error, if any.
+final class BlockedSave: @unchecked Sendable {  // safe: `outcome` is only touched under `condition`; the context is used by the thread only until it signals
+    private let context: ManagedObjectContext
+    private let condition = NSCondition()
+    private var outcome: (any Error)??
+
+    init(context: ManagedObjectContext) {
+        self.context = context
+    }
+
+    func start() {
+        Thread { [self] in
+            var failure: (any Error)?
+            do { try context.save() } catch { failure = error }
+            condition.lock()
+            outcome = .some(failure)
+            condition.broadcast()
+            condition.unlock()
+        }.start()
+    }
+
+    /// The save's error, or `nil` once it succeeded.
+    func result() -> (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while outcome == nil { condition.wait() }
+        return outcome ?? nil
+    }
+
+    /// Waits for the save to end (whatever its outcome).
+    func finish() {
+        _ = result()
+    }
+}
