@@ -149,7 +149,9 @@ enum DiffCommand {
                 for blocker in plan.blockers { text += "  \(blocker)\n" }
             }
             if includesSQL && !plan.statements.isEmpty {
-                text += (dialect == .postgres ? "\nBEGIN;\n" : "\nBEGIN IMMEDIATE;\n") + plan.statements.map { $0 + ";\n" }.joined() + "COMMIT;\n"
+                text +=
+                    (dialect == .postgres ? "\nBEGIN;\n" : "\nBEGIN IMMEDIATE;\n")
+                    + plan.statements.map { $0 + ";\n" }.joined() + "COMMIT;\n"
             }
             return text
         }

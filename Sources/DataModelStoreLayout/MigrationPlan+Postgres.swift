@@ -15,7 +15,9 @@ extension MigrationPlanner {
         case .integer(let number): return String(number)
         case .double(let number):
             if number.isNaN { return "'NaN'::DOUBLE PRECISION" }
-            if number.isInfinite { return number < 0 ? "'-Infinity'::DOUBLE PRECISION" : "'Infinity'::DOUBLE PRECISION" }
+            if number.isInfinite {
+                return number < 0 ? "'-Infinity'::DOUBLE PRECISION" : "'Infinity'::DOUBLE PRECISION"
+            }
             return "\(number)"
         case .date(let seconds):
             guard seconds.isFinite else { return "NULL" }

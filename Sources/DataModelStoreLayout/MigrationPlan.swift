@@ -200,7 +200,8 @@ struct MigrationPlanner {
     private var keptTableNames: Set<String> = []
 
     init(
-        old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout, dialect: SQLDialect = .sqlite
+        old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout,
+        dialect: SQLDialect = .sqlite
     ) {
         ddl = DDLWriter(dialect: dialect)
         oldModel = old

@@ -254,7 +254,10 @@ struct MigrationTests {
             _ = try PersistentContainer(model: strict, store: location.store)
         }
         #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPERSON""#) == ["3"])
-        #expect(try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == ["1|Person", "2|Pet"])
+        #expect(
+            try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == [
+                "1|Person", "2|Pet",
+            ])
         _ = try PersistentContainer(model: Self.version1, store: location.store)
     }
 }

@@ -347,8 +347,9 @@ struct PostgresConnectionPoolTests {
     }
 }
 
-/// A save run on a thread of its own; ``result()`` waits for it and returns its error, if any.
-final class BlockedSave: @unchecked Sendable {  // safe: `outcome` is only touched under `condition`; the context is used by the thread only until it signals
+/// A save run on a thread of its own; ``result()`` waits for it and returns its error, if any. The context is used
+/// by that thread only, until it signals.
+final class BlockedSave: @unchecked Sendable {  // safe: `outcome` is only touched under `condition`
     private let context: ManagedObjectContext
     private let condition = NSCondition()
     private var outcome: (any Error)??
