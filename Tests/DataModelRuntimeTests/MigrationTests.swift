@@ -260,4 +260,54 @@ struct MigrationTests {
             ])
         _ = try PersistentContainer(model: Self.version1, store: location.store)
     }
+
+    /// PostgreSQL: the external-storage flag turned on, a rebuild, then off. There is no folder beside a server, so
+    /// every value stays in its column: in Core Data's marked form while the flag is set (rewritten row by row in the
+    /// migration's transaction), bare again once it is off; every value reads back equal throughout.
+    @Test(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func externalStorageFlagChangesOnPostgreSQL() throws {
+        typealias Store = CoreDataStore
+        let location = try MigrationStore(.postgres)
+        defer { location.cleanUp() }
+        let payloads = #"SELECT encode("ZPAYLOAD", 'hex') FROM "ZNOTE" ORDER BY "Z_PK""#
+        let plain = ManagedObjectModel(
+            name: "Notes", entities: [Store.note(external: false), Store.folder], versionName: "Notes")
+        let small = Store.bytes(50, seed: 12)
+        let large = Store.bytes(3_000, seed: 13)
+        do {
+            let context = try PersistentContainer(model: plain, store: location.store).viewContext
+            for payload in [small, Data([2, 65, 66])] {
+                let note = try #require(try context.insertNewObject(forEntityName: "Note") as? CoreDataNote)
+                note.payload = payload
+            }
+            try context.save()
+        }
+        #expect(try location.rows(payloads).last == "024142")
+        let external = ManagedObjectModel(
+            name: "Notes", entities: [Store.note(), Store.folder], versionName: "Notes 2", earlierVersions: [plain])
+        do {
+            let context = try PersistentContainer(model: external, store: location.store).viewContext
+            #expect(try location.rows(payloads).last == "01024142", "the inline marker")
+            #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66])])
+            let note = try #require(try context.insertNewObject(forEntityName: "Note") as? CoreDataNote)
+            note.payload = large
+            try context.save()
+        }
+        let album = EntityDescription(
+            name: "Album", objectType: ManagedObject.self,
+            attributes: [AttributeDescription(name: "name", type: .string)])
+        let renumbered = ManagedObjectModel(
+            name: "Notes", entities: [album, Store.note(), Store.folder], versionName: "Notes 3",
+            earlierVersions: [plain, external])
+        do {
+            let context = try PersistentContainer(model: renumbered, store: location.store).viewContext
+            #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66]), large])
+        }
+        let off = ManagedObjectModel(
+            name: "Notes", entities: [album, Store.note(external: false), Store.folder], versionName: "Notes 4",
+            earlierVersions: [plain, external, renumbered])
+        let context = try PersistentContainer(model: off, store: location.store).viewContext
+        #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66]), large])
+        #expect(try location.rows(payloads)[1] == "024142", "bare bytes again")
+    }
 }
