@@ -310,4 +310,40 @@ struct MigrationTests {
         #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66]), large])
         #expect(try location.rows(payloads)[1] == "024142", "bare bytes again")
     }
+
+    /// Several processes opening one old store at once: one migrates (PostgreSQL: under the advisory lock, SQLite:
+    /// under the write lock), the others wait and then find it migrated; all open it, and it is migrated once.
+    @Test(arguments: StoreKind.persistent)
+    func storesOpenedAtOnceMigrateOnce(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        do {
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
+            try Self.fill(container.viewContext)
+        }
+        let store = location.store
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [String] = []  // safe: only touched under `failures`
+        nonisolated(unsafe) var counts: [Int] = []  // safe: only touched under `failures`
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let container = try PersistentContainer(model: Self.version2, store: store)
+                let count = try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Pet"))
+                failures.lock()
+                counts.append(count)
+                failures.unlock()
+            } catch {
+                failures.lock()
+                errors.append("\(error)")
+                failures.unlock()
+            }
+        }
+        #expect(errors.isEmpty)
+        #expect(counts == [3, 3, 3, 3])
+        #expect(
+            try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == [
+                "1|Address", "2|Person", "3|Pet",
+            ])
+        #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPET""#) == ["3"])
+    }
 }
