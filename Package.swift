@@ -128,6 +128,7 @@ let package = Package(
             dependencies: [
                 "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
                 "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel", "ProcessSupport",
+                "PostgresKit",
             ],
             exclude: ["Golden"]),
         // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the

@@ -200,6 +200,12 @@ public final class PostgresConnection {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = String(cString: PQresultErrorMessage(result))
             let lost = !isConnected || state?.hasPrefix("08") == true || state == SQLState.adminShutdown.rawValue
+            // The server ended the session (its process was terminated, it shuts down): closed here too, so
+            // `isConnected` is `false` at once, even before libpq has read the end of the stream.
+            if lost, let handle {
+                PQfinish(handle)
+                self.handle = nil
+            }
             throw PostgresError(
                 kind: lost ? .connection : .statement, sqlState: state.map(SQLState.init(rawValue:)),
                 message: message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message, sql: sql)
