@@ -19,7 +19,9 @@ import SQLiteKit
 /// contexts learn about it as from a save (``ManagedObjectContext/automaticallyMergesChangesFromParent``,
 /// or ``ManagedObjectContext/mergeChanges(_:)`` with the result's ``BatchResult/changes``).
 public struct BatchDeleteRequest<Result: ManagedObject> {
-    /// The rows to delete: the request's entity (sub-entities included), conditions and predicate.
+    /// The rows to delete: the request's entity (sub-entities included), conditions and predicate. A request of
+    /// the batch request's own (a copy of the one it was made from, as in Core Data): changing it here changes this
+    /// batch request, changing the one it was made from does not.
     public var fetchRequest: FetchRequest<Result>
     /// What ``BatchResult/result`` holds, as Core Data's `resultType`: ``BatchResultType/statusOnly`` (the
     /// default, as in Core Data), ``BatchResultType/count`` or ``BatchResultType/objectIDs``.
@@ -31,9 +33,10 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
         fetchRequest.predicate = predicate
     }
 
-    /// Deletes the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    /// Deletes the rows `fetchRequest` selects (its sort, limit and offset are ignored), as it is now: the batch
+    /// request keeps a copy.
     public init(fetchRequest: FetchRequest<Result>) {
-        self.fetchRequest = fetchRequest
+        self.fetchRequest = fetchRequest.copy()
     }
 }
 
@@ -49,7 +52,9 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
 /// refreshes its objects (keeping its unsaved changes); other contexts learn about it as from
 /// a save.
 public struct BatchUpdateRequest<Result: ManagedObject> {
-    /// The rows to update: the request's entity (sub-entities included), conditions and predicate.
+    /// The rows to update: the request's entity (sub-entities included), conditions and predicate. A request of
+    /// the batch request's own (a copy of the one it was made from, as in Core Data): changing it here changes this
+    /// batch request, changing the one it was made from does not.
     public var fetchRequest: FetchRequest<Result>
     /// What ``BatchResult/result`` holds (``BatchResultType/statusOnly`` by default, as in Core Data).
     public var resultType: BatchResultType = .statusOnly
@@ -62,28 +67,37 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
         fetchRequest.predicate = predicate
     }
 
-    /// Updates the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    /// Updates the rows `fetchRequest` selects (its sort, limit and offset are ignored), as it is now: the batch
+    /// request keeps a copy.
     public init(fetchRequest: FetchRequest<Result>) {
-        self.fetchRequest = fetchRequest
+        self.fetchRequest = fetchRequest.copy()
+    }
+
+    /// A copy of the batch request with a copy of its fetch request: where the `setting(_:to:)` methods start, so
+    /// the receiver and the result never share a fetch request.
+    private func withOwnFetchRequest() -> Self {
+        var copy = self
+        copy.fetchRequest = fetchRequest.copy()
+        return copy
     }
 
     /// The request also setting the attribute at `keyPath` to `value`.
     public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value>, to value: Value) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.keyPath(keyPath), value.primitiveValue))
         return copy
     }
 
     /// The request also setting the optional attribute at `keyPath` to `value` (`nil` clears it).
     public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, to value: Value?) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.keyPath(keyPath), value?.primitiveValue ?? .null))
         return copy
     }
 
     /// The request also setting the attribute named `property` (model spelling) to `value`.
     public func setting<Value: StorableValue>(_ property: String, to value: Value?) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.name(property), value?.primitiveValue ?? .null))
         return copy
     }
