@@ -198,6 +198,10 @@ extension ManagedObjectContext {
                         written.append(id)
                         inserted.insert(id)
                     }
+                    // The written rows' derived attributes (a batch insert sets no relationships: their own values, and
+                    // through an upsert's changes those of rows whose derivations read them).
+                    let derived = try writeDerivedAttributes(changed: written, written: Set(written))
+                    for id in derived where !inserted.contains(id) { updated.insert(id) }
                     try coordinator.writePrimaryKeyMaxima()
                 }
             } catch let error as StoreError {

@@ -174,6 +174,7 @@ extension ManagedObjectContext {
             var planner = BatchDeletePlanner(runtime: runtime, database: database)
             let plan = try planner.plan(deleting: selected)
             let external = runtime.hasExternalAttributes ? ExternalDataWrites(files: coordinator.externalData) : nil
+            var derived: [ObjectID] = []
             do {
                 try database.transaction {
                     if let external {
@@ -183,7 +184,13 @@ extension ManagedObjectContext {
                                 entity, primaryKey: id.primaryKey, attributes: nil, database: database)
                         }
                     }
+                    // Derivations that read the deleted rows (a team's `members.@count`), found while they exist.
+                    let deleted = Set(plan.deleted)
+                    let owners = try storedDerivationOwners(of: plan.deleted).filter { !deleted.contains($0) }
                     try planner.execute(plan)
+                    let nullified = plan.nullified.filter { !deleted.contains($0) }
+                    derived = try writeDerivedAttributes(
+                        changed: nullified, also: owners, written: Set(nullified))
                 }
             } catch let error as StoreError {
                 throw StoreError(error)
@@ -191,7 +198,7 @@ extension ManagedObjectContext {
             // The files of the deleted rows' external binary values go once the deletion is committed.
             external?.removeObsolete()
             let changes = StoreChanges(
-                updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
+                updated: Set(plan.nullified).union(derived).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: plan.deleted, changes: changes, resultType: request.resultType)
@@ -236,6 +243,7 @@ extension ManagedObjectContext {
                 + (columns.map { SQLQuoting.identifier($0.column) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#])
                 .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
             let external = externalIndexes.isEmpty ? nil : ExternalDataWrites(files: coordinator.externalData)
+            var derived: [ObjectID] = []
             do {
                 try database.transaction {
                     if let external {
@@ -254,12 +262,14 @@ extension ManagedObjectContext {
                         try statement.bind(id.primaryKey, at: Int32(columns.count + 1))
                         try statement.run()
                     }
+                    // The updated rows' derived attributes, and those of rows whose derivations read them.
+                    derived = try writeDerivedAttributes(changed: ids, written: Set(ids))
                 }
             } catch {
                 throw StoreError(error)
             }
             external?.removeObsolete()
-            let changes = StoreChanges(updated: Set(ids))
+            let changes = StoreChanges(updated: Set(ids).union(derived))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)

@@ -41,6 +41,12 @@ struct DerivedAttributeRuntime {
 /// `employees.@count`; a renamed department changes its employees' `department.name`), and writes them with the save.
 extension ManagedObjectContext {
     func deriveAttributes(deleted: [ManagedObject]) throws(StoreError) {
+        try deriveAttributes(of: insertedList.filter(\.isInserted) + updatedList + deleted)
+    }
+
+    /// Recomputes the derived attributes of `changed` and of the objects whose derivations read one of them through
+    /// relationships, and of `also`; sets the values that changed (their objects become updated).
+    func deriveAttributes(of changed: [ManagedObject], also: [ManagedObject] = []) throws(StoreError) {
         var targets: [ManagedObject] = []
         var seen: Set<ObjectIdentifier> = []
         func consider(_ object: ManagedObject) {
@@ -49,13 +55,8 @@ extension ManagedObjectContext {
             else { return }
             targets.append(object)
         }
-        let changed = insertedList.filter(\.isInserted) + updatedList + deleted
-        for object in changed { consider(object) }
-        for entity in runtime.entities where !entity.derivedAttributes.isEmpty {
-            for chain in relationshipChains(of: entity) {
-                for owner in try owners(through: chain, of: changed, entity: entity) { consider(owner) }
-            }
-        }
+        for object in changed + also { consider(object) }
+        for owner in try derivationOwners(of: changed) { consider(owner) }
         let now = Date()
         // Each entity's expressions with `now()` fixed, made once per save rather than once per object.
         var expressionsByEntity: [ObjectIdentifier: [FormatExpression]] = [:]
@@ -95,6 +96,17 @@ extension ManagedObjectContext {
                 object.setPrimitiveValue(stored, for: derived.attribute.name)
             }
         }
+    }
+
+    /// The objects whose derivations read one of `changed` through relationships (now or as last saved).
+    func derivationOwners(of changed: [ManagedObject]) throws(StoreError) -> [ManagedObject] {
+        var found: [ManagedObject] = []
+        for entity in runtime.entities where !entity.derivedAttributes.isEmpty {
+            for chain in relationshipChains(of: entity) {
+                found += try owners(through: chain, of: changed, entity: entity)
+            }
+        }
+        return found
     }
 
     /// The relationship chains (`department`, `employees`, `department.business`) that the entity's derivations read
