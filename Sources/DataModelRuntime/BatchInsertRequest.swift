@@ -199,8 +199,10 @@ extension ManagedObjectContext {
                         inserted.insert(id)
                     }
                     // The written rows' derived attributes (a batch insert sets no relationships: their own values, and
-                    // through an upsert's changes those of rows whose derivations read them).
-                    let derived = try writeDerivedAttributes(changed: written, written: Set(written))
+                    // through an upsert's changes those of rows whose derivations read them). A new row is in no
+                    // relationship yet, so no other row's derivation reads it.
+                    let derived = try writeDerivedAttributes(
+                        changed: entity.derivedAttributes.isEmpty ? Array(updated) : written, written: Set(written))
                     for id in derived where !inserted.contains(id) { updated.insert(id) }
                     try coordinator.writePrimaryKeyMaxima()
                 }
