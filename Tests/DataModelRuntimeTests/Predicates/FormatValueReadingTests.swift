@@ -90,4 +90,20 @@ struct FormatValueReadingTests {
         let fault = try container.newBackgroundContext().existingObject(with: full.objectID)
         #expect(try Self.direct("text", of: fault) == "string(\"Ünïcode\")")
     }
+
+    @Test("canonical: folds ASCII text without Foundation exactly as Foundation folds it")
+    func canonicalFolding() {
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for text in [ascii, "Mixed Case 123", "", "ÉLOÏSE Martin", "Straße", "İstanbul", "ǅemal"] {
+            #expect(
+                FormatEvaluator.canonical(text)
+                    == text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), "\(text)")
+        }
+        for scalar in 0..<128 {
+            let text = String(UnicodeScalar(UInt8(scalar)))
+            #expect(
+                FormatEvaluator.canonical(text)
+                    == text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), "\(scalar)")
+        }
+    }
 }
