@@ -164,7 +164,7 @@ enum RuntimeBenchmarks {
                     by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
                 )
                 .sorted(by: [SortDescriptor(\.name)])
-            var format = macro
+            let format = macro.copy()
             format.predicate = ManagedPredicate(format: "age > %d AND name BEGINSWITH %@", 30, "A")
             let path = try container.newBackgroundContext().explain(format).path
             let times = try suite.compare(

@@ -4,6 +4,7 @@ import Foundation
 
 // datamodelgen-benchmarks [--quick] [--filter NAME]
 // datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
+// datamodelgen-benchmarks --profile derived [MEMBERS] [--repeat N]
 // datamodelgen-benchmarks --profile migrate-add|raw-migrate-add [ROWS] [--repeat N]
 // datamodelgen-benchmarks --crash-writer PATH|URL | --postgres-counter URL setup|WORKER   (helpers of Scripts/*-test.sh)
 //
@@ -68,6 +69,20 @@ if let first = arguments.first, first == "--profile", arguments.count >= 2,
         exit(1)
     }
 }
+if let first = arguments.first, first == "--profile", arguments.count >= 2, arguments[1] == "derived" {
+    do {
+        let repeatIndex = arguments.firstIndex(of: "--repeat")
+        try DerivedAttributeBenchmarks.profile(
+            members: arguments.count > 2
+                ? Int(arguments[2]) ?? DerivedAttributeBenchmarks.members
+                : DerivedAttributeBenchmarks.members,
+            repeats: repeatIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil })
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("profile failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if let first = arguments.first, first == "--profile", arguments.count >= 2 {
     do {
         let repeatIndex = arguments.firstIndex(of: "--repeat")
@@ -89,6 +104,7 @@ do {
     try GeneratorBenchmarks.run(&suite)
     try RuntimeBenchmarks.run(&suite)
     try FetchedResultsBenchmarks.run(&suite)
+    try DerivedAttributeBenchmarks.run(&suite)
     try MigrationBenchmarks.run(&suite)
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

@@ -198,6 +198,12 @@ extension ManagedObjectContext {
                         written.append(id)
                         inserted.insert(id)
                     }
+                    // The written rows' derived attributes (a batch insert sets no relationships: their own values, and
+                    // through an upsert's changes those of rows whose derivations read them). A new row is in no
+                    // relationship yet, so no other row's derivation reads it.
+                    let derived = try writeDerivedAttributes(
+                        changed: entity.derivedAttributes.isEmpty ? Array(updated) : written, written: Set(written))
+                    for id in derived where !inserted.contains(id) { updated.insert(id) }
                     try coordinator.writePrimaryKeyMaxima()
                 }
             } catch let error as StoreError {

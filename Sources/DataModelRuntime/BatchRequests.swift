@@ -19,7 +19,9 @@ import SQLiteKit
 /// contexts learn about it as from a save (``ManagedObjectContext/automaticallyMergesChangesFromParent``,
 /// or ``ManagedObjectContext/mergeChanges(_:)`` with the result's ``BatchResult/changes``).
 public struct BatchDeleteRequest<Result: ManagedObject> {
-    /// The rows to delete: the request's entity (sub-entities included), conditions and predicate.
+    /// The rows to delete: the request's entity (sub-entities included), conditions and predicate. A request of
+    /// the batch request's own (a copy of the one it was made from, as in Core Data): changing it here changes this
+    /// batch request, changing the one it was made from does not.
     public var fetchRequest: FetchRequest<Result>
     /// What ``BatchResult/result`` holds, as Core Data's `resultType`: ``BatchResultType/statusOnly`` (the
     /// default, as in Core Data), ``BatchResultType/count`` or ``BatchResultType/objectIDs``.
@@ -31,9 +33,10 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
         fetchRequest.predicate = predicate
     }
 
-    /// Deletes the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    /// Deletes the rows `fetchRequest` selects (its sort, limit and offset are ignored), as it is now: the batch
+    /// request keeps a copy.
     public init(fetchRequest: FetchRequest<Result>) {
-        self.fetchRequest = fetchRequest
+        self.fetchRequest = fetchRequest.copy()
     }
 }
 
@@ -49,7 +52,9 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
 /// refreshes its objects (keeping its unsaved changes); other contexts learn about it as from
 /// a save.
 public struct BatchUpdateRequest<Result: ManagedObject> {
-    /// The rows to update: the request's entity (sub-entities included), conditions and predicate.
+    /// The rows to update: the request's entity (sub-entities included), conditions and predicate. A request of
+    /// the batch request's own (a copy of the one it was made from, as in Core Data): changing it here changes this
+    /// batch request, changing the one it was made from does not.
     public var fetchRequest: FetchRequest<Result>
     /// What ``BatchResult/result`` holds (``BatchResultType/statusOnly`` by default, as in Core Data).
     public var resultType: BatchResultType = .statusOnly
@@ -62,28 +67,37 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
         fetchRequest.predicate = predicate
     }
 
-    /// Updates the rows `fetchRequest` selects (its sort, limit and offset are ignored).
+    /// Updates the rows `fetchRequest` selects (its sort, limit and offset are ignored), as it is now: the batch
+    /// request keeps a copy.
     public init(fetchRequest: FetchRequest<Result>) {
-        self.fetchRequest = fetchRequest
+        self.fetchRequest = fetchRequest.copy()
+    }
+
+    /// A copy of the batch request with a copy of its fetch request: where the `setting(_:to:)` methods start, so
+    /// the receiver and the result never share a fetch request.
+    private func withOwnFetchRequest() -> Self {
+        var copy = self
+        copy.fetchRequest = fetchRequest.copy()
+        return copy
     }
 
     /// The request also setting the attribute at `keyPath` to `value`.
     public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value>, to value: Value) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.keyPath(keyPath), value.primitiveValue))
         return copy
     }
 
     /// The request also setting the optional attribute at `keyPath` to `value` (`nil` clears it).
     public func setting<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, to value: Value?) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.keyPath(keyPath), value?.primitiveValue ?? .null))
         return copy
     }
 
     /// The request also setting the attribute named `property` (model spelling) to `value`.
     public func setting<Value: StorableValue>(_ property: String, to value: Value?) -> Self {
-        var copy = self
+        var copy = withOwnFetchRequest()
         copy.assignments.append((.name(property), value?.primitiveValue ?? .null))
         return copy
     }
@@ -160,6 +174,7 @@ extension ManagedObjectContext {
             var planner = BatchDeletePlanner(runtime: runtime, database: database)
             let plan = try planner.plan(deleting: selected)
             let external = runtime.hasExternalAttributes ? ExternalDataWrites(files: coordinator.externalData) : nil
+            var derived: [ObjectID] = []
             do {
                 try database.transaction {
                     if let external {
@@ -169,7 +184,13 @@ extension ManagedObjectContext {
                                 entity, primaryKey: id.primaryKey, attributes: nil, database: database)
                         }
                     }
+                    // Derivations that read the deleted rows (a team's `members.@count`), found while they exist.
+                    let deleted = Set(plan.deleted)
+                    let owners = try storedDerivationOwners(of: plan.deleted).filter { !deleted.contains($0) }
                     try planner.execute(plan)
+                    let nullified = plan.nullified.filter { !deleted.contains($0) }
+                    derived = try writeDerivedAttributes(
+                        changed: nullified, also: owners, written: Set(nullified))
                 }
             } catch let error as StoreError {
                 throw StoreError(error)
@@ -177,7 +198,7 @@ extension ManagedObjectContext {
             // The files of the deleted rows' external binary values go once the deletion is committed.
             external?.removeObsolete()
             let changes = StoreChanges(
-                updated: Set(plan.nullified).subtracting(plan.deleted), deleted: Set(plan.deleted))
+                updated: Set(plan.nullified).union(derived).subtracting(plan.deleted), deleted: Set(plan.deleted))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: plan.deleted, changes: changes, resultType: request.resultType)
@@ -222,6 +243,7 @@ extension ManagedObjectContext {
                 + (columns.map { SQLQuoting.identifier($0.column) + " = ?" } + [#""Z_OPT" = "Z_OPT" + 1"#])
                 .joined(separator: ", ") + #" WHERE "Z_PK" = ?"#
             let external = externalIndexes.isEmpty ? nil : ExternalDataWrites(files: coordinator.externalData)
+            var derived: [ObjectID] = []
             do {
                 try database.transaction {
                     if let external {
@@ -240,12 +262,14 @@ extension ManagedObjectContext {
                         try statement.bind(id.primaryKey, at: Int32(columns.count + 1))
                         try statement.run()
                     }
+                    // The updated rows' derived attributes, and those of rows whose derivations read them.
+                    derived = try writeDerivedAttributes(changed: ids, written: Set(ids))
                 }
             } catch {
                 throw StoreError(error)
             }
             external?.removeObsolete()
-            let changes = StoreChanges(updated: Set(ids))
+            let changes = StoreChanges(updated: Set(ids).union(derived))
             mergeChanges(changes)
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)

@@ -1,85 +1,165 @@
 import Foundation
 
-/// A description of the objects to fetch: an entity (with its sub-entities), an order, a window.
+/// A description of the objects to fetch: an entity (with its sub-entities), a predicate, an order, a window —
+/// Core Data's `NSFetchRequest`.
 ///
 /// ```swift
-/// var request = EmployeeEntity.fetchRequest()
+/// let request = EmployeeEntity.fetchRequest()
+/// request.predicate = ManagedPredicate(format: "age > %d", 30)
 /// request.sortDescriptors = [SortDescriptor(\.name)]
 /// request.fetchLimit = 10
 /// let employees = try context.fetch(request)
 /// ```
 ///
+/// A request is an object, as in Core Data: code that holds it sees every change made through any reference, so a
+/// request declared with `let` is configured after it is made, and a controller's request is changed in place
+/// (`controller.fetchRequest.predicate = …`, then ``FetchedResultsController/performFetch()``). The fluent methods
+/// (``sorted(by:)``, ``filtered(by:)``, `matching(_:equals:)`, ``prefetching(_:)``, ``limited(to:)``,
+/// ``offset(by:)``, ``includingPendingChanges(_:)``) return a new request and leave the receiver as it was;
+/// ``copy()`` makes an independent copy. Whoever keeps a request beyond one call takes a copy of it where a later
+/// change must not reach: batch requests copy the request they are made from (as Core Data's do), a controller
+/// snapshots its request at each ``FetchedResultsController/performFetch()``, and a fetch reads the request once,
+/// when it runs.
+///
 /// Sorting by attributes is done by SQLite (binary collation for strings); sort descriptors
 /// the entity cannot map to a stored attribute are applied in memory.
-public struct FetchRequest<Result: ManagedObject> {
+///
+/// **Not `Sendable`**, as Core Data's `NSFetchRequest` is not: it is mutable, and two tasks sharing one could race.
+/// A request belongs to the isolation domain that made it, like a context. Use it with any number of contexts
+/// there; for another task, make the request in that task (`container.performBackgroundTask { try
+/// $0.fetch(Person.fetchRequest()) }`), or hand it over to a task that is its only user (`Task.detached { try
+/// context.fetch(request) }` compiles when nothing uses `request` afterwards).
+public final class FetchRequest<Result: ManagedObject> {
+    /// Every setting of the request, in one value: ``copy()`` copies it whole.
+    private struct Settings {
+        var entityName: String
+        var sortDescriptors: [SortDescriptor<Result>]
+        var fetchLimit: Int?
+        var fetchOffset: Int?
+        var fetchBatchSize: Int?
+        var includesPendingChanges = true
+        var relationshipKeyPathsForPrefetching: [String] = []
+        var includesSubentities = true
+        var conditions: [EqualityCondition] = []
+        var predicate: Predicate<Result>?
+    }
+
+    private var settings: Settings
+
     /// The entity to fetch, in its model spelling; empty for the entity whose class is `Result`.
-    public var entityName: String
+    public var entityName: String {
+        get { settings.entityName }
+        set { settings.entityName = newValue }
+    }
     /// The order of the results; empty leaves it to the store (primary key order).
-    public var sortDescriptors: [SortDescriptor<Result>]
+    public var sortDescriptors: [SortDescriptor<Result>] {
+        get { settings.sortDescriptors }
+        set { settings.sortDescriptors = newValue }
+    }
     /// At most this many results; `nil` for all.
-    public var fetchLimit: Int?
+    public var fetchLimit: Int? {
+        get { settings.fetchLimit }
+        set { settings.fetchLimit = newValue }
+    }
     /// Skip this many results first; `nil` for none.
-    public var fetchOffset: Int?
+    public var fetchOffset: Int? {
+        get { settings.fetchOffset }
+        set { settings.fetchOffset = newValue }
+    }
     /// How many rows to load at a time. With a batch size (above 0) a fetch the store answers
     /// alone reads only the rows' IDs: the results are faults, and the first access to one loads
     /// its batch — `fetchBatchSize` consecutive results — in one query. `nil` or 0 loads every
     /// row at once.
-    public var fetchBatchSize: Int?
+    public var fetchBatchSize: Int? {
+        get { settings.fetchBatchSize }
+        set { settings.fetchBatchSize = newValue }
+    }
     /// Whether the context's unsaved insertions, updates and deletions show in the results,
     /// counts and order (`true`, as in Core Data). When `false`, the store's rows alone are
     /// selected (objects still carry their unsaved values).
-    public var includesPendingChanges = true
+    public var includesPendingChanges: Bool {
+        get { settings.includesPendingChanges }
+        set { settings.includesPendingChanges = newValue }
+    }
     /// Relationships (model names; dotted paths reach further) whose destinations are loaded
     /// with the results, one query per relationship instead of one per object.
-    public var relationshipKeyPathsForPrefetching: [String] = []
+    public var relationshipKeyPathsForPrefetching: [String] {
+        get { settings.relationshipKeyPathsForPrefetching }
+        set { settings.relationshipKeyPathsForPrefetching = newValue }
+    }
     /// Whether objects of sub-entities are included (`true` by default).
-    public var includesSubentities: Bool
+    public var includesSubentities: Bool {
+        get { settings.includesSubentities }
+        set { settings.includesSubentities = newValue }
+    }
     /// Conditions every result meets (all of them): a property equals a value. Run by SQLite.
-    public var conditions: [EqualityCondition] = []
-    /// A Foundation predicate every result meets (as well as ``conditions``).
+    public var conditions: [EqualityCondition] {
+        get { settings.conditions }
+        set { settings.conditions = newValue }
+    }
+    /// A predicate every result meets (as well as ``conditions``): a `#Predicate` or a format string's
+    /// ``ManagedPredicate``.
     ///
     /// Translated to SQL with bound parameters where it can be; whatever cannot is evaluated in
     /// memory on the rows SQL narrowed (``ManagedObjectContext/explain(_:)`` tells which).
-    public var predicate: Predicate<Result>?
+    public var predicate: Predicate<Result>? {
+        get { settings.predicate }
+        set { settings.predicate = newValue }
+    }
 
     /// A request for every object of `entityName`.
     public init(
         entityName: String, sortDescriptors: [SortDescriptor<Result>] = [], fetchLimit: Int? = nil,
         fetchOffset: Int? = nil
     ) {
-        self.entityName = entityName
-        self.sortDescriptors = sortDescriptors
-        self.fetchLimit = fetchLimit
-        self.fetchOffset = fetchOffset
-        self.fetchBatchSize = nil
-        self.includesSubentities = true
+        settings = Settings(
+            entityName: entityName, sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
     }
 
     /// A request for every object of the entity whose class is `Result` (sub-entities included).
-    public init() {
+    public convenience init() {
         self.init(entityName: "")
     }
 
-    /// The request with `sortDescriptors` as its order.
-    public func sorted(by sortDescriptors: [SortDescriptor<Result>]) -> FetchRequest {
-        var copy = self
-        copy.sortDescriptors = sortDescriptors
-        return copy
+    private init(settings: Settings) {
+        self.settings = settings
     }
 
-    /// The request with `predicate` as its ``predicate`` (replacing any previous one).
+    /// A new request with the same settings (Core Data's `copy()`): changing either leaves the other as it is.
+    ///
+    /// ```swift
+    /// let adults = EmployeeEntity.fetchRequest()
+    /// adults.predicate = ManagedPredicate(format: "age >= 18")
+    /// let oldestFirst = adults.copy()
+    /// oldestFirst.sortDescriptors = [SortDescriptor(\.age, order: .reverse)]  // `adults` keeps no order
+    /// ```
+    public func copy() -> FetchRequest {
+        FetchRequest(settings: settings)
+    }
+
+    /// A copy of the request with `change` applied: what the fluent methods return.
+    private func copy(_ change: (inout Settings) -> Void) -> FetchRequest {
+        var changed = settings
+        change(&changed)
+        return FetchRequest(settings: changed)
+    }
+
+    /// A new request with `sortDescriptors` as its order (the receiver is unchanged).
+    public func sorted(by sortDescriptors: [SortDescriptor<Result>]) -> FetchRequest {
+        copy { $0.sortDescriptors = sortDescriptors }
+    }
+
+    /// A new request with `predicate` as its ``predicate``, replacing any previous one (the receiver is unchanged).
     ///
     /// ```swift
     /// let found = try context.fetch(BusinessEntity.fetchRequest().filtered(by: #Predicate { $0.name == "Acme" }))
     /// ```
     public func filtered(by predicate: Predicate<Result>) -> FetchRequest {
-        var copy = self
-        copy.predicate = predicate
-        return copy
+        copy { $0.predicate = predicate }
     }
 
-    /// The request keeping only objects whose attribute (or to-one relationship) `property`
-    /// — its model name — equals `value` (`nil`: has none).
+    /// A new request also keeping only objects whose attribute (or to-one relationship) `property`
+    /// — its model name — equals `value` (`nil`: has none). The receiver is unchanged.
     ///
     /// Unlike ``filtered(by:)``, SQLite applies the condition.
     ///
@@ -87,71 +167,66 @@ public struct FetchRequest<Result: ManagedObject> {
     /// let acme = try context.fetch(BusinessEntity.fetchRequest().matching("name", equals: "Acme"))
     /// ```
     public func matching<Value: StorableValue>(_ property: String, equals value: Value?) -> FetchRequest {
-        var copy = self
-        copy.conditions.append(EqualityCondition(property: .name(property), value: value?.primitiveValue ?? .null))
-        return copy
+        copy {
+            $0.conditions.append(EqualityCondition(property: .name(property), value: value?.primitiveValue ?? .null))
+        }
     }
 
-    /// The request keeping only objects whose property at `keyPath` equals `value`.
+    /// A new request also keeping only objects whose property at `keyPath` equals `value` (the receiver is
+    /// unchanged).
     public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value>, equals value: Value) -> FetchRequest {
-        var copy = self
-        copy.conditions.append(EqualityCondition(property: .keyPath(keyPath), value: value.primitiveValue))
-        return copy
+        copy { $0.conditions.append(EqualityCondition(property: .keyPath(keyPath), value: value.primitiveValue)) }
     }
 
-    /// The request keeping only objects whose optional property at `keyPath` equals `value`
-    /// (`nil`: has none).
+    /// A new request also keeping only objects whose optional property at `keyPath` equals `value`
+    /// (`nil`: has none). The receiver is unchanged.
     public func matching<Value: StorableValue>(_ keyPath: KeyPath<Result, Value?>, equals value: Value?) -> FetchRequest
     {
-        var copy = self
-        copy.conditions.append(
-            EqualityCondition(property: .keyPath(keyPath), value: value?.primitiveValue ?? .null))
-        return copy
+        copy {
+            $0.conditions.append(EqualityCondition(property: .keyPath(keyPath), value: value?.primitiveValue ?? .null))
+        }
     }
 
-    /// The request keeping only objects whose to-one relationship at `keyPath` is `object`
-    /// (`nil`: has none).
+    /// A new request also keeping only objects whose to-one relationship at `keyPath` is `object`
+    /// (`nil`: has none). The receiver is unchanged.
     public func matching<Destination: ManagedObject>(
         _ keyPath: KeyPath<Result, Destination?>, equals object: Destination?
     ) -> FetchRequest {
-        var copy = self
-        copy.conditions.append(EqualityCondition(property: .keyPath(keyPath), object: object?.objectID))
-        return copy
+        copy { $0.conditions.append(EqualityCondition(property: .keyPath(keyPath), object: object?.objectID)) }
     }
 
-    /// The request also loading the destinations of `relationships` (model names, dotted paths
-    /// allowed) in one query each.
+    /// A new request also loading the destinations of `relationships` (model names, dotted paths
+    /// allowed) in one query each. The receiver is unchanged.
     ///
     /// ```swift
     /// let departments = try context.fetch(DepartmentEntity.fetchRequest().prefetching("employees"))
     /// ```
     public func prefetching(_ relationships: String...) -> FetchRequest {
-        var copy = self
-        copy.relationshipKeyPathsForPrefetching += relationships
-        return copy
+        copy { $0.relationshipKeyPathsForPrefetching += relationships }
     }
 
-    /// The request with ``includesPendingChanges`` set to `includes`.
+    /// A new request with ``includesPendingChanges`` set to `includes` (the receiver is unchanged).
     public func includingPendingChanges(_ includes: Bool) -> FetchRequest {
-        var copy = self
-        copy.includesPendingChanges = includes
-        return copy
+        copy { $0.includesPendingChanges = includes }
     }
 
-    /// The request limited to `limit` results.
+    /// A new request limited to `limit` results (the receiver is unchanged).
     public func limited(to limit: Int?) -> FetchRequest {
-        var copy = self
-        copy.fetchLimit = limit
-        return copy
+        copy { $0.fetchLimit = limit }
     }
 
-    /// The request skipping the first `offset` results.
+    /// A new request skipping the first `offset` results (the receiver is unchanged).
     public func offset(by offset: Int?) -> FetchRequest {
-        var copy = self
-        copy.fetchOffset = offset
-        return copy
+        copy { $0.fetchOffset = offset }
     }
 }
+
+@available(
+    *, unavailable,
+    message:
+        "A FetchRequest is mutable, as Core Data's NSFetchRequest: make it in the task that uses it, or send it there."
+)
+extension FetchRequest: Sendable {}
 
 /// One condition of a ``FetchRequest``: a stored attribute or to-one relationship equals a value.
 public struct EqualityCondition {

@@ -38,7 +38,16 @@ import Observation
 ///
 /// The controller belongs to its context's isolation domain, like the context and its objects.
 public final class FetchedResultsController<Result: ManagedObject>: Observable {
-    /// The request, as given; a change takes effect at the next ``performFetch()``.
+    /// The request, the very one given (as in Core Data): change it in place or replace it, then call
+    /// ``performFetch()`` to fetch with it — Core Data's way to search or re-sort the list:
+    ///
+    /// ```swift
+    /// controller.fetchRequest.predicate = ManagedPredicate(format: "name CONTAINS[cd] %@", text)
+    /// try controller.performFetch()
+    /// ```
+    ///
+    /// Until then the controller keeps following the request as it was at the last ``performFetch()`` (it works on
+    /// a copy taken there), so a change made in between never mixes into the incremental updates.
     public var fetchRequest: FetchRequest<Result>
     /// The context the controller fetches from and watches.
     public let managedObjectContext: ManagedObjectContext
@@ -60,7 +69,7 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     private var sectionOf: [ObjectID: String] = [:]
     private var hasFetched = false
     private var isObserving = false
-    /// The request and its resolved parts, as of the last ``performFetch()``.
+    /// A copy of the request and its resolved parts, as of the last ``performFetch()``.
     private var active: ActiveRequest?
     private var pending: [ContextChanges] = []
     private var isApplying = false
@@ -198,7 +207,11 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
     /// - Throws: ``FetchedResultsError``: no sort descriptors, a fetch window, an unknown or to-many section key
     ///   path, sections out of order, or the fetch failing.
     public func performFetch() throws(FetchedResultsError) {
-        let request = fetchRequest
+        try fetch(fetchRequest.copy())
+    }
+
+    /// Fetches `request` (the controller's own copy) and follows the context's changes with it.
+    private func fetch(_ request: FetchRequest<Result>) throws(FetchedResultsError) {
         guard !request.sortDescriptors.isEmpty else { throw .missingSortDescriptors }
         guard request.fetchLimit == nil && request.fetchOffset == nil else { throw .fetchWindowUnsupported }
         let context = managedObjectContext
@@ -495,7 +508,8 @@ public final class FetchedResultsController<Result: ManagedObject>: Observable {
         }
         hasFetched = false
         do {
-            try performFetch()
+            // The request as of the last `performFetch()`, not one changed since.
+            try fetch(active.request)
         } catch {
             // The request fetched before; if it no longer does, the results are empty.
             arrangement = []

@@ -67,6 +67,54 @@ enum FormatValue {
         }
     }
 
+    /// The attribute or relationship `key` of `object`, read without key-value coding's `Any` (whose casts cost
+    /// more than the rest of an evaluation): the same value ``init(swift:)`` makes of `checkedValue(forKey:)`, the
+    /// destinations of an unordered to-many in primary key order as there. `nil` for what key-value coding alone
+    /// reads (transformable attributes, fetched properties) and unknown keys.
+    init?(property key: String, of object: ManagedObject) {
+        let entity = object.entityRuntime
+        if let index = entity.attributeIndex(key) {
+            let type = entity.attributes[index].type
+            guard type != .transformable else { return nil }
+            self.init(stored: object.primitiveValue(for: key), type: type)
+            return
+        }
+        guard let relationship = object.relationship(key) else { return nil }
+        if !relationship.isToMany {
+            self = (object.toOne(for: key) as ManagedObject?).map(FormatValue.object) ?? .null
+            return
+        }
+        var destinations = object.destinationObjects(key)
+        if !relationship.isOrdered { destinations.sort { $0.objectID.primaryKey < $1.objectID.primaryKey } }
+        self = .collection(destinations.map(FormatValue.object))
+    }
+
+    /// A stored attribute value as ``init(swift:)`` makes it of the Swift value key-value coding reads
+    /// (`ManagedObject.swiftValue(_:of:)`); not for transformable attributes (archives decode to other values).
+    init(stored: PrimitiveValue, type: AttributeType) {
+        if stored.isNull {
+            self = .null
+            return
+        }
+        let value: FormatValue?
+        switch type {
+        case .integer16: value = Int16(primitiveValue: stored).map { .integer(Int64($0)) }
+        case .integer32: value = Int32(primitiveValue: stored).map { .integer(Int64($0)) }
+        case .integer64: value = Int64(primitiveValue: stored).map { .integer($0) }
+        case .boolean: value = Bool(primitiveValue: stored).map { .integer($0 ? 1 : 0) }
+        case .double: value = Double(primitiveValue: stored).map { .real($0) }
+        case .float: value = Float(primitiveValue: stored).map { .real(Double($0)) }
+        case .decimal: value = Decimal(primitiveValue: stored).map { .decimal($0) }
+        case .string: value = String(primitiveValue: stored).map { .string($0) }
+        case .date: value = Date(primitiveValue: stored).map { .date($0) }
+        case .uuid: value = UUID(primitiveValue: stored).map { .uuid($0) }
+        case .uri: value = URL(primitiveValue: stored).map { .string($0.absoluteString) }
+        case .binary, .transformable, .composite, .objectID: value = Data(primitiveValue: stored).map { .data($0) }
+        case .undefined: value = nil
+        }
+        self = value ?? .null
+    }
+
     var number: Double? {
         switch self {
         case .integer(let value): Double(value)
@@ -172,6 +220,7 @@ struct FormatEvaluator {
             }
             return .collection(mapped)
         case (.object(let object), .key(let key)):
+            if let value = FormatValue(property: key, of: object) { return try path(value, rest) }
             let value: Any?
             do {
                 value = try object.checkedValue(forKey: key)
@@ -241,13 +290,21 @@ struct FormatEvaluator {
         }
     }
 
+    /// `canonical:` — case and diacritics folded, as Foundation's `folding(options: [.caseInsensitive,
+    /// .diacriticInsensitive], locale: nil)`. ASCII text has no diacritics and folds to its lower case, which Swift
+    /// makes without bridging to `NSString` (the bridge was a third of a derived `canonical:(name)`'s cost).
+    static func canonical(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
     private func function(_ name: String, _ arguments: [FormatValue]) throws -> FormatValue {
         switch (name, arguments.first) {
         case ("now", _): return .date(Date())
         case ("lowercase:", .string(let text)?): return .string(text.lowercased())
         case ("uppercase:", .string(let text)?): return .string(text.uppercased())
         case ("canonical:", .string(let text)?):
-            return .string(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+            return .string(Self.canonical(text))
         case ("lowercase:", _), ("uppercase:", _), ("canonical:", _): return .null
         case ("abs:", .integer(let value)?): return .integer(value.magnitude > Int64.max.magnitude ? value : abs(value))
         case ("abs:", let value?): return value.number.map { .real(Swift.abs($0)) } ?? .null

@@ -92,7 +92,7 @@ extension ManagedObject {
         }
         guard let context else { return [] }
         if let cached = context.fetchedPropertyCache[objectID]?[key] { return cached }
-        var request = FetchRequest<ManagedObject>(entityName: property.destinationEntityName)
+        let request = FetchRequest<ManagedObject>(entityName: property.destinationEntityName)
         switch property.parsedPredicate {
         case nil: break
         case .failure(let error)?:

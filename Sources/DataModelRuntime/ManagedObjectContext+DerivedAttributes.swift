@@ -41,6 +41,12 @@ struct DerivedAttributeRuntime {
 /// `employees.@count`; a renamed department changes its employees' `department.name`), and writes them with the save.
 extension ManagedObjectContext {
     func deriveAttributes(deleted: [ManagedObject]) throws(StoreError) {
+        try deriveAttributes(of: insertedList.filter(\.isInserted) + updatedList + deleted)
+    }
+
+    /// Recomputes the derived attributes of `changed` and of the objects whose derivations read one of them through
+    /// relationships, and of `also`; sets the values that changed (their objects become updated).
+    func deriveAttributes(of changed: [ManagedObject], also: [ManagedObject] = []) throws(StoreError) {
         var targets: [ManagedObject] = []
         var seen: Set<ObjectIdentifier> = []
         func consider(_ object: ManagedObject) {
@@ -49,27 +55,34 @@ extension ManagedObjectContext {
             else { return }
             targets.append(object)
         }
-        let changed = insertedList.filter(\.isInserted) + updatedList + deleted
-        for object in changed { consider(object) }
-        for entity in runtime.entities where !entity.derivedAttributes.isEmpty {
-            for chain in relationshipChains(of: entity) {
-                for owner in try owners(through: chain, of: changed, entity: entity) { consider(owner) }
-            }
-        }
+        for object in changed + also { consider(object) }
+        for owner in try derivationOwners(of: changed) { consider(owner) }
         let now = Date()
+        // Each entity's expressions with `now()` fixed, made once per save rather than once per object.
+        var expressionsByEntity: [ObjectIdentifier: [FormatExpression]] = [:]
+        let evaluator = FormatEvaluator(objects: [:])
         for object in targets {
-            for derived in object.entityRuntime.derivedAttributes {
-                let expression: FormatExpression
-                switch derived.expression {
-                case .success(let parsed): expression = parsed
-                case .failure(let error):
-                    throw .predicateFailed(
-                        "the derivation of \(object.entity.name).\(derived.attribute.name) is invalid: \(error)")
+            let entity = object.entityRuntime
+            let expressions: [FormatExpression]
+            if let known = expressionsByEntity[ObjectIdentifier(entity)] {
+                expressions = known
+            } else {
+                var made: [FormatExpression] = []
+                for derived in entity.derivedAttributes {
+                    switch derived.expression {
+                    case .success(let parsed): made.append(Self.fixingNow(parsed, to: now))
+                    case .failure(let error):
+                        throw .predicateFailed(
+                            "the derivation of \(object.entity.name).\(derived.attribute.name) is invalid: \(error)")
+                    }
                 }
+                expressionsByEntity[ObjectIdentifier(entity)] = made
+                expressions = made
+            }
+            for (derived, expression) in zip(entity.derivedAttributes, expressions) {
                 let value: FormatValue
                 do {
-                    value = try FormatEvaluator(objects: [:]).value(
-                        Self.fixingNow(expression, to: now), on: object)
+                    value = try evaluator.value(expression, on: object)
                 } catch {
                     throw .predicateFailed(
                         "the derivation of \(object.entity.name).\(derived.attribute.name) failed: \(error)")
@@ -83,6 +96,17 @@ extension ManagedObjectContext {
                 object.setPrimitiveValue(stored, for: derived.attribute.name)
             }
         }
+    }
+
+    /// The objects whose derivations read one of `changed` through relationships (now or as last saved).
+    func derivationOwners(of changed: [ManagedObject]) throws(StoreError) -> [ManagedObject] {
+        var found: [ManagedObject] = []
+        for entity in runtime.entities where !entity.derivedAttributes.isEmpty {
+            for chain in relationshipChains(of: entity) {
+                found += try owners(through: chain, of: changed, entity: entity)
+            }
+        }
+        return found
     }
 
     /// The relationship chains (`department`, `employees`, `department.business`) that the entity's derivations read
@@ -100,7 +124,13 @@ extension ManagedObjectContext {
                     chain.append(relationship)
                     current = relationship.destination
                 }
-                if !chain.isEmpty { chains.append(chain) }
+                // Several derivations often read through the same relationships (`members.@sum.hours`,
+                // `members.@count`): each chain once.
+                if !chain.isEmpty
+                    && !chains.contains(where: { $0.map(\.description.name) == chain.map(\.description.name) })
+                {
+                    chains.append(chain)
+                }
             }
         }
         return chains
@@ -139,13 +169,7 @@ extension ManagedObjectContext {
     /// The destinations of `object`'s relationship `name`, now and as last saved.
     private func linkedObjects(of object: ManagedObject, through name: String) -> [ManagedObject] {
         guard let relationship = object.entityRuntime.relationship(named: name) else { return [] }
-        var linked: [ManagedObject] = []
-        switch (try? object.checkedValue(forKey: name)) ?? nil {
-        case let destination as ManagedObject: linked.append(destination)
-        case let destinations as Set<ManagedObject>: linked += destinations
-        case let destinations as [ManagedObject]: linked += destinations
-        default: break
-        }
+        var linked = object.destinationObjects(name)
         if let snapshot = object.snapshot, snapshot.relationshipIndices.contains(relationship.index) {
             switch snapshot[relationship: relationship.index] {
             case .toOne(let id?): if let destination = self.object(with: id) { linked.append(destination) }

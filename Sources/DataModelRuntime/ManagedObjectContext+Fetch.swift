@@ -363,7 +363,7 @@ extension ManagedObjectContext {
     /// The IDs of the saved rows `request` selects, ignoring unsaved changes: by SQL alone when
     /// the predicate translates exactly, else by evaluating it on the narrowed rows' objects.
     func storedIDs<T: ManagedObject>(matching request: FetchRequest<T>) throws(StoreError) -> [ObjectID] {
-        var request = request
+        let request = request.copy()
         request.includesPendingChanges = false
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)

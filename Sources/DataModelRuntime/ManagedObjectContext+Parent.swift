@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         throws(StoreError) -> [T]
     {
         let entity = try self.entity(of: request)
-        var base = request
+        let base = request.copy()
         base.relationshipKeyPathsForPrefetching = []
         base.fetchBatchSize = nil
         base.includesPendingChanges = true

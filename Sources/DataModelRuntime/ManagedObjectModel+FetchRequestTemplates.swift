@@ -140,7 +140,7 @@ extension ManagedObjectModel {
         {
             throw .wrongEntity(template: name, entity: template.entityName, expected: String(describing: T.self))
         }
-        var request = FetchRequest<T>(entityName: template.entityName)
+        let request = FetchRequest<T>(entityName: template.entityName)
         request.fetchLimit = template.fetchLimit
         request.fetchBatchSize = template.fetchBatchSize
         request.includesSubentities = template.includesSubentities

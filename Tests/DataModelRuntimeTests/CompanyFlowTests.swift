@@ -85,7 +85,7 @@ struct CompanyFlowTests {
             employee.age = Int16(age)
         }
         // Unsaved: sorted in memory.
-        var request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age, order: .reverse)])
+        let request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age, order: .reverse)])
         #expect(try context.fetch(request).map(\.name) == ["Bo", "Cy", "Al", "Di"])
         try context.save()
         // Saved: sorted, limited and offset by SQLite.

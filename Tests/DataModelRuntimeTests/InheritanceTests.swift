@@ -99,7 +99,7 @@ struct InheritanceTests {
         #expect(readFast.topSpeed == 320)
         #expect(readFast.seats == 2)
         #expect(try other.count(for: FetchRequest<SportsCar>(entityName: "SportsCar")) == 1)
-        var onlyCars = FetchRequest<Car>(entityName: "Car")
+        let onlyCars = FetchRequest<Car>(entityName: "Car")
         onlyCars.includesSubentities = false
         #expect(try other.fetch(onlyCars).map(\.make) == ["Volvo"])
         let readGarage = try #require(readFast.garage)

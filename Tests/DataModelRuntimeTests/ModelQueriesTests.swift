@@ -272,3 +272,89 @@ struct DerivedAttributeTests {
         #expect(team.totalHours == 8)
     }
 }
+
+/// Core Data keeps derived attributes in the store, so batch requests (which bypass contexts) keep them too; here
+/// they are computed in the batch request's transaction with the save's rules.
+@Suite("Model queries: derived attributes of batch requests")
+struct BatchDerivedAttributeTests {
+    /// Red (Ada 45, Bob 20) and Blue (Cy 50), saved; the store and the teams by name.
+    private func seeded(_ kind: StoreKind) throws -> (TestStore, red: Team, blue: Team) {
+        let store = try TestStore(kind, model: TeamsModel.model)
+        let context = store.context
+        let red = Team(context: context)
+        red.name = "Red"
+        let blue = Team(context: context)
+        blue.name = "Blue"
+        for (name, hours, team) in [("Ada", 45, red), ("Bob", 20, red), ("Cy", 50, blue)] {
+            let member = Member(context: context)
+            member.name = name
+            member.hours = Int32(hours)
+            member.team = team
+        }
+        try context.save()
+        return (store, red, blue)
+    }
+
+    /// The teams as another context reads them from the store: name, count, total, longest.
+    private func storedTeams(_ store: TestStore) throws -> [String] {
+        try store.reopened().fetch(Team.fetchRequest().sorted(by: [SortDescriptor(\.name)])).map {
+            "\($0.name ?? "") \($0.memberCount ?? -1) \($0.totalHours ?? -1) \($0.longestHours ?? -1) \($0.upperName ?? "")"
+        }
+    }
+
+    @Test("a batch insert computes the inserted rows' derived attributes", arguments: StoreKind.allCases)
+    func batchInsert(kind: StoreKind) throws {
+        let (store, _, _) = try seeded(kind)
+        defer { store.cleanUp() }
+        let context = store.context
+        try context.execute(
+            BatchInsertRequest(entityName: "Member", objects: [["name": "Éloïse", "hours": 3], ["name": "Zoë"]]))
+        try context.execute(BatchInsertRequest(entityName: "Team", objects: [["name": "Green"]]))
+        let members = try store.reopened().fetch(
+            Member.fetchRequest().filtered(by: ManagedPredicate(format: "team == nil")).sorted(by: [
+                SortDescriptor(\.name)
+            ]))
+        #expect(members.map(\.searchName) == ["zoe", "eloise"])  // sorted by name: "Zoë" < "Éloïse"
+        #expect(members.map(\.name) == ["Zoë", "Éloïse"])
+        #expect(members.map(\.teamName) == [nil, nil])
+        #expect(try storedTeams(store) == ["Blue 1 50 50 BLUE", "Green 0 0 -1 GREEN", "Red 2 65 45 RED"])
+    }
+
+    @Test(
+        "a batch update recomputes the updated rows and the rows whose derivations read them",
+        arguments: StoreKind.allCases)
+    func batchUpdate(kind: StoreKind) throws {
+        let (store, red, _) = try seeded(kind)
+        defer { store.cleanUp() }
+        let context = store.context
+        let result = try context.execute(
+            BatchUpdateRequest<Member>(predicate: ManagedPredicate(format: "name == %@", "Bob")).setting(
+                \.hours, to: 60))
+        // Red's aggregates follow, and the executing context sees them (the result's changes name Red too).
+        #expect(result.changes.updated.contains(red.objectID))
+        #expect(red.totalHours == 105)
+        #expect(red.longestHours == 60)
+        #expect(try storedTeams(store) == ["Blue 1 50 50 BLUE", "Red 2 105 60 RED"])
+
+        // Renaming a team by batch update renames its members' derived team name.
+        try context.execute(
+            BatchUpdateRequest<Team>(predicate: ManagedPredicate(format: "name == %@", "Blue")).setting(
+                \.name, to: "Navy"))
+        let cy = try #require(
+            try store.reopened().fetch(Member.fetchRequest().filtered(by: ManagedPredicate(format: "name == 'Cy'")))
+                .first)
+        #expect(cy.teamName == "Navy")
+        #expect(try storedTeams(store) == ["Navy 1 50 50 NAVY", "Red 2 105 60 RED"])
+    }
+
+    @Test("a batch delete recomputes the rows whose derivations read the deleted rows", arguments: StoreKind.allCases)
+    func batchDelete(kind: StoreKind) throws {
+        let (store, _, blue) = try seeded(kind)
+        defer { store.cleanUp() }
+        let context = store.context
+        try context.execute(BatchDeleteRequest<Member>(predicate: ManagedPredicate(format: "hours > %d", 40)))
+        #expect(try storedTeams(store) == ["Blue 0 0 -1 BLUE", "Red 1 20 20 RED"])
+        #expect(blue.memberCount == 0)
+        #expect(try store.reopened().fetch(Member.fetchRequest()).map(\.teamName) == ["Red"])
+    }
+}

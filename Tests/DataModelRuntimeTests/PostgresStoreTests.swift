@@ -229,7 +229,7 @@ struct PostgresStoreServerTests {
         let sorts: [SortDescriptor<Gadget>] = [
             SortDescriptor(\Gadget.title), SortDescriptor(\Gadget.i64, order: .reverse), SortDescriptor(\Gadget.dbl),
         ]
-        var sorted = FetchRequest<Gadget>().sorted(by: sorts)
+        let sorted = FetchRequest<Gadget>().sorted(by: sorts)
         sorted.fetchLimit = 15
         sorted.fetchOffset = 3
         #expect(try context.explain(sorted).path == .sql)

@@ -119,7 +119,7 @@ struct XcodeCompatibleTests {
         #expect(try context.fetch(zero).map(\.title) == ["unset"])
         let small = PortedItem.fetchRequest().filtered(by: #Predicate { $0.serial < 5 })
         #expect(Set(try context.fetch(small).compactMap(\.title)) == ["negative", "unset"])
-        var sorted = PortedItem.fetchRequest()
+        let sorted = PortedItem.fetchRequest()
         sorted.sortDescriptors = [SortDescriptor(\PortedItem.serial)]
         #expect(try context.fetch(sorted).map(\.title) == ["negative", "unset", "positive"])
 

@@ -26,7 +26,7 @@ final class PersonStore {
     }
 
     func find(id: String, name: String) throws -> [Person] {
-        var request: FetchRequest<Person> = Person.fetchRequest()
+        let request: FetchRequest<Person> = Person.fetchRequest()
         request.predicate = ManagedPredicate(
             format: "(id.length > 0 AND id == %@) OR (name == %@)", argumentArray: [id, name])
         request.sortDescriptors = [SortDescriptor(key: "updateDate", ascending: false)]
@@ -62,7 +62,7 @@ final class MemberList: NSObject, FetchedResultsControllerDelegate {
 
     init(context: ManagedObjectContext) throws {
         self.context = context
-        var request: FetchRequest<MemberEntity> = MemberEntity.fetchRequest()
+        let request: FetchRequest<MemberEntity> = MemberEntity.fetchRequest()
         request.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
         fetchedResultsController = FetchedResultsController(
             fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
@@ -160,12 +160,12 @@ struct TutorialPortTests {
         }
         try context.save()
 
-        var request: FetchRequest<EmployeeEntity> = EmployeeEntity.fetchRequest()
+        let request: FetchRequest<EmployeeEntity> = EmployeeEntity.fetchRequest()
         request.predicate = ManagedPredicate(format: "department.name == %@ AND age > %d", "Engineering", 30)
         request.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
         let engineers = try context.fetch(request)
 
-        var seniors: FetchRequest<DepartmentEntity> = DepartmentEntity.fetchRequest()
+        let seniors: FetchRequest<DepartmentEntity> = DepartmentEntity.fetchRequest()
         seniors.predicate = ManagedPredicate(format: "ANY employees.age > %d", 50)
         let departmentsWithSeniors = try context.fetch(seniors)
 
@@ -221,7 +221,7 @@ struct TutorialPortTests {
         }
         try context.save()
 
-        var request: FetchRequest<RecordEntity> = RecordEntity.fetchRequest()
+        let request: FetchRequest<RecordEntity> = RecordEntity.fetchRequest()
         request.predicate = ManagedPredicate(
             format: "recordsEntity.title == %@ AND distance >= %f", "Morning runs", 6.0)
         request.sortDescriptors = [SortDescriptor(key: "startTime", ascending: false)]
@@ -263,7 +263,7 @@ struct TutorialPortTests {
         let context = container.viewContext
 
         func saveRestaurant(name: String, address: String, categories: [String]) throws {
-            var existing: FetchRequest<RestaurantData> = RestaurantData.fetchRequest()
+            let existing: FetchRequest<RestaurantData> = RestaurantData.fetchRequest()
             existing.predicate = ManagedPredicate(format: "placeName == %@ AND address == %@", name, address)
             guard try context.count(for: existing) == 0 else { return }
             let restaurant = RestaurantData(context: context)
@@ -282,13 +282,13 @@ struct TutorialPortTests {
         try saveRestaurant(name: "Noodle Bar", address: "2 Side St", categories: ["Korean", "Noodles"])
         try saveRestaurant(name: "Chez Swift", address: "1 Main St", categories: ["French"])
 
-        var search: FetchRequest<RestaurantData> = RestaurantData.fetchRequest()
+        let search: FetchRequest<RestaurantData> = RestaurantData.fetchRequest()
         search.predicate = ManagedPredicate(
             format: "placeName CONTAINS[c] %@ OR ANY category.categoryName ==[c] %@", "bar", "french")
         search.sortDescriptors = [SortDescriptor(key: "placeName", ascending: true)]
         let found = try context.fetch(search)
 
-        var categories: FetchRequest<CategoryData> = CategoryData.fetchRequest()
+        let categories: FetchRequest<CategoryData> = CategoryData.fetchRequest()
         categories.predicate = ManagedPredicate(format: "restaurant.placeName == %@", "Chez Swift")
         categories.sortDescriptors = [SortDescriptor(key: "order", ascending: false)]
         let chezCategories = try context.fetch(categories).compactMap { $0.categoryName }

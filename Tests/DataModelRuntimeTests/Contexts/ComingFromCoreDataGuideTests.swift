@@ -22,7 +22,7 @@ struct ComingFromCoreDataGuideTests {
         acme.addToDepartments(rnd)
         try context.save()
 
-        var request = BusinessEntity.fetchRequest()
+        let request = BusinessEntity.fetchRequest()
         request.predicate = ManagedPredicate(format: "name == %@", "Acme")
         request.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
         let found = try context.fetch(request)

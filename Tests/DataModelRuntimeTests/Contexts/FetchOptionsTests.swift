@@ -82,7 +82,7 @@ struct FetchBatchTests {
         }
         try store.context.save()
         let context = try store.reopened()
-        var request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age)])
+        let request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age)])
         request.fetchBatchSize = 10
         let employees = try context.fetch(request)
         #expect(employees.count == 25)

@@ -67,7 +67,7 @@ struct PredicatePropertyTests {
             #expect(
                 try context.count(for: request) == expected.count, "seed \(seed), predicate \(index) (count) — \(plan)")
             // Sorted and windowed: the same order as sorting the evaluated objects.
-            var sorted = request.sorted(by: sorts)
+            let sorted = request.sorted(by: sorts)
             sorted.fetchLimit = 7
             sorted.fetchOffset = 2
             let expectedOrder = PredicateGrammar.sorted(expected, by: sorts).dropFirst(2).prefix(7)
@@ -156,7 +156,7 @@ struct PredicatePropertyTests {
                 try pending.context.count(for: request) == expected.count,
                 "seed \(seed), predicate \(index) (count) — \(plan)")
             // Both sides break ties by primary key.
-            var sorted = request.sorted(by: sorts)
+            let sorted = request.sorted(by: sorts)
             sorted.fetchLimit = 7
             sorted.fetchOffset = 2
             #expect(

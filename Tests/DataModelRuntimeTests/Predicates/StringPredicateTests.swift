@@ -287,7 +287,7 @@ struct StringPredicateTests {
         }
         try context.save()
         func remove(id: String, name: String) throws -> [String] {
-            var fetchRequest = Person.fetchRequest()
+            let fetchRequest = Person.fetchRequest()
             fetchRequest.predicate = ManagedPredicate(
                 format: "(id.length > 0 AND id == %@) OR (name == %@)", argumentArray: [id, name])
             return try context.fetch(fetchRequest).compactMap(\.name).sorted()
@@ -295,7 +295,7 @@ struct StringPredicateTests {
         #expect(try remove(id: "1", name: "Zed") == ["Ann"])
         #expect(try remove(id: "", name: "Cy") == ["Cy"])
         #expect(try remove(id: "", name: "Nobody") == [])
-        var request = Person.fetchRequest()
+        let request = Person.fetchRequest()
         request.predicate = #Predicate { $0.name == "Bob" }
         #expect(try context.count(for: request) == 1)
     }
