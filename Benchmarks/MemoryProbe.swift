@@ -64,7 +64,7 @@ enum MemoryProbe {
             BenchmarkResult(
                 name: "peak bytes per fetched object", ours: Double(ours.bytes) / 1000,
                 baseline: Double(raw.bytes) / 1000,
-                target: "< 1 KiB per EmployeeEntity",
+                target: "<= 400 B per EmployeeEntity",
                 note: "bytes, not ms, in this row: \(ours.bytes) B per object, \(raw.bytes) B per raw row"))
     }
 }

@@ -109,6 +109,16 @@ final class RawCompanyBaseline {
         return rows
     }
 
+    /// Reads `name` and `age` of every row, as ``RuntimeBenchmarks/readTwoAttributes(_:)`` reads them of objects.
+    @inline(never)
+    static func readTwoAttributes(_ rows: [Employee]) -> Int {
+        var total = 0
+        for row in rows {
+            total &+= Int(row.age) &+ (row.name?.utf8.count ?? 0)
+        }
+        return total
+    }
+
     /// Every employee, materialized.
     func fetchAll() throws -> [Employee] {
         let statement = try prepare(Self.employeeColumns)
