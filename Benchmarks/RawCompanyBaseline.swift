@@ -126,6 +126,14 @@ final class RawCompanyBaseline {
         return read(statement)
     }
 
+    /// The first `count` employees by primary key (the memory probe's warm-up).
+    func fetchFirst(_ count: Int) throws -> [Employee] {
+        let statement = try prepare(Self.employeeColumns + #" ORDER BY "Z_PK" LIMIT ?"#)
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, Int64(count))
+        return read(statement)
+    }
+
     /// `age > 30 && name.starts(with: "A")` sorted by name, in SQL.
     func fetchFiltered() throws -> [Employee] {
         let statement = try prepare(
