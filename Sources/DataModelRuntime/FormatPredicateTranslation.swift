@@ -269,19 +269,9 @@ struct FormatSQLWalker {
             let b = stringOperand(pattern)
         else { return nil }
         if case .constant = text, case .constant = pattern { return nil }
-        let exact = SQLFragment("COALESCE(" + name + "(" + a.sql + ", " + b.sql + "), 0)", a.arguments + b.arguments)
-        // `BEGINSWITH` a constant: narrowed by a byte range first, as `starts(with:)` is (`PrefixRange`).
-        if name == "dm_starts_with", case .string(let prefix)? = pattern.formatConstant,
-            let range = PrefixRange(prefix)
-        {
-            return .condition(
-                SQLFragment(
-                    "(((" + a.sql + " >= ? AND " + a.sql + " < ?) OR " + a.sql + " >= X'') AND " + exact.sql + ")",
-                    a.arguments + [.text(range.lower)] + a.arguments + [.text(range.upper)] + a.arguments
-                        + exact.arguments),
-                exact: true)
-        }
-        return .condition(exact, exact: true)
+        return .condition(
+            SQLFragment("COALESCE(" + name + "(" + a.sql + ", " + b.sql + "), 0)", a.arguments + b.arguments),
+            exact: true)
     }
 
     private func stringOperand(_ term: SQLTerm) -> SQLFragment? {

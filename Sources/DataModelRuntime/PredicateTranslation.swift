@@ -764,52 +764,12 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
 extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard let text = translator.term(base).flatMap(translator.stringOperand),
-            let prefixTerm = translator.term(self.prefix), let prefix = translator.stringOperand(prefixTerm)
+            let prefix = translator.term(self.prefix).flatMap(translator.stringOperand)
         else { return nil }
-        let exact = SQLFragment(
-            "COALESCE(dm_starts_with(" + text.sql + ", " + prefix.sql + "), 0)", text.arguments + prefix.arguments)
-        // A constant prefix narrows by a byte range first, which SQLite compares without calling
-        // back into Swift (and which an index on the column can serve); the function decides only
-        // for the rows in the range.
-        if case .constant(let value) = prefixTerm, let constant = unwrapped(value) as? String,
-            let range = PrefixRange(constant)
-        {
-            return .condition(
-                SQLFragment(
-                    "(((" + text.sql + " >= ? AND " + text.sql + " < ?) OR " + text.sql + " >= X'') AND " + exact.sql
-                        + ")",
-                    text.arguments + [.text(range.lower)] + text.arguments + [.text(range.upper)] + text.arguments
-                        + exact.arguments),
-                exact: true)
-        }
-        return .condition(exact, exact: true)
-    }
-}
-
-/// The texts that can start with a constant prefix, as Swift's `starts(with:)` compares them
-/// (by `Character`, with canonical equivalence): those whose bytes lie in `lower ..< upper`, or
-/// blobs (`>= X''`, which SQLite orders after every text), when the prefix allows it.
-///
-/// For a prefix of ASCII characters other than `K`, `;` and `` ` ``, a text whose first
-/// characters equal the prefix's starts with the prefix's bytes: an ASCII character is
-/// canonically equivalent only to itself, except these three, which are also the canonical
-/// decompositions of U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK and U+1FEF GREEK VARIA.
-/// The range is a superset (a text starting with `A` and a combining mark is in it but does not
-/// start with the character `A`); `dm_starts_with` decides. Columns of strings have text
-/// affinity, so they hold no numbers, which would sort before every text.
-struct PrefixRange {
-    let lower: String
-    let upper: String
-
-    init?(_ prefix: String) {
-        let bytes = Array(prefix.utf8)
-        guard let last = bytes.last, last < 0x7F,
-            bytes.allSatisfy({
-                $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`")
-            })
-        else { return nil }
-        lower = prefix
-        upper = String(decoding: bytes.dropLast() + [last + 1], as: UTF8.self)
+        return .condition(
+            SQLFragment(
+                "COALESCE(dm_starts_with(" + text.sql + ", " + prefix.sql + "), 0)", text.arguments + prefix.arguments),
+            exact: true)
     }
 }
 

@@ -3,42 +3,6 @@ import Foundation
 import GeneratedCompanyModel
 import Testing
 
-/// `starts(with:)` with a constant prefix narrows by a byte range in SQL before the Swift function
-/// decides: the range must never lose a row Swift's `Character` comparison keeps.
-@Suite("starts(with:) byte range")
-struct StartsWithRangeTests {
-    @Test func theRangeNeverLosesARowSwiftKeeps() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
-        let context = store.context
-        let names = [
-            "Apple", "A\u{30A}ngstrom", "\u{C5}ngstrom", "Ab", "A", "B", "@home", "Azure", "\u{212A}elvin", "Kelvin",
-            "a;b", "a\u{37E}b", "Ab\u{301}c", "Abc", "Ab\r\nx", "",
-        ]
-        for name in names {
-            let employee = EmployeeEntity(context: context)
-            employee.name = name
-        }
-        try context.save()
-        let fresh = store.container.newBackgroundContext()
-        for prefix in ["A", "Ab", "K", "a;", "Az", "\u{C5}", "", "Ab\r"] {
-            let predicate = #Predicate<EmployeeEntity> { $0.name?.starts(with: prefix) ?? false }
-            let request = EmployeeEntity.fetchRequest().filtered(by: predicate)
-            #expect(try fresh.explain(request).path == .sql)
-            let fetched = Set(try fresh.fetch(request).compactMap(\.name))
-            let expected = Set(names.filter { $0.starts(with: prefix) })
-            #expect(fetched == expected, "prefix \(prefix.debugDescription)")
-            // Negated, and as a format string (`BEGINSWITH` narrows the same way).
-            let negated = #Predicate<EmployeeEntity> { !($0.name?.starts(with: prefix) ?? false) }
-            let others = Set(try fresh.fetch(EmployeeEntity.fetchRequest().filtered(by: negated)).compactMap(\.name))
-            #expect(others == Set(names).subtracting(expected), "not prefix \(prefix.debugDescription)")
-            var format = EmployeeEntity.fetchRequest()
-            format.predicate = ManagedPredicate(format: "name BEGINSWITH %@", prefix)
-            #expect(
-                Set(try fresh.fetch(format).compactMap(\.name)) == expected, "BEGINSWITH \(prefix.debugDescription)")
-        }
-    }
-}
-
 /// A seeded company: departments, businesses and employees with names that exercise `[c]`, `[d]`,
 /// `nil`s and relationships (one department without employees, one employee without anything).
 struct StringPredicateCompany {
