@@ -78,7 +78,8 @@ enum RuntimeBenchmarks {
                 })
             if counts.0 != employees || counts.1 != employees || sums.0 != sums.1 {
                 suite.fail(
-                    "fetch all: expected \(employees), raw \(counts.0) (sum \(sums.0)), ours \(counts.1) (sum \(sums.1))")
+                    "fetch all: expected \(employees), raw \(counts.0) (sum \(sums.0)), ours \(counts.1) (sum \(sums.1))"
+                )
             }
             suite.record(
                 BenchmarkResult(
