@@ -27,7 +27,12 @@ struct BenchmarkSuite {
     /// How many times the last measured case ran, for its JSON line.
     var lastRepetitions = 0
 
-    func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+    /// Whether case `name` runs: every case without `--filter`, else the cases whose name contains one of the
+    /// filter's comma-separated parts (`--filter insert,fetch`).
+    func wants(_ name: String) -> Bool {
+        guard let filter else { return true }
+        return filter.split(separator: ",").contains { name.contains($0) }
+    }
 
     mutating func record(_ result: BenchmarkResult) {
         defer { lastRepetitions = 0 }

@@ -75,7 +75,7 @@ enum ProfileRunner {
             try? FileManager.default.removeItem(atPath: path + "-insert")
             return employees
         case "fetch":
-            return try context.fetch(EmployeeEntity.fetchRequest()).count
+            return RuntimeBenchmarks.readTwoAttributes(try context.fetch(EmployeeEntity.fetchRequest()))
         case "traverse":
             var total = 0
             for department in try context.fetch(DepartmentEntity.fetchRequest()) { total += department.employees.count }
@@ -102,7 +102,7 @@ enum ProfileRunner {
             try? FileManager.default.removeItem(atPath: path + "-raw")
             return employees
         case "raw-fetch":
-            return try RawCompanyBaseline(path: path, schema: []).fetchAll().count
+            return RawCompanyBaseline.readTwoAttributes(try RawCompanyBaseline(path: path, schema: []).fetchAll())
         case "raw-traverse":
             return try RawCompanyBaseline(path: path, schema: []).traverseDepartments(count: 100)
         case "raw-update":

@@ -109,10 +109,28 @@ final class RawCompanyBaseline {
         return rows
     }
 
+    /// Reads `name` and `age` of every row, as ``RuntimeBenchmarks/readTwoAttributes(_:)`` reads them of objects.
+    @inline(never)
+    static func readTwoAttributes(_ rows: [Employee]) -> Int {
+        var total = 0
+        for row in rows {
+            total &+= Int(row.age) &+ (row.name?.utf8.count ?? 0)
+        }
+        return total
+    }
+
     /// Every employee, materialized.
     func fetchAll() throws -> [Employee] {
         let statement = try prepare(Self.employeeColumns)
         defer { sqlite3_finalize(statement) }
+        return read(statement)
+    }
+
+    /// The first `count` employees by primary key (the memory probe's warm-up).
+    func fetchFirst(_ count: Int) throws -> [Employee] {
+        let statement = try prepare(Self.employeeColumns + #" ORDER BY "Z_PK" LIMIT ?"#)
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, Int64(count))
         return read(statement)
     }
 

@@ -47,7 +47,7 @@ enum RuntimeBenchmarks {
             suite.record(
                 BenchmarkResult(
                     name: "insert \(employees) employees + save", ours: times.ours, baseline: times.baseline,
-                    target: "<= 1.5x raw SQLite", note: "\(departments) departments, one transaction"))
+                    target: "<= 1.2x raw SQLite", note: "\(departments) departments, one transaction"))
         }
 
         // One populated store shared by the read cases (written once by the raw side).
@@ -59,21 +59,33 @@ enum RuntimeBenchmarks {
         let container = try PersistentContainer(
             model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: sharedPath)))
 
+        // Both sides read two attributes of every fetched row: a fetch that deferred its decoding to the first
+        // access pays it inside the measurement.
         if suite.wants("fetch") {
             var counts = (0, 0)
+            var sums = (0, 0)
             let times = try suite.compare(
-                baseline: { counts.0 = try raw.fetchAll().count },
+                baseline: {
+                    let rows = try raw.fetchAll()
+                    counts.0 = rows.count
+                    sums.0 = RawCompanyBaseline.readTwoAttributes(rows)
+                },
                 ours: {
                     let context = container.newBackgroundContext()
-                    counts.1 = try context.fetch(EmployeeEntity.fetchRequest()).count
+                    let objects = try context.fetch(EmployeeEntity.fetchRequest())
+                    counts.1 = objects.count
+                    sums.1 = readTwoAttributes(objects)
                 })
-            if counts.0 != employees || counts.1 != employees {
-                suite.fail("fetch all: expected \(employees), raw \(counts.0), ours \(counts.1)")
+            if counts.0 != employees || counts.1 != employees || sums.0 != sums.1 {
+                suite.fail(
+                    "fetch all: expected \(employees), raw \(counts.0) (sum \(sums.0)), ours \(counts.1) (sum \(sums.1))"
+                )
             }
             suite.record(
                 BenchmarkResult(
-                    name: "fetch \(employees) into objects", ours: times.ours, baseline: times.baseline,
-                    target: "<= 2x raw SQLite", note: "cold context each time"))
+                    name: "fetch \(employees) into objects, read 2 attributes", ours: times.ours,
+                    baseline: times.baseline, target: "<= 1.3x raw SQLite",
+                    note: "cold context each time; name and age of every object"))
         }
 
         if suite.wants("traverse") {
@@ -94,7 +106,7 @@ enum RuntimeBenchmarks {
             suite.record(
                 BenchmarkResult(
                     name: "traverse department.employees", ours: times.ours, baseline: times.baseline,
-                    target: "<= 2x raw SQLite", note: "\(departments) departments from a cold context"))
+                    target: "<= 1.2x raw SQLite", note: "\(departments) departments from a cold context"))
         }
 
         if suite.wants("update") {
@@ -128,7 +140,7 @@ enum RuntimeBenchmarks {
             suite.record(
                 BenchmarkResult(
                     name: "update \(updates) objects + save", ours: times.ours, baseline: times.baseline,
-                    target: "<= 1.5x raw SQLite", note: "both read the rows by name first"))
+                    target: "<= 1.3x raw SQLite", note: "both read the rows by name first"))
         }
 
         if suite.wants("memory") {
@@ -152,7 +164,7 @@ enum RuntimeBenchmarks {
             suite.record(
                 BenchmarkResult(
                     name: "fetch with #Predicate, sorted", ours: times.ours, baseline: times.baseline,
-                    target: "<= 1.5x raw SQLite", note: "\(counts.1) rows; path: \(path)"))
+                    target: "<= 1.2x raw SQLite", note: "\(counts.1) rows; path: \(path)"))
         }
 
         // The same fetch written as Core Data writes it: the format string is parsed once (when the
@@ -178,6 +190,17 @@ enum RuntimeBenchmarks {
                     name: "fetch with a format string vs the same #Predicate", ours: times.ours,
                     baseline: times.baseline, target: "<= 1.1x #Predicate", note: "\(counts.1) rows; path: \(path)"))
         }
+    }
+
+    /// Reads `name` and `age` of every employee: the sum of the ages and the names' UTF-8 lengths, so neither read
+    /// can be left out.
+    @inline(never)
+    static func readTwoAttributes(_ objects: [EmployeeEntity]) -> Int {
+        var total = 0
+        for employee in objects {
+            total &+= Int(employee.age ?? 0) &+ (employee.name?.utf8.count ?? 0)
+        }
+        return total
     }
 
     static func insertWithRuntime(path: String, employees: Int, departments: Int, dateJoined: Date) throws {

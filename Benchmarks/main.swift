@@ -2,7 +2,7 @@ import DataModel
 import DataModelGenCLI
 import Foundation
 
-// datamodelgen-benchmarks [--quick] [--filter NAME]
+// datamodelgen-benchmarks [--quick] [--filter NAME[,NAME...]]
 // datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
 // datamodelgen-benchmarks --profile derived [MEMBERS] [--repeat N]
 // datamodelgen-benchmarks --profile migrate-add|raw-migrate-add [ROWS] [--repeat N]

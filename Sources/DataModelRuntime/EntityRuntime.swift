@@ -170,7 +170,9 @@ final class EntityRuntime {
     /// All attributes, inherited first.
     let attributes: [AttributeDescription]
     private let attributeIndexByName: [String: Int]
-    private let attributeNames: [String]
+    /// The attributes' names in memory of their own, which ``attributeIndex(_:)`` reads without
+    /// retaining an array buffer per lookup (every generated property read looks up its key).
+    private let attributeNameBuffer: UnsafeMutableBufferPointer<String>
     /// Attributes save must check (required, bounded or patterned), with their index.
     let validatedAttributes: [(index: Int, attribute: AttributeDescription)]
     /// Ordered to-many relationships stored through the inverse's foreign key (their `Z_FOK_`
@@ -262,7 +264,9 @@ final class EntityRuntime {
         var attributeIndex: [String: Int] = [:]
         for (offset, attribute) in attributes.enumerated() { attributeIndex[attribute.name] = offset }
         self.attributeIndexByName = attributeIndex
-        self.attributeNames = attributes.map(\.name)
+        let nameBuffer = UnsafeMutableBufferPointer<String>.allocate(capacity: attributes.count)
+        _ = nameBuffer.initialize(from: attributes.map(\.name))
+        self.attributeNameBuffer = nameBuffer
         self.validatedAttributes = attributes.enumerated().filter { _, attribute in
             !attribute.isTransient
                 && (!attribute.isOptional || attribute.minValue != nil || attribute.maxValue != nil
@@ -388,11 +392,17 @@ final class EntityRuntime {
     /// compare by identity), a hash lookup for large ones.
     @inline(__always)
     func attributeIndex(_ name: String) -> Int? {
-        if attributeNames.count <= 12 {
-            for index in attributeNames.indices where attributeNames[index] == name { return index }
+        let names = attributeNameBuffer
+        if names.count <= 12 {
+            for index in 0..<names.count where names[index] == name { return index }
             return nil
         }
         return attributeIndexByName[name]
+    }
+
+    deinit {
+        attributeNameBuffer.deinitialize()
+        attributeNameBuffer.deallocate()
     }
 
     /// `UPDATE … SET "Z_OPT" = ?, <the columns of `mask`> = ? … WHERE "Z_PK" = ? AND "Z_OPT" = ?`:

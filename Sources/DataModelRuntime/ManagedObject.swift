@@ -31,29 +31,35 @@ public struct ObjectSeed {
 /// view) registers it, and every change to it notifies: a setter, a merge of another
 /// context's save, ``ManagedObjectContext/rollback()``, or a refresh.
 open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible, Observable {
-    let entityRuntime: EntityRuntime
-    /// What every object of the context shares (its inbox and observation probe): one
-    /// reference to retain and release per object instead of one each.
+    /// Not retained: ``shared`` holds the ``ModelRuntime`` that owns every entity's runtime, so
+    /// the entity lives at least as long as the object, and creating or destroying an object
+    /// costs no reference counting on its entity (two atomic operations per fetched row).
+    // safe: `shared.runtime` owns this entity runtime for the object's whole life.
+    let entityReference: Unmanaged<EntityRuntime>
+    /// The object's entity, prepared for the runtime.
+    @inline(__always)
+    var entityRuntime: EntityRuntime { entityReference.takeUnretainedValue() }
+    /// What every object of the context shares (its inbox, observation probe, the model and the
+    /// context itself): one reference to retain and release per object instead of one each.
     let shared: ContextShared
-    /// Created on the first property access inside an observation tracking: objects nobody
-    /// observes cost nothing. Boxed: the
-    /// registrar's layout is resilient, so checking an inline optional would copy it through
-    /// its value witnesses on every access.
-    @exclusivity(unchecked) private var observation: ObservationBox?
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
-    /// The context the object lives in; `nil` once that context is gone.
+    /// The context the object lives in; `nil` once that context is gone or the object left it.
+    ///
+    /// Not stored per object: the context is ``ContextShared/context`` (cleared once when the
+    /// context goes away, instead of in every object), and ``isDetached`` is set when the object
+    /// leaves it (``ManagedObjectContext/unregister(_:)``). Setting it to a context is setting it
+    /// back to the one the object was created in (undo re-registers it).
     public internal(set) var context: ManagedObjectContext? {
-        get { contextReference }
-        set { contextReference = newValue }
+        get { isDetached ? nil : shared.context }
+        set {
+            precondition(
+                newValue == nil || newValue === shared.context, "an object stays in the context it was made in")
+            isDetached = newValue == nil
+        }
     }
     /// The context the object lives in: Core Data's spelling of ``context``.
-    public var managedObjectContext: ManagedObjectContext? { contextReference }
-    /// Not retained (the context owns its objects) and not weak (a weak reference costs atomic
-    /// operations on every object's creation, access and destruction): the context clears it
-    /// in every registered object when it goes away, and ``ManagedObjectContext/unregister(_:)``
-    /// when an object leaves it.
-    @exclusivity(unchecked) private unowned(unsafe) var contextReference: ManagedObjectContext?
+    public var managedObjectContext: ManagedObjectContext? { context }
 
     // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
     // context's isolation domain and no accessor holds an access across a call that could
@@ -68,8 +74,13 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) var version: Int64 = 0
     /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
     @exclusivity(unchecked) var faultBatch: FaultBatch?
-    // The flags last, next to each other: six bytes at the end instead of padding in between
-    // keep an object in a 112-byte allocation.
+    // The flags last, next to each other: eight bytes at the end instead of padding in between
+    // keep an object at 88 bytes, a 96-byte allocation (the observation registrar lives in the
+    // context's table, the context reference in `shared`).
+    /// Set when the object left its context (see ``context``).
+    @exclusivity(unchecked) var isDetached = false
+    /// Set when the object has an observation registrar (in ``ContextShared/observations``).
+    @exclusivity(unchecked) var isObserved = false
     /// Set when an inserted object is deleted before it was ever saved.
     @exclusivity(unchecked) var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
@@ -86,12 +97,15 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
 
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
-        entityRuntime = seed.entity
+        entityReference = Unmanaged.passUnretained(seed.entity)
         shared = seed.context.shared
         objectID = seed.objectID
-        contextReference = seed.context
         isFault = seed.isFault
         values = seed.isFault ? ObjectValues() : seed.entity.insertedValues
+    }
+
+    deinit {
+        if isObserved { shared.observations[ObjectIdentifier(self)] = nil }
     }
 
     /// Creates an object of the class's entity and inserts it into `context`.
@@ -156,14 +170,24 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @inline(__always)
     final func willAccess(property index: Int) {
         if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
-        if let box = observation {
+        if isObserved, let box = observation {
             box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
             return
         }
         guard shared.probe.isTracking(self) else { return }
         let box = ObservationBox()
-        observation = box
+        shared.observations[ObjectIdentifier(self)] = box
+        isObserved = true
         box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
+    }
+
+    /// The object's observation registrar, created on the first property access inside an
+    /// observation tracking: objects nobody observes cost nothing (a flag, no field). Boxed: the
+    /// registrar's layout is resilient, so checking an inline optional would copy it through
+    /// its value witnesses on every access.
+    @inline(__always)
+    private var observation: ObservationBox? {
+        isObserved ? shared.observations[ObjectIdentifier(self)] : nil
     }
 
     /// Tells observers of property `index` that it is about to change.
@@ -284,10 +308,12 @@ extension ManagedObject {
 
     /// The stored form of attribute `key`.
     public final func primitiveValue(for key: String) -> PrimitiveValue {
-        guard let index = entityRuntime.attributeIndex(key) else { return .null }
+        // The entity borrowed, not retained: `shared` keeps it alive.
+        guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return .null }
         willAccess(property: index)
         if isFault { fireFaultIfNeeded() }
-        return values.attributeIndices.contains(index) ? values[attribute: index] : .null
+        // One bounds check and one read of the buffer, in place.
+        return values.attributeIfPresent(index)
     }
 
     /// Sets the stored form of attribute `key`.
@@ -345,12 +371,23 @@ extension ManagedObject {
 
 /// What a context's objects share, behind the one reference each holds.
 final class ContextShared {
+    /// The model's runtime, which owns every entity runtime: held here so that objects can keep
+    /// their ``ManagedObject/entityRuntime`` without retaining it.
+    let runtime: ModelRuntime
     /// The context's inbox: checked on property access, so changes other contexts saved are
     /// merged before a value is read.
     let inbox = ChangeInbox()
     /// The context's observation probe: tells whether a property access happens inside an
     /// observation tracking.
     let probe = ObservationProbe()
+    /// The context, not retained (it owns its objects): set when it is made, cleared when it
+    /// goes away, so that no object needs a reference of its own.
+    @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
+    /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
+    /// an object goes away.
+    @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]
+
+    init(runtime: ModelRuntime) { self.runtime = runtime }
 }
 
 /// An object's observation registrar, behind one reference.
@@ -381,19 +418,22 @@ final class ObservationProbe {
     private let registrar = ObservationRegistrar()
     fileprivate var hit = false
     private var keyPath: KeyPath<ManagedObject, Int>?
+    /// ``keyPath``, borrowed for each read without reference counting (``keyPath`` holds it).
+    private var keyPathReference: Unmanaged<KeyPath<ManagedObject, Int>>?
 
     /// Whether `object`'s property is being read inside an observation tracking.
     @inline(__always)
     func isTracking(_ object: ManagedObject) -> Bool {
-        let keyPath: KeyPath<ManagedObject, Int>
-        if let existing = self.keyPath {
-            keyPath = existing
-        } else {
-            keyPath = \ManagedObject.[observationProbe: Token(probe: self)]
-            self.keyPath = keyPath
-        }
         hit = false
-        registrar.access(object, keyPath: keyPath)
+        if let reference = keyPathReference {
+            // Borrowed, not copied: no reference counting on the key path per property read.
+            reference._withUnsafeGuaranteedRef { registrar.access(object, keyPath: $0) }
+        } else {
+            let keyPath = \ManagedObject.[observationProbe: Token(probe: self)]
+            self.keyPath = keyPath
+            keyPathReference = Unmanaged.passUnretained(keyPath)
+            registrar.access(object, keyPath: keyPath)
+        }
         return hit
     }
 }

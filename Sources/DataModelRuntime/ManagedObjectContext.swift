@@ -98,13 +98,14 @@ public final class ManagedObjectContext {
     init(coordinator: StoreCoordinator, parent: ManagedObjectContext? = nil) {
         self.coordinator = coordinator
         parentContext = parent
-        shared = ContextShared()
+        shared = ContextShared(runtime: coordinator.runtime)
+        shared.context = self
     }
 
     deinit {
         if automaticallyMergesChangesFromParent { coordinator.setMerging(false, inbox: inbox) }
-        // Objects that outlive their context see `context == nil`.
-        registered.forEach { $0.context = nil }
+        // Objects that outlive their context see `context == nil` (they read it through `shared`).
+        shared.context = nil
     }
 
     /// Runs a context operation: holds the store, merges waiting changes first (outermost

@@ -91,6 +91,16 @@ struct ObjectValues {
         }
     }
 
+    /// The value of attribute `index`, or `.null` when there is no such attribute (a fault's
+    /// empty values): one read of the buffer, without copying the buffer reference.
+    @inline(__always)
+    func attributeIfPresent(_ index: Int) -> PrimitiveValue {
+        guard let storage else { return .null }
+        return storage.withRegions { attributes, _ in
+            index >= 0 && index < storage.counts.attributeCount ? attributes[index] : .null
+        }
+    }
+
     /// Whether relationship `index` is a to-many not loaded yet (read in place, no copy).
     func isToManyFault(_ index: Int) -> Bool {
         guard let storage else { return false }
