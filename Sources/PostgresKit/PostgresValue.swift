@@ -59,6 +59,76 @@ public enum PostgresValue: Hashable, Sendable {
     }
 }
 
+extension PostgresValue {
+    /// Appends the value as a parameter of type `type` (`0`: unknown) to `storage`; returns whether it is in binary
+    /// format, or `nil` for `NULL` (nothing appended). Binary where it is exact and cheap — integers at the
+    /// parameter's width, floats, Booleans, timestamps, UUIDs, `bytea`, `jsonb` — and text otherwise.
+    func encode(into storage: inout [UInt8], as type: UInt32) -> Bool? {
+        switch (self, type) {
+        case (.null, _): return nil
+        case (.int(let value), PostgresType.int8):
+            Self.appendBigEndian(UInt64(bitPattern: value), bytes: 8, to: &storage)
+            return true
+        case (.int(let value), PostgresType.int4) where Int32(exactly: value) != nil:
+            Self.appendBigEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: value))), bytes: 4, to: &storage)
+            return true
+        case (.int(let value), PostgresType.int2) where Int16(exactly: value) != nil:
+            Self.appendBigEndian(UInt64(UInt16(bitPattern: Int16(truncatingIfNeeded: value))), bytes: 2, to: &storage)
+            return true
+        case (.int(let value), _):
+            Self.appendDecimal(value, to: &storage)
+            return false
+        case (.double(let value), PostgresType.float8):
+            Self.appendBigEndian(value.bitPattern, bytes: 8, to: &storage)
+            return true
+        case (.bool(let value), PostgresType.bool):
+            storage.append(value ? 1 : 0)
+            return true
+        case (.timestamp(let date), PostgresType.timestamptz), (.timestamp(let date), PostgresType.timestamp):
+            // Microseconds since 2000-01-01 00:00 UTC; beyond the representable range, as text (±infinity).
+            let micros = ((date.timeIntervalSinceReferenceDate + 31_622_400) * 1_000_000).rounded()
+            guard micros.isFinite, abs(micros) < 9.0e18 else { break }
+            Self.appendBigEndian(UInt64(bitPattern: Int64(micros)), bytes: 8, to: &storage)
+            return true
+        case (.uuid(let uuid), PostgresType.uuid):
+            withUnsafeBytes(of: uuid.uuid) { storage.append(contentsOf: $0) }
+            return true
+        case (.text(let text), _):
+            storage.append(contentsOf: text.utf8)
+            return false
+        default: break
+        }
+        guard let (bytes, binary) = parameterBytes else { return nil }
+        storage.append(contentsOf: bytes)
+        return binary
+    }
+
+    private static func appendBigEndian(_ value: UInt64, bytes: Int, to storage: inout [UInt8]) {
+        var shift = (bytes - 1) * 8
+        while shift >= 0 {
+            storage.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    private static func appendDecimal(_ value: Int64, to storage: inout [UInt8]) {
+        if value < 0 { storage.append(45) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { storage.append(buffer[index]) }
+        }
+    }
+}
+
 /// The type OIDs of the built-in types a store uses (`pg_type.oid`; fixed by PostgreSQL for built-in types).
 public enum PostgresType {
     public static let bool: UInt32 = 16
