@@ -24,6 +24,7 @@ enum PostgresBenchmarks {
             return
         }
         let admin = try PostgresConnection(url: base)
+        try admin.execute("SET client_min_messages = warning")
         let employees = suite.quick ? 20_000 : 100_000
         let departments = 100
         let updates = suite.quick ? 2_000 : 10_000
@@ -32,10 +33,12 @@ enum PostgresBenchmarks {
         let writer = DDLWriter(dialect: .postgres)
         let schema = writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout)
         var created: [String] = []
+        var schemaNumber = 0
         defer { for name in created { try? admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE") } }
         /// A new empty schema and the URL whose sessions use it.
         func freshSchema() throws -> (name: String, url: String) {
-            let name = "bench_\(getpid())_\(created.count + 1)"
+            schemaNumber += 1
+            let name = "bench_\(getpid())_\(schemaNumber)"
             try admin.execute("CREATE SCHEMA \(name)")
             created.append(name)
             let separator = base.contains("?") ? "&" : "?"

@@ -202,7 +202,7 @@ extension ManagedObjectContext {
     /// `INSERT … VALUES (…), (…)` statements sent in the pipeline — a few round trips for any number of rows.
     ///
     /// A run of objects is cut into statements of a power of two rows (the largest that fits, at most
-    /// ``multiRowInsertLimit`` rows and 65,535 parameters), so an entity has at most a dozen statements prepared
+    /// ``multiRowInsertLimit`` rows and ``multiRowParameterLimit`` parameters), so an entity has at most ten statements prepared
     /// whatever the run's length.
     private func writeMultiRowInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError)
     {
@@ -214,7 +214,9 @@ extension ManagedObjectContext {
             let columns = entity.insertColumns
             let width = columns.count + 3
             var largest = 1
-            while largest * 2 <= Self.multiRowInsertLimit, largest * 2 * width <= 65_535 { largest *= 2 }
+            while largest * 2 <= Self.multiRowInsertLimit, largest * 2 * width <= Self.multiRowParameterLimit {
+                largest *= 2
+            }
             let entityNumber = Int64(entity.number)
             var index = start
             while index < end {
@@ -238,6 +240,11 @@ extension ManagedObjectContext {
 
     /// The most rows one multi-row `INSERT` writes on PostgreSQL.
     static let multiRowInsertLimit = 512
+
+    /// The most parameters of one multi-row `INSERT`. The protocol allows 65,535, but libpq before 16 reads a
+    /// statement's parameter description (4 bytes a parameter) only up to 30,000 bytes and drops the connection
+    /// beyond ("lost synchronization with server"), and preparing describes the statement.
+    static let multiRowParameterLimit = 7_000
 
     /// Updates the rows whose version is still the one the context read; the others are conflicts.
     /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.

@@ -722,7 +722,12 @@ final class PostgresStatement: StoreRow {
         case .integer: return rows.int64(rowIndex, column).map(SQLiteValue.integer) ?? .null
         case .boolean: return .integer(bytes.first == UInt8(ascii: "t") ? 1 : 0)
         case .text: return .text(String(decoding: bytes, as: UTF8.self))
-        case .float4, .float8, .bytea, .uuid, .timestamp, .json:
+        case .float8: return rows.double(rowIndex, column).map(SQLiteValue.real) ?? .null
+        // A REAL column holds a Float: read back as the Float's double, as SQLite stores it.
+        case .float4: return rows.double(rowIndex, column).map { .real(Double(Float($0))) } ?? .null
+        case .timestamp:
+            return PostgresText.timestamp(fromUTF8: bytes).map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
+        case .bytea, .uuid, .json:
             guard let decoded = rows.value(rowIndex, column) else { return .null }
             return Self.column(decoded, type: rows.columnTypes[column])
         }
@@ -765,11 +770,20 @@ final class PostgresStatement: StoreRow {
     }
 
     func double(at index: Int32) -> Double {
+        let column = Int(index)
+        if let rows, column >= 0, column < kinds.count {
+            switch kinds[column] {
+            case .float8: return rows.double(rowIndex, column) ?? 0
+            case .timestamp: return rows.timestamp(rowIndex, column)?.timeIntervalSinceReferenceDate ?? 0
+            case .integer: return rows.int64(rowIndex, column).map(Double.init) ?? 0
+            default: break
+            }
+        }
         switch value(at: index) {
-        case .integer(let value): Double(value)
-        case .real(let value): value
-        case .text(let text): Double(text) ?? 0
-        case .blob, .null: 0
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        case .text(let text): return Double(text) ?? 0
+        case .blob, .null: return 0
         }
     }
 

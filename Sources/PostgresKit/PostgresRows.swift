@@ -65,6 +65,27 @@ public final class PostgresRows {
         return value
     }
 
+    /// A `timestamptz` or `timestamp` column's value (read as UTC), parsed in place; `nil` for `NULL` or other text.
+    @inline(__always)
+    public func timestamp(_ row: Int, _ column: Int) -> Date? {
+        guard let bytes = bytes(row, column) else { return nil }
+        return PostgresText.timestamp(fromUTF8: bytes)
+    }
+
+    /// A `double precision` or `real` column's value (`NaN`, `Infinity`, `-Infinity` included), parsed in place;
+    /// `nil` for `NULL` or other text.
+    @inline(__always)
+    public func double(_ row: Int, _ column: Int) -> Double? {
+        guard !isNull(row, column),
+            let pointer = PQgetvalue(result, Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))
+        else { return nil }
+        // The value is NUL-terminated; strtod reads PostgreSQL's float output (C locale: the process never sets one).
+        var end: UnsafeMutablePointer<CChar>?
+        let value = strtod(pointer, &end)
+        guard let end, end != pointer, end.pointee == 0 else { return nil }
+        return value
+    }
+
     /// The value's text (`nil` for `NULL`).
     @inline(__always)
     public func string(_ row: Int, _ column: Int) -> String? {

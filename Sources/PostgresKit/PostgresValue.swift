@@ -203,17 +203,21 @@ public enum PostgresText {
     /// Parses a `timestamptz` or `timestamp` as PostgreSQL prints it with `DateStyle=ISO` (a timestamp without
     /// a zone is read as UTC): `2026-12-01 20:00:09.5+00`, `…+05:30`, `… BC`, `infinity`.
     public static func timestamp(from text: String) -> Date? {
-        switch text {
-        case "infinity": return .distantFuture
-        case "-infinity": return .distantPast
-        default: break
-        }
-        var bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { timestamp(fromUTF8: $0) }
+    }
+
+    /// ``timestamp(from:)`` on the text's UTF-8 bytes, read in place (a column value in libpq's result).
+    public static func timestamp(fromUTF8 all: UnsafeBufferPointer<UInt8>) -> Date? {
+        if all.elementsEqual("infinity".utf8) { return .distantFuture }
+        if all.elementsEqual("-infinity".utf8) { return .distantPast }
+        var end = all.count
         var beforeChrist = false
-        if bytes.count > 3, bytes.suffix(3) == Array(" BC".utf8) {
+        if end > 3, all[end - 3] == 32, all[end - 2] == 66, all[end - 1] == 67 {  // " BC"
             beforeChrist = true
-            bytes.removeLast(3)
+            end -= 3
         }
+        let bytes = UnsafeBufferPointer(rebasing: all[0..<end])
         var index = 0
         func number(_ minimum: Int, _ maximum: Int) -> Int64? {
             var value: Int64 = 0
