@@ -72,7 +72,8 @@ enum PostgresBenchmarks {
                 ours: {
                     guard let target = next, let url = URL(string: target.url) else { return }
                     oursURL = target.url
-                    try insertWithRuntime(url: url, employees: employees, departments: departments, dateJoined: dateJoined)
+                    try insertWithRuntime(
+                        url: url, employees: employees, departments: departments, dateJoined: dateJoined)
                 })
             let rawCount = try RawPostgresBaseline(url: rawURL).scalar(#"SELECT COUNT(*) FROM "ZEMPLOYEEENTITY""#)
             let oursCount = try RawPostgresBaseline(url: oursURL).scalar(#"SELECT COUNT(*) FROM "ZEMPLOYEEENTITY""#)

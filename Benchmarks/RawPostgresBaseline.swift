@@ -101,7 +101,9 @@ final class RawPostgresBaseline {
         }
 
         /// Calls libpq with the arrays.
-        func send(_ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<Int32>, UnsafePointer<Int32>) -> Int32)
+        func send(
+            _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<Int32>, UnsafePointer<Int32>) -> Int32
+        )
             -> Int32
         {
             storage.withUnsafeBufferPointer { bytes in
@@ -299,7 +301,9 @@ final class RawPostgresBaseline {
         return rows
     }
 
-    private func query(_ name: String, _ sql: String, types: [UInt32], _ parameters: Parameters = Parameters(capacity: 0))
+    private func query(
+        _ name: String, _ sql: String, types: [UInt32], _ parameters: Parameters = Parameters(capacity: 0)
+    )
         throws -> [Employee]
     {
         if !preparedQueries.contains(name) {
@@ -308,16 +312,17 @@ final class RawPostgresBaseline {
         }
         var rows: [Employee] = []
         var failure: String?
-        let run: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> Void = {
-            count, values, lengths, formats in
-            let result = PQexecPrepared(self.connection, name, count, values, lengths, formats, 0)
-            defer { PQclear(result) }
-            if let result, PQresultStatus(result) == PGRES_TUPLES_OK {
-                rows = self.read(result)
-            } else {
-                failure = String(cString: PQerrorMessage(self.connection))
+        let run: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> Void =
+            {
+                count, values, lengths, formats in
+                let result = PQexecPrepared(self.connection, name, count, values, lengths, formats, 0)
+                defer { PQclear(result) }
+                if let result, PQresultStatus(result) == PGRES_TUPLES_OK {
+                    rows = self.read(result)
+                } else {
+                    failure = String(cString: PQerrorMessage(self.connection))
+                }
             }
-        }
         if parameters.offsets.isEmpty {
             run(0, nil, nil, nil)
         } else {

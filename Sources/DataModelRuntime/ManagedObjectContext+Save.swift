@@ -204,8 +204,7 @@ extension ManagedObjectContext {
     /// A run of objects is cut into statements of a power of two rows (the largest that fits, at most
     /// ``multiRowInsertLimit`` rows and ``multiRowParameterLimit`` parameters), so an entity has at most ten statements prepared
     /// whatever the run's length.
-    private func writeMultiRowInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError)
-    {
+    private func writeMultiRowInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
         var start = 0
         while start < objects.count {
             let entity = objects[start].entityRuntime

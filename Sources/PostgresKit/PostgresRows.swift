@@ -57,7 +57,8 @@ public final class PostgresRows {
             guard digit < 10 else { return nil }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) =
-                negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+                negative
+                ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
             guard !overflow1, !overflow2 else { return nil }
             value = sum
             index += 1

@@ -76,7 +76,8 @@ struct PostgresBatchedSaveTests {
         try context.save()
         var reread = try store.reopened()
         Self.expectEqual(
-            Dictionary(uniqueKeysWithValues: try reread.fetch(FetchRequest<Gadget>()).map { ($0.objectID.primaryKey, $0) }),
+            Dictionary(
+                uniqueKeysWithValues: try reread.fetch(FetchRequest<Gadget>()).map { ($0.objectID.primaryKey, $0) }),
             gadgets)
 
         // Update two thirds (every attribute again), delete a tenth: both pipelined.
@@ -89,7 +90,8 @@ struct PostgresBatchedSaveTests {
         let remaining = gadgets.enumerated().filter { $0.offset % 10 != 5 }.map(\.element)
         reread = try store.reopened()
         Self.expectEqual(
-            Dictionary(uniqueKeysWithValues: try reread.fetch(FetchRequest<Gadget>()).map { ($0.objectID.primaryKey, $0) }),
+            Dictionary(
+                uniqueKeysWithValues: try reread.fetch(FetchRequest<Gadget>()).map { ($0.objectID.primaryKey, $0) }),
             remaining)
     }
 
