@@ -152,6 +152,41 @@ public enum PostgresType {
     public static let jsonb: UInt32 = 3802
 }
 
+/// Reads a timestamp's digits and separators, byte by byte.
+private struct TimestampScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    /// The next byte's digit value, consumed; `nil` (nothing consumed) when it is not a digit.
+    mutating func digit() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        let digit = bytes[index] &- 48
+        guard digit < 10 else { return nil }
+        index += 1
+        return digit
+    }
+
+    /// A number of `minimum` to `maximum` digits, consumed; `nil` when there are fewer.
+    mutating func number(_ minimum: Int, _ maximum: Int) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        while digits < maximum, let digit = digit() {
+            value = value * 10 + Int64(digit)
+            digits += 1
+        }
+        return digits >= minimum ? value : nil
+    }
+
+    /// Consumes `byte` when it is next.
+    mutating func expect(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+}
+
 /// PostgreSQL's text formats for the values whose spelling matters: floats, timestamps and `bytea`.
 public enum PostgresText {
     /// A double as PostgreSQL reads it back exactly (shortest round-trip digits; `Infinity`, `-Infinity`, `NaN`).
@@ -220,67 +255,54 @@ public enum PostgresText {
             beforeChrist = true
             end -= 3
         }
-        let bytes = UnsafeBufferPointer(rebasing: all[0..<end])
-        var index = 0
-        func number(_ minimum: Int, _ maximum: Int) -> Int64? {
-            var value: Int64 = 0
-            var digits = 0
-            while index < bytes.count, digits < maximum, bytes[index] >= 48, bytes[index] <= 57 {
-                value = value * 10 + Int64(bytes[index] - 48)
-                digits += 1
-                index += 1
-            }
-            return digits >= minimum ? value : nil
-        }
-        func expect(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        guard var year = number(4, 9), expect(45), let month = number(2, 2), expect(45), let day = number(2, 2),
-            expect(32) || expect(84), let hour = number(2, 2), expect(58), let minute = number(2, 2), expect(58),
-            let second = number(2, 2)
+        // A scanner value rather than nested functions: a closure capturing the index would box it and check
+        // exclusive access on every byte.
+        var scanner = TimestampScanner(bytes: UnsafeBufferPointer(rebasing: all[0..<end]))
+        guard var year = scanner.number(4, 9), scanner.expect(45), let month = scanner.number(2, 2), scanner.expect(45),
+            let day = scanner.number(2, 2),
+            scanner.expect(32) || scanner.expect(84), let hour = scanner.number(2, 2), scanner.expect(58),
+            let minute = scanner.number(2, 2), scanner.expect(58),
+            let second = scanner.number(2, 2)
         else { return nil }
         var micros: Int64 = 0
-        if expect(46) {
+        if scanner.expect(46) {
             var scale: Int64 = 100_000
             var digits = 0
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                if digits < 6 { micros += Int64(bytes[index] - 48) * scale }
+            while let digit = scanner.digit() {
+                if digits < 6 { micros += Int64(digit) * scale }
                 scale /= 10
                 digits += 1
-                index += 1
             }
             guard digits > 0 else { return nil }
         }
         var offsetSeconds: Int64 = 0
-        if index < bytes.count {
+        if !scanner.isAtEnd {
             let sign: Int64
-            if expect(43) {
+            if scanner.expect(43) {
                 sign = 1
-            } else if expect(45) {
+            } else if scanner.expect(45) {
                 sign = -1
-            } else if expect(90) {
+            } else if scanner.expect(90) {
                 sign = 0
             } else {
                 return nil
             }
             if sign != 0 {
-                guard let hours = number(2, 2) else { return nil }
+                guard let hours = scanner.number(2, 2) else { return nil }
                 var minutes: Int64 = 0
                 var seconds: Int64 = 0
-                if expect(58) {
-                    guard let value = number(2, 2) else { return nil }
+                if scanner.expect(58) {
+                    guard let value = scanner.number(2, 2) else { return nil }
                     minutes = value
-                    if expect(58) {
-                        guard let value = number(2, 2) else { return nil }
+                    if scanner.expect(58) {
+                        guard let value = scanner.number(2, 2) else { return nil }
                         seconds = value
                     }
                 }
                 offsetSeconds = sign * (hours * 3600 + minutes * 60 + seconds)
             }
         }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+        guard scanner.isAtEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
             second < 61
         else { return nil }
         if beforeChrist { year = 1 - year }
