@@ -128,6 +128,7 @@ let package = Package(
             dependencies: [
                 "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelGenCLI", "DataModelTemplates", "Mustache",
                 "DataModelStoreLayout", "SQLiteKit", "DataModelRuntime", "GeneratedCompanyModel", "ProcessSupport",
+                "PostgresKit",
             ],
             exclude: ["Golden"]),
         // The runtime flavor generated from Models/Company.xcdatamodeld, shared by the runtime tests and the
@@ -140,7 +141,7 @@ let package = Package(
         // The seed tutorials' Core Data code and its ports (Docs/TutorialPorts.md), over the tutorial models generated
         // with --xcode-compatible (Xcode's shapes). `Models/Tutorial<Model>.xcdatamodeld` link to `Models/<Model>`:
         // the own names keep these models apart from the runtime flavor of the same models in the test binary.
-        .testTarget(name: "TutorialPortTests", dependencies: ["DataModelRuntime"], exclude: ["Models"]),
+        .testTarget(name: "TutorialPortTests", dependencies: ["DataModelRuntime", "PostgresKit"], exclude: ["Models"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,14 +2,21 @@ import DataModelRuntime
 import Foundation
 import GeneratedCompanyModel
 
-/// `datamodelgen-benchmarks --crash-writer PATH`: saves batches of 100 employees (each batch
-/// also renames and re-ages the previous batch) into the store at PATH until killed, printing `saved` on a line
-/// of its own after each save returns. Used by `Scripts/kill-test.sh`, which kills it with SIGKILL mid-save and
-/// checks the store: every save reported must be there.
+/// `datamodelgen-benchmarks --crash-writer PATH|URL`: saves batches of 100 employees (each batch
+/// also re-ages the previous batch) into the store at PATH (an SQLite file) or URL (a `postgresql://` database)
+/// until killed, printing `saved` on a line of its own after each save returns. Used by `Scripts/kill-test.sh` and
+/// `Scripts/postgres-kill-test.sh`, which kill it with SIGKILL mid-save and check the store: every save reported
+/// must be there, and no save is there in part.
 enum CrashWriter {
     static func run(path: String) throws -> Never {
-        let container = try PersistentContainer(
-            model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
+        let store: StoreDescription
+        if path.hasPrefix("postgresql://") || path.hasPrefix("postgres://") {
+            guard let url = URL(string: path) else { throw StoreError.unsupportedStore("bad URL \(path)") }
+            store = .postgres(url: url)
+        } else {
+            store = .sqlite(at: URL(fileURLWithPath: path))
+        }
+        let container = try PersistentContainer(model: CompanyModel.model, store: store)
         let context = container.viewContext
         let department =
             try context.fetch(DepartmentEntity.fetchRequest()).first

@@ -5,7 +5,7 @@ import Foundation
 // datamodelgen-benchmarks [--quick] [--filter NAME]
 // datamodelgen-benchmarks --profile insert|fetch|traverse|update|predicate|raw-insert|raw-fetch|raw-traverse|raw-update|raw-predicate [EMPLOYEES] [--repeat N]
 // datamodelgen-benchmarks --profile migrate-add|raw-migrate-add [ROWS] [--repeat N]
-// datamodelgen-benchmarks --crash-writer PATH | --postgres-counter URL setup|WORKER   (helpers of Scripts/*-test.sh)
+// datamodelgen-benchmarks --crash-writer PATH|URL | --postgres-counter URL setup|WORKER   (helpers of Scripts/*-test.sh)
 //
 // Each case runs its baseline and our code interleaved, several repetitions, and reports medians and
 // the ratio ours/baseline. Every process-level case runs both sides as child processes, so process
@@ -32,7 +32,7 @@ if let first = arguments.first, first == "--memory-probe", arguments.count == 3 
     }
 }
 
-// Crash writer: saves into a store until killed (Scripts/kill-test.sh).
+// Crash writer: saves into a store until killed (Scripts/kill-test.sh, Scripts/postgres-kill-test.sh).
 if let first = arguments.first, first == "--crash-writer", arguments.count == 2 {
     do {
         try CrashWriter.run(path: arguments[1])

@@ -64,7 +64,9 @@ enum Command: String, CaseIterable, Sendable {
         case .schema: [.outputFile, .dialect, .foreignKeys, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions
         case .dump: [.format] + Self.commonOptions
-        case .diff: [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql, .mergeHierarchies] + Self.commonOptions
+        case .diff:
+            [.fromVersion, .toVersion, .gitRevision, .diffFormat, .sql, .dialect, .mergeHierarchies]
+                + Self.commonOptions
         case .migrate: [.toVersion, .dryRun, .mergeHierarchies, .diffFormat] + Self.commonOptions
         }
     }

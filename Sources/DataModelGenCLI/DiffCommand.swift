@@ -47,11 +47,13 @@ enum DiffCommand {
             }
         }
         let changes = ModelDiff.changes(from: sides.old.model, to: sides.new.model)
+        // `--sql` writes the statements of a store in this dialect (`--dialect postgres`: a PostgreSQL store's).
+        let dialect = try SchemaOptions.dialect(named: arguments.value(.dialect), fromCommandLine: true)
         let plan: MigrationPlan
         do {
             plan = try MigrationPlan(
                 from: LayoutModel(sides.old.model), to: LayoutModel(sides.new.model),
-                mergingHierarchies: arguments.flag(.mergeHierarchies))
+                mergingHierarchies: arguments.flag(.mergeHierarchies), dialect: dialect)
         } catch {
             printer.print([
                 .error(
@@ -59,7 +61,8 @@ enum DiffCommand {
             ])
             return .modelError
         }
-        let report = Report(sides: sides, changes: changes, plan: plan, includesSQL: arguments.flag(.sql))
+        let report = Report(
+            sides: sides, changes: changes, plan: plan, includesSQL: arguments.flag(.sql), dialect: dialect)
         switch arguments.value(.diffFormat).flatMap(DiffFormat.init) ?? .text {
         case .text: console.out(report.text)
         case .json: console.out(try report.json())
@@ -124,6 +127,8 @@ enum DiffCommand {
         var changes: [ModelChange]
         var plan: MigrationPlan
         var includesSQL: Bool
+        /// The dialect of the SQL (`BEGIN IMMEDIATE` on SQLite, `BEGIN` on PostgreSQL).
+        var dialect: SQLDialect = .sqlite
 
         /// Each change on one line with its place in the new model (the old one for removals), then the verdict.
         var text: String {
@@ -144,7 +149,9 @@ enum DiffCommand {
                 for blocker in plan.blockers { text += "  \(blocker)\n" }
             }
             if includesSQL && !plan.statements.isEmpty {
-                text += "\nBEGIN IMMEDIATE;\n" + plan.statements.map { $0 + ";\n" }.joined() + "COMMIT;\n"
+                text +=
+                    (dialect == .postgres ? "\nBEGIN;\n" : "\nBEGIN IMMEDIATE;\n")
+                    + plan.statements.map { $0 + ";\n" }.joined() + "COMMIT;\n"
             }
             return text
         }

@@ -9,12 +9,13 @@ import PredicateFormat
 extension FormatPredicateExpression: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard case .object(let root)? = translator.variables[input.key], root.alias == "t0" else { return nil }
-        let (term, usesRelationships) = cache.translation(for: root.entity) {
+        let (term, usesRelationships, reason) = cache.translation(for: root.entity, dialect: translator.dialect) {
             let walker = FormatSQLWalker(translator: translator, root: root, objects: objects)
             let term = walker.condition(predicate)
-            return (term, translator.usesRelationships)
+            return (term, translator.usesRelationships, term == nil ? translator.declineReason : nil)
         }
         if usesRelationships { translator.noteRelationship() }
+        if term == nil, let reason { return translator.decline(reason) }
         return term
     }
 }
@@ -35,8 +36,8 @@ struct FormatSQLWalker {
 
     func condition(_ predicate: FormatPredicate) -> SQLTerm? {
         switch predicate {
-        case .truePredicate: return .condition(SQLFragment("1"), exact: true)
-        case .falsePredicate: return .condition(SQLFragment("0"), exact: true)
+        case .truePredicate: return .condition(SQLFragment(translator.trueSQL), exact: true)
+        case .falsePredicate: return .condition(SQLFragment(translator.falseSQL), exact: true)
         case .not(let inner):
             guard case .condition(let fragment, true)? = condition(inner) else { return nil }
             return .condition(SQLFragment("NOT " + fragment.sql, fragment.arguments), exact: true)
@@ -67,7 +68,7 @@ struct FormatSQLWalker {
         if case .constant(let a) = comparison.left, case .constant(let b) = comparison.right {
             let holds = FormatEvaluator(objects: objects).compare(
                 FormatValue(a), comparison.operator, FormatValue(b), comparison.options)
-            return .condition(SQLFragment(holds ? "1" : "0"), exact: true)
+            return .condition(SQLFragment(translator.literal(holds)), exact: true)
         }
         guard let left = term(comparison.left), let right = term(comparison.right) else { return nil }
         return self.comparison(left, comparison.operator, right, comparison.options)
@@ -80,6 +81,10 @@ struct FormatSQLWalker {
         switch op {
         case .equalTo, .notEqualTo:
             if folding {
+                if translator.isPostgres {
+                    return translator.decline(
+                        "[c] / [d] fold as Foundation does, which PostgreSQL's SQL cannot: evaluated in memory")
+                }
                 guard let test = stringFunction(.equal, options, left, right) else { return nil }
                 return op == .equalTo ? test : negate(test)
             }
@@ -163,14 +168,14 @@ struct FormatSQLWalker {
         guard let value = item.formatConstant else { return nil }
         let id: ObjectID?
         switch value {
-        case .null: return .condition(SQLFragment("0"), exact: true)
+        case .null: return .condition(SQLFragment(translator.falseSQL), exact: true)
         case .object(let reference): id = resolve(reference.identity)
         default: return nil
         }
         let destination = reference.relationship.destination
         guard let id, id.storeNumber == destination.storeNumber,
             destination.layout.hierarchyNumbers.contains(id.entityNumber)
-        else { return .condition(SQLFragment("0"), exact: true) }
+        else { return .condition(SQLFragment(translator.falseSQL), exact: true) }
         guard let (source, alias) = translator.toManySource(reference, needsDestination: true) else { return nil }
         return .condition(
             SQLFragment(
@@ -189,7 +194,7 @@ struct FormatSQLWalker {
             guard case .condition(let fragment, true)? = term else { return nil }
             fragments.append(fragment)
         }
-        if fragments.isEmpty { return .condition(SQLFragment("0"), exact: true) }
+        if fragments.isEmpty { return .condition(SQLFragment(translator.falseSQL), exact: true) }
         return .condition(
             SQLFragment("(" + fragments.map(\.sql).joined(separator: " OR ") + ")", fragments.flatMap(\.arguments)),
             exact: true)
@@ -207,7 +212,7 @@ struct FormatSQLWalker {
             case .object(let reference):
                 // An identity naming no object of this model names no row.
                 guard let id = resolve(reference.identity) else {
-                    return .condition(SQLFragment(negated ? "1" : "0"), exact: true)
+                    return .condition(SQLFragment(translator.literal(negated)), exact: true)
                 }
                 return translator.equality(left, .constant(id), negated: negated)
             default: return nil
@@ -218,19 +223,18 @@ struct FormatSQLWalker {
             else {
                 return nil
             }
-            let op = negated ? " IS NOT " : " IS "
+            let op = translator.isOperator(negated: negated)
             if encoded.isNull {
                 return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true)
             }
+            guard let mark = placeholder(encoded, type) else { return nil }
             return .condition(
-                SQLFragment(
-                    fragment.sql + op + "?" + translator.collation(type, [encoded]), fragment.arguments + [encoded]),
-                exact: true)
+                translator.compare(fragment, op, SQLFragment(mark, [encoded]), type, constants: [encoded]), exact: true)
         case (.object, .object):
             return translator.equality(left, right, negated: negated)
         default:
             guard let (_, a, _) = translator.scalar(left), let (_, b, _) = translator.scalar(right),
-                kind(a) != nil, kind(a) == kind(b)
+                kind(a) != nil, kind(a) == kind(b), comparableInSQL(a, b)
             else { return nil }
             return translator.equality(left, right, negated: negated)
         }
@@ -241,9 +245,9 @@ struct FormatSQLWalker {
         func side(_ term: SQLTerm, other: SQLTerm) -> (SQLFragment, SQLScalarType?, Bool)? {
             if let value = term.formatConstant {
                 guard let (_, type, _) = translator.scalar(other), let encoded = encode(value, like: type),
-                    !encoded.isNull
+                    !encoded.isNull, let mark = placeholder(encoded, type)
                 else { return nil }
-                return (SQLFragment("?", [encoded]), nil, false)
+                return (SQLFragment(mark, [encoded]), nil, false)
             }
             guard let (fragment, type, nullable) = translator.scalar(term) else { return nil }
             return (fragment, type, nullable)
@@ -252,12 +256,13 @@ struct FormatSQLWalker {
             let (b, bType, bNullable) = side(right, other: left),
             let type = aType ?? bType, type.isOrderable, let typeKind = kind(type)
         else { return nil }
-        if let aType, let bType, kind(aType) != kind(bType) { return nil }
+        if let aType, let bType, kind(aType) != kind(bType) || !comparableInSQL(aType, bType) { return nil }
         _ = typeKind
         // Strings order as Swift orders them whatever the constant (`"\u{212A}"` sorts as `"K"`).
-        let test = "(" + a.sql + " " + op + " " + b.sql + translator.collation(type, nil) + ")"
-        let sql = aNullable || bNullable ? "COALESCE(" + test + ", 0)" : test
-        return .condition(SQLFragment(sql, a.arguments + b.arguments), exact: true)
+        let compared = translator.compare(a, " " + op + " ", b, type, constants: nil)
+        let test = "(" + compared.sql + ")"
+        let sql = aNullable || bNullable ? translator.orFalse(test) : test
+        return .condition(SQLFragment(sql, compared.arguments), exact: true)
     }
 
     /// A string operator through the `dm_fp_…` function shared with the in-memory evaluator.
@@ -265,6 +270,23 @@ struct FormatSQLWalker {
         _ operation: FormatStringMatching.Operation, _ options: FormatComparison.Options, _ text: SQLTerm,
         _ pattern: SQLTerm
     ) -> SQLTerm? {
+        if translator.isPostgres {
+            // Without `[c]` / `[d]` (Foundation's folding has no PostgreSQL equal): the text's NFC matched by a
+            // regular expression (`PostgresStringMatching`); a `NULL` pattern matches nothing.
+            guard options.subtracting(.normalized).isEmpty else {
+                return translator.decline(
+                    "[c] / [d] fold as Foundation does, which PostgreSQL's SQL cannot: evaluated in memory")
+            }
+            guard case .constant = pattern, let a = stringOperand(text) else {
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
+            }
+            if case .constant = text { return nil }
+            switch pattern.formatConstant {
+            case .null?: return .condition(SQLFragment(translator.falseSQL), exact: true)
+            case .string(let needle)?: return translator.stringMatch(a, operation, needle)
+            default: return nil
+            }
+        }
         guard let name = FormatStringMatching.sqlFunction(operation, options), let a = stringOperand(text),
             let b = stringOperand(pattern)
         else { return nil }
@@ -311,8 +333,42 @@ struct FormatSQLWalker {
         case (.number, .integer(let integer)): return .integer(integer)
         case (.number, .double(let double)): return double.isNaN ? nil : .real(double)
         case (.string, .string(let text)): return .text(text)
-        case (.date, .date(let date)): return date.primitiveValue
+        case (.date, .date(let date)):
+            return translator.isExactlyStored(date.primitiveValue, type) ? date.primitiveValue : nil
         default: return nil
+        }
+    }
+
+    /// Whether `type` holds PostgreSQL `BOOLEAN`s (numbers compare with them only as `0` and `1`).
+    private func isBoolean(_ type: SQLScalarType) -> Bool {
+        switch type {
+        case .boolean, .attribute(.boolean): return true
+        default: return false
+        }
+    }
+
+    /// Two expressions' types compare in SQL: on PostgreSQL a `BOOLEAN` compares with a `BOOLEAN` only.
+    private func comparableInSQL(_ a: SQLScalarType, _ b: SQLScalarType) -> Bool {
+        !translator.isPostgres || isBoolean(a) == isBoolean(b)
+    }
+
+    /// The parameter for a number constant `encoded` compared with a value of `type`: `?`, or on PostgreSQL a
+    /// typed one where the column's type would round it (a `2.5` next to an integer or a `REAL`), `nil` where
+    /// PostgreSQL cannot compare it exactly (a number other than 0 and 1 next to a `BOOLEAN`).
+    private func placeholder(_ encoded: PrimitiveValue, _ type: SQLScalarType) -> String? {
+        guard translator.isPostgres, kind(type) == .number else { return "?" }
+        if isBoolean(type) {
+            switch encoded {
+            case .integer(let value): return value == 0 || value == 1 ? "?" : nil
+            case .real(let value): return value == 0 || value == 1 ? "?" : nil
+            default: return nil
+            }
+        }
+        switch type {
+        case .attribute(.double), .attribute(.float): return "CAST(? AS DOUBLE PRECISION)"
+        default:
+            if case .real = encoded { return "CAST(? AS NUMERIC)" }
+            return "?"
         }
     }
 
@@ -395,9 +451,7 @@ struct FormatSQLWalker {
             return aggregate(reference, .count, [])
         case (.scalar(let text, .attribute(.string), let nullable), .key("length")):
             // `NSString`'s length: UTF-16 code units, as the in-memory evaluator counts them.
-            return .scalar(
-                SQLFragment(SwiftStringFunctions.utf16LengthFunction + "(" + text.sql + ")", text.arguments), .integer,
-                nullable: nullable)
+            return .scalar(translator.utf16Length(text), .integer, nullable: nullable)
         default:
             return nil
         }
@@ -418,7 +472,17 @@ struct FormatSQLWalker {
         }
         guard let (source, alias) = translator.toManySource(reference, needsDestination: true) else { return nil }
         let element = SQLObjectReference(entity: reference.relationship.destination, alias: alias)
-        guard case .scalar(let value, .attribute(let type), _)? = path(.object(element), rest) else { return nil }
+        guard case .scalar(var value, .attribute(var type), _)? = path(.object(element), rest) else { return nil }
+        if translator.isPostgres {
+            // PostgreSQL sums no `BOOLEAN`s and sums `REAL`s in single precision: as SQLite, integers and doubles.
+            if type == .boolean {
+                value = SQLFragment("CAST(" + value.sql + " AS INTEGER)", value.arguments)
+                type = .integer64
+            } else if type == .float {
+                value = SQLFragment("CAST(" + value.sql + " AS DOUBLE PRECISION)", value.arguments)
+                type = .double
+            }
+        }
         let isInteger = [.integer16, .integer32, .integer64, .boolean].contains(type)
         let isNumber = isInteger || type == .double || type == .float
         let sql: String
@@ -432,7 +496,8 @@ struct FormatSQLWalker {
             nullable = false
         case .avg:
             guard isNumber else { return nil }
-            sql = "AVG(" + value.sql + ")"
+            // PostgreSQL's average of integers is a NUMERIC: the double nearest it, as the sum divided in memory.
+            sql = translator.isPostgres ? "CAST(AVG(" + value.sql + ") AS DOUBLE PRECISION)" : "AVG(" + value.sql + ")"
             resultType = .attribute(.double)
             nullable = true
         case .min, .max:

@@ -270,15 +270,13 @@ extension ManagedObjectContext {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         // A format predicate's keys are checked against the entity before anything runs.
         try (predicate.expression as? FormatPredicateExpression)?.checkKeys(entity: entity)
-        if database.isPostgres {
-            // The translator writes SQLite's SQL (its Swift string functions, `IS` for null-safe equality, Booleans
-            // as 0 and 1): on PostgreSQL the store's rows are read and the predicate evaluated in memory, exactly.
+        var declineReason: String?
+        guard
+            let translated = PredicateSQLTranslator.translate(
+                predicate, entity: entity, runtime: runtime, dialect: database.dialect, declineReason: &declineReason)
+        else {
             return PredicatePlan(
-                path: .memory, translated: nil,
-                reason: "predicates are evaluated in memory on PostgreSQL (no PostgreSQL translation yet)")
-        }
-        guard let translated = PredicateSQLTranslator.translate(predicate, entity: entity, runtime: runtime) else {
-            return PredicatePlan(path: .memory, translated: nil, reason: "the predicate has no SQL translation")
+                path: .memory, translated: nil, reason: declineReason ?? "the predicate has no SQL translation")
         }
         if !translated.isExact {
             return PredicatePlan(

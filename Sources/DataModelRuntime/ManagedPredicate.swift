@@ -1,3 +1,4 @@
+import DataModelStoreLayout
 import Foundation
 import PredicateFormat
 
@@ -232,18 +233,21 @@ struct FormatPredicateExpression: StandardPredicateExpression {
 final class FormatTranslationCache: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
-    private var entries: [(entity: EntityRuntime, term: SQLTerm?, usesRelationships: Bool)] = []
+    private var entries: [(entity: EntityRuntime, dialect: SQLDialect, made: (SQLTerm?, Bool, String?))] = []
 
-    func translation(for entity: EntityRuntime, make: () -> (SQLTerm?, Bool)) -> (SQLTerm?, Bool) {
+    /// The term, whether it reads relationships, and why the dialect has none (when it has none for that reason).
+    func translation(
+        for entity: EntityRuntime, dialect: SQLDialect, make: () -> (SQLTerm?, Bool, String?)
+    ) -> (SQLTerm?, Bool, String?) {
         lock.lock()
-        if let entry = entries.first(where: { $0.entity === entity }) {
+        if let entry = entries.first(where: { $0.entity === entity && $0.dialect == dialect }) {
             lock.unlock()
-            return (entry.term, entry.usesRelationships)
+            return entry.made
         }
         lock.unlock()
         let made = make()
         lock.lock()
-        if entries.count < 8 { entries.append((entity, made.0, made.1)) }
+        if entries.count < 8 { entries.append((entity, dialect, made)) }
         lock.unlock()
         return made
     }

@@ -258,7 +258,7 @@ public final class PersistentContainer {
     /// Starts `body` with a new context on a background task and returns at once, as Core
     /// Data's `performBackgroundTask(_:)` does; use the `async` form to wait for it.
     public func performBackgroundTask(_ body: @escaping @Sendable (ManagedObjectContext) -> Void) {
-        let coordinator = self.coordinator
+        let coordinator = self.coordinator.backgroundCoordinator()
         Task.detached { body(ManagedObjectContext(coordinator: coordinator)) }
     }
 }
@@ -294,15 +294,18 @@ public final class PersistentStoreCoordinator: Sendable {
     public var model: ManagedObjectModel { coordinator.runtime.model }
 
     /// A new context on the store, for the task it is sent to.
+    ///
+    /// On PostgreSQL it uses one of a small pool of connections besides the view context's (at most four, opened
+    /// as needed and handed out in turn), so background work does not queue behind the view context's.
     public func newBackgroundContext() -> sending ManagedObjectContext {
-        ManagedObjectContext(coordinator: coordinator)
+        ManagedObjectContext(coordinator: coordinator.backgroundCoordinator())
     }
 
     /// Runs `body` with a new context on a background task and returns its result.
     public func performBackgroundTask<Value: Sendable>(
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> Value
     ) async throws -> Value {
-        let coordinator = self.coordinator
+        let coordinator = self.coordinator.backgroundCoordinator()
         return try await Task.detached {
             try body(ManagedObjectContext(coordinator: coordinator))
         }.value

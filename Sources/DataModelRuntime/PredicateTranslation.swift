@@ -12,19 +12,20 @@ import SQLiteKit
 // - Conditions are built so they are never SQL `NULL` (`IS` / `IS NOT` for equality, `COALESCE`
 //   and `CASE` around optionals), so `AND` / `OR` / `NOT` have Swift's two-valued meaning.
 // - Values are bound exactly as the store writes them (``StorableValue/primitiveValue``).
-// - Strings compare as Swift compares them (characters, canonical equivalence): `contains` /
+// - Strings compare as Swift compares them (characters, canonical equivalence): on SQLite `contains` /
 //   `starts(with:)` call SQL functions written with Swift's `String`, and `==`, `<`, `IN` and
 //   string sorts use the `DM_SWIFT` collation where bytes could disagree
-//   (`SwiftStringFunctions`). A condition that selects a superset (`exact: false`) would make
-//   the request evaluate the predicate again in memory on the rows SQL returned.
+//   (`SwiftStringFunctions`); PostgreSQL's spelling of each is in `PredicateDialect.swift`. A
+//   condition that selects a superset (`exact: false`) makes the request evaluate the predicate
+//   again in memory on the rows SQL returned.
 
 /// How a fetch request's predicate is answered, as ``ManagedObjectContext/explain(_:)`` reports it.
 public struct FetchExplanation: Sendable, CustomStringConvertible {
     /// Where the predicate is evaluated.
     public enum Path: String, Sendable {
-        /// SQLite answers the whole predicate.
+        /// The store's SQL (SQLite's or PostgreSQL's) answers the whole predicate.
         case sql
-        /// SQLite narrows the rows, then the predicate is evaluated in memory on them.
+        /// The store's SQL narrows the rows, then the predicate is evaluated in memory on them.
         case sqlThenMemory
         /// Every row of the entity is loaded and the predicate is evaluated in memory.
         case memory
@@ -118,17 +119,18 @@ struct SQLObjectReference {
 
     /// A condition, never `NULL`, true when the object is the one `id` names: its primary key and
     /// entity (a row of a sub-entity has its own `Z_ENT`). An ID of another store, or of an entity
-    /// outside this one's hierarchy, names no row: `0`.
-    func isIdentified(by id: ObjectID) -> SQLFragment {
+    /// outside this one's hierarchy, names no row: `nil`.
+    func isIdentified(by id: ObjectID, _ translator: PredicateSQLTranslator) -> SQLFragment? {
         guard id.storeNumber == entity.storeNumber, entity.layout.hierarchyNumbers.contains(id.entityNumber) else {
-            return SQLFragment("0")
+            return nil
         }
-        let key = SQLFragment(primaryKey.sql + " IS ?", primaryKey.arguments + [.integer(id.primaryKey)])
+        let op = translator.isOperator(negated: false)
+        let key = SQLFragment(primaryKey.sql + op + "?", primaryKey.arguments + [.integer(id.primaryKey)])
         guard let entityNumber else {
-            return id.entityNumber == entity.number ? key : SQLFragment("0")
+            return id.entityNumber == entity.number ? key : nil
         }
         return SQLFragment(
-            "(" + key.sql + " AND " + entityNumber.sql + " IS ?)",
+            "(" + key.sql + " AND " + entityNumber.sql + op + "?)",
             key.arguments + entityNumber.arguments + [.integer(Int64(id.entityNumber))])
     }
 }
@@ -164,23 +166,40 @@ protocol SQLTranslatable {
 /// Walks one predicate (single use).
 final class PredicateSQLTranslator {
     let runtime: ModelRuntime
+    /// The SQL written: SQLite's or PostgreSQL's (`PredicateDialect.swift`).
+    let dialect: SQLDialect
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
     private var aliasCounter = 0
     private(set) var usesRelationships = false
+    /// Why a node has no translation in this dialect, when the dialect is the reason (the first one noted).
+    private(set) var declineReason: String?
 
-    init(runtime: ModelRuntime) {
+    init(runtime: ModelRuntime, dialect: SQLDialect = .sqlite) {
         self.runtime = runtime
+        self.dialect = dialect
     }
 
-    /// The predicate as SQL over the root entity's table aliased `t0`, or `nil`.
-    static func translate<T>(_ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime)
-        -> TranslatedPredicate?
-    {
-        let translator = PredicateSQLTranslator(runtime: runtime)
+    /// The predicate as SQL over the root entity's table aliased `t0`, in `dialect`, or `nil`.
+    static func translate<T>(
+        _ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime, dialect: SQLDialect = .sqlite
+    ) -> TranslatedPredicate? {
+        var reason: String?
+        return translate(predicate, entity: entity, runtime: runtime, dialect: dialect, declineReason: &reason)
+    }
+
+    /// As above; `declineReason` is set to why the dialect has no translation, when that is why there is none.
+    static func translate<T>(
+        _ predicate: Predicate<T>, entity: EntityRuntime, runtime: ModelRuntime, dialect: SQLDialect,
+        declineReason: inout String?
+    ) -> TranslatedPredicate? {
+        let translator = PredicateSQLTranslator(runtime: runtime, dialect: dialect)
         translator.variables[predicate.variable.key] = .object(SQLObjectReference(entity: entity, alias: "t0"))
         guard let term = translator.term(predicate.expression),
             case .condition(let fragment, let exact)? = translator.condition(term)
-        else { return nil }
+        else {
+            declineReason = translator.declineReason
+            return nil
+        }
         return TranslatedPredicate(
             sql: fragment.sql, arguments: fragment.arguments, isExact: exact,
             usesRelationships: translator.usesRelationships)
@@ -203,12 +222,12 @@ final class PredicateSQLTranslator {
             guard !nullable else { return nil }
             switch type {
             case .boolean, .attribute(.boolean):
-                return .condition(SQLFragment("(" + fragment.sql + " IS 1)", fragment.arguments), exact: true)
+                return .condition(SQLFragment(isTrue(fragment.sql), fragment.arguments), exact: true)
             default: return nil
             }
         case .constant(let value):
             guard let bool = unwrapped(value) as? Bool else { return nil }
-            return .condition(SQLFragment(bool ? "1" : "0"), exact: true)
+            return .condition(SQLFragment(literal(bool)), exact: true)
         case .object, .toMany, .optionalNarrowing: return nil
         }
     }
@@ -233,7 +252,9 @@ final class PredicateSQLTranslator {
         case .integer:
             return (value as? Int).map { .integer(Int64($0)) }
         case .attribute:
-            return (value as? any StorableValue)?.primitiveValue
+            guard let primitive = (value as? any StorableValue)?.primitiveValue, isExactlyStored(primitive, type)
+            else { return nil }
+            return primitive
         }
     }
 
@@ -309,7 +330,7 @@ final class PredicateSQLTranslator {
 
     /// `a IS b` / `a IS NOT b` for two terms, or `nil`.
     func equality(_ lhs: SQLTerm, _ rhs: SQLTerm, negated: Bool) -> SQLTerm? {
-        let op = negated ? " IS NOT " : " IS "
+        let op = isOperator(negated: negated)
         switch (lhs, rhs) {
         case (.optionalNarrowing(let fragment), .constant(let value)),
             (.constant(let value), .optionalNarrowing(let fragment)):
@@ -328,7 +349,9 @@ final class PredicateSQLTranslator {
             } else {
                 return nil
             }
-            let identified = object.isIdentified(by: id)
+            guard let identified = object.isIdentified(by: id, self) else {
+                return .condition(SQLFragment(literal(negated)), exact: true)
+            }
             return .condition(
                 negated ? SQLFragment("NOT " + identified.sql, identified.arguments) : identified, exact: true)
         case (.object(let left), .object(let right)):
@@ -347,13 +370,10 @@ final class PredicateSQLTranslator {
                 return .condition(SQLFragment(fragment.sql + op + "NULL", fragment.arguments), exact: true)
             }
             return .condition(
-                SQLFragment(fragment.sql + op + "?" + collation(type, [encoded]), fragment.arguments + [encoded]),
-                exact: true)
+                compare(fragment, op, SQLFragment("?", [encoded]), type, constants: [encoded]), exact: true)
         default:
             guard let (left, type, _) = scalar(lhs), let (right, _, _) = scalar(rhs) else { return nil }
-            return .condition(
-                SQLFragment(left.sql + op + right.sql + collation(type, nil), left.arguments + right.arguments),
-                exact: true)
+            return .condition(compare(left, op, right, type, constants: nil), exact: true)
         }
     }
 
@@ -507,7 +527,7 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
         case .scalar(let fragment, .attribute(let type), let nullable):
             guard type == .string || type == .uri, path == \String.isEmpty as AnyKeyPath else { return nil }
             // A NULL string (a required attribute across a missing to-one) is not empty.
-            let test = nullable ? "COALESCE(" + fragment.sql + " = '', 0)" : "(" + fragment.sql + " = '')"
+            let test = nullable ? translator.orFalse(fragment.sql + " = ''") : "(" + fragment.sql + " = '')"
             return .condition(SQLFragment(test, fragment.arguments), exact: true)
         default:
             return nil
@@ -519,6 +539,12 @@ extension PredicateSQLTranslator {
     /// Records that the SQL reads rows other than the object's own.
     func noteRelationship() {
         usesRelationships = true
+    }
+
+    /// No translation, because of the dialect: `reason` says why (``FetchExplanation/reason``).
+    func decline(_ reason: String) -> SQLTerm? {
+        if declineReason == nil { declineReason = reason }
+        return nil
     }
 }
 
@@ -550,9 +576,8 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
         @unknown default: return nil
         }
         // Strings order as Swift orders them (canonical equivalence), whatever their bytes.
-        let collation = translator.collation(type, nil)
-        return .condition(
-            SQLFragment("(" + a.sql + symbol + b.sql + collation + ")", a.arguments + b.arguments), exact: true)
+        let test = translator.compare(a, symbol, b, type, constants: nil)
+        return .condition(SQLFragment("(" + test.sql + ")", test.arguments), exact: true)
     }
 }
 
@@ -667,7 +692,7 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
                     continue
                 }
                 guard let id = element as? ObjectID else { return nil }
-                if object.isIdentified(by: id).sql == "0" { continue }
+                if object.isIdentified(by: id, translator) == nil { continue }
                 keysByEntity[id.entityNumber, default: []].append(.integer(id.primaryKey))
             }
             var parts: [SQLFragment] = []
@@ -675,10 +700,10 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
                 let list =
                     object.primaryKey.sql + " IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ")
                     + ")"
-                var part = SQLFragment("COALESCE(" + list + ", 0)", object.primaryKey.arguments + keys)
+                var part = SQLFragment(translator.orFalse(list), object.primaryKey.arguments + keys)
                 if let entity = object.entityNumber {
                     part = SQLFragment(
-                        "(" + part.sql + " AND " + entity.sql + " IS ?)",
+                        "(" + part.sql + " AND " + entity.sql + translator.isOperator(negated: false) + "?)",
                         part.arguments + entity.arguments + [.integer(Int64(entityNumber))])
                 }
                 parts.append(part)
@@ -686,7 +711,7 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             if includesNil {
                 parts.append(SQLFragment(object.primaryKey.sql + " IS NULL", object.primaryKey.arguments))
             }
-            if parts.isEmpty { return .condition(SQLFragment("0"), exact: true) }
+            if parts.isEmpty { return .condition(SQLFragment(translator.falseSQL), exact: true) }
             if parts.count == 1 { return .condition(parts[0], exact: true) }
             return .condition(
                 SQLFragment("(" + parts.map(\.sql).joined(separator: " OR ") + ")", parts.flatMap(\.arguments)),
@@ -703,15 +728,11 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             }
             var parts: [SQLFragment] = []
             if !encoded.isEmpty {
-                let list =
-                    fragment.sql + translator.collation(type, encoded) + " IN ("
-                    + Array(repeating: "?", count: encoded.count).joined(separator: ", ") + ")"
-                parts.append(
-                    SQLFragment(
-                        nullable ? "COALESCE(" + list + ", 0)" : list, fragment.arguments + encoded))
+                let list = translator.inList(fragment, type, encoded)
+                parts.append(SQLFragment(nullable ? translator.orFalse(list) : list, fragment.arguments + encoded))
             }
             if includesNil { parts.append(SQLFragment(fragment.sql + " IS NULL", fragment.arguments)) }
-            if parts.isEmpty { return .condition(SQLFragment("0"), exact: true) }
+            if parts.isEmpty { return .condition(SQLFragment(translator.falseSQL), exact: true) }
             if parts.count == 1 { return .condition(parts[0], exact: true) }
             return .condition(
                 SQLFragment("(" + parts.map(\.sql).joined(separator: " OR ") + ")", parts.flatMap(\.arguments)),
@@ -753,6 +774,12 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         guard let text = translator.term(base).flatMap(translator.stringOperand),
             let needle = translator.term(other).flatMap(translator.stringOperand)
         else { return nil }
+        if translator.isPostgres {
+            guard case .constant(let value)? = translator.term(other), let needle = unwrapped(value) as? String else {
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
+            }
+            return translator.stringMatch(text, .contains, needle)
+        }
         // Characters, as Swift compares them: a function with Swift's own `contains`.
         return .condition(
             SQLFragment(
@@ -766,6 +793,13 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
         guard let text = translator.term(base).flatMap(translator.stringOperand),
             let prefix = translator.term(self.prefix).flatMap(translator.stringOperand)
         else { return nil }
+        if translator.isPostgres {
+            guard case .constant(let value)? = translator.term(self.prefix), let needle = unwrapped(value) as? String
+            else {
+                return translator.decline("string matching against a column is evaluated in memory on PostgreSQL")
+            }
+            return translator.stringMatch(text, .beginsWith, needle)
+        }
         return .condition(
             SQLFragment(
                 "COALESCE(dm_starts_with(" + text.sql + ", " + prefix.sql + "), 0)", text.arguments + prefix.arguments),

@@ -95,7 +95,7 @@ enum StoreConnection {
     var isInTransaction: Bool {
         switch self {
         case .sqlite(let database): database.isInTransaction
-        case .postgres(let store): store.connection.isInTransaction
+        case .postgres(let store): store.isTransactionOpen || store.connection.isInTransaction
         }
     }
 
@@ -431,13 +431,35 @@ final class PostgresStore {
     private var finishedCounts: [Int] = []
     /// Multi-row `INSERT` texts made so far, by one-row text and row count.
     private var multiRowTexts: [String: [Int: String]] = [:]
+    /// Whether ``transaction(_:)`` sent `BEGIN` and has not yet ended the transaction: a connection lost meanwhile
+    /// is not opened again until it has (see ``reconnectIfLost()``).
+    private(set) var isTransactionOpen = false
 
     init(connection: PostgresConnection) {
         self.connection = connection
     }
 
+    /// Opens a lost connection again (the statements prepared on the old session are gone with it) — but never
+    /// inside a transaction: the server rolled that one back when the connection went, so the rest of it must not
+    /// run on a new session as if it were whole. The statement that found the connection lost failed with a
+    /// connection error; the transaction fails, and the next statement after it reconnects.
+    func reconnectIfLost() throws(StoreError) {
+        guard !connection.isConnected else { return }
+        guard !isTransactionOpen else {
+            throw .postgres(
+                PostgresError(
+                    kind: .connection,
+                    message: "the connection was lost in the middle of a transaction; the server rolled it back"))
+        }
+        do { try connection.reconnect() } catch { throw .postgres(error) }
+        for statement in statements.values { statement.isStale = true }
+        statements = [:]
+        statementCount = 0
+    }
+
     /// The prepared statement for `sql`, whose `?` parameters become `$1 … $n`.
     func statement(_ sql: String) throws(StoreError) -> PostgresStatement {
+        try reconnectIfLost()
         if let statement = statements[sql] {
             guard !statement.isStale else {
                 statements[sql] = nil
@@ -450,14 +472,6 @@ final class PostgresStore {
         }
         // Preparing is a round trip of its own: what is queued goes first.
         try flushQueued()
-        if !connection.isConnected && !connection.isInTransaction {
-            // A lost connection is opened again before the next statement; the statements prepared on the old
-            // session are gone with it. (A transaction that lost its connection failed: its save was reported.)
-            do { try connection.reconnect() } catch { throw .postgres(error) }
-            for statement in statements.values { statement.isStale = true }
-            statements = [:]
-            statementCount = 0
-        }
         let text = Self.numberingParameters(sql)
         statementCount += 1
         let name = "dm\(statementCount)"
@@ -492,6 +506,7 @@ final class PostgresStore {
     /// Runs `sql` (statements without parameters).
     func execute(_ sql: String) throws(StoreError) {
         try flushQueued()
+        try reconnectIfLost()
         do { try connection.execute(sql) } catch { throw .postgres(error) }
     }
 
@@ -545,8 +560,14 @@ final class PostgresStore {
     }
 
     /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws.
+    ///
+    /// A connection lost on the way fails the transaction with a connection error (nothing of it is retried);
+    /// one lost at `COMMIT` leaves the outcome unknown to the client: the error says so, and the next save finds
+    /// out (a row it inserts again is a unique violation, a row it updates again a conflict).
     func transaction<Value>(_ body: () throws -> Value) throws -> Value {
         try execute("BEGIN")
+        isTransactionOpen = true
+        defer { isTransactionOpen = false }
         let value: Value
         do {
             value = try body()
@@ -561,7 +582,10 @@ final class PostgresStore {
             try connection.execute("COMMIT")
         } catch {
             if connection.isConnected && connection.isInTransaction { try? connection.execute("ROLLBACK") }
-            throw StoreError.postgres(error)
+            guard error.kind == .connection else { throw StoreError.postgres(error) }
+            var unknown = error
+            unknown.message += " (the connection was lost at COMMIT: whether the transaction committed is unknown)"
+            throw StoreError.postgres(unknown)
         }
         return value
     }

@@ -89,11 +89,14 @@ extension StoreCoordinator {
     }
 
     /// Checks that the database's tables are a store of this model (its `Z_METADATA` records the model's entity
-    /// version hashes, and every table of the layout exists); anything else is
-    /// ``StoreError/modelMismatch(path:differences:)``.
+    /// version hashes, and every table of the layout exists). A store an earlier version of the model wrote (its
+    /// hashes are that version's) is migrated in place, in the open transaction (PostgreSQL's DDL is
+    /// transactional, and the opener holds the advisory lock: a second process opening meanwhile waits, then finds
+    /// the store migrated). Anything else is ``StoreError/modelMismatch(path:differences:)``; a change Core Data's
+    /// inferred mapping refuses is ``StoreError/migrationNotInferable(path:from:reasons:)``, and with automatic
+    /// migration turned off a store of an earlier version is ``StoreError/migrationRequired(path:from:to:)`` —
+    /// nothing written in any of these cases.
     private func checkPostgresSchema(tables: Set<String>) throws {
-        let expected = runtime.layout.tables.map(\.name)
-        let missing = expected.filter { !tables.contains($0) }
         guard tables.contains("Z_METADATA") else {
             let found = tables.sorted()
             throw StoreError.modelMismatch(
@@ -104,33 +107,97 @@ extension StoreCoordinator {
                         + "); use an empty database or schema"
                 ])
         }
+        var metadata: [String: PropertyListValue] = [:]
         var recorded: [String: String]?
         if let blob = try database.fetchOne(
             sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
-            case .dictionary(let entries)? = BinaryPropertyList.decode(blob),
-            case .dictionary(let hashes)? = entries[StoreFile.versionHashesKey]
+            case .dictionary(let entries)? = BinaryPropertyList.decode(blob)
         {
-            recorded = hashes.compactMapValues {
-                if case .string(let text) = $0 { return text }
-                return nil
+            metadata = entries
+            if case .dictionary(let hashes)? = entries[StoreFile.versionHashesKey] {
+                recorded = hashes.compactMapValues {
+                    if case .string(let text) = $0 { return text }
+                    return nil
+                }
             }
         }
         let hashes = runtime.model.layoutModel.versionHashes
         var differences: [String] = []
+        var tables = tables
         if let recorded, recorded != hashes {
-            let names = Set(recorded.keys).union(hashes.keys).sorted()
-            for name in names where recorded[name] != hashes[name] {
-                switch (recorded[name], hashes[name]) {
-                case (nil, _): differences.append("entity \(name) is not in the store")
-                case (_, nil): differences.append("the store has entity \(name), which the model lacks")
-                default: differences.append("entity \(name) differs")
+            let versions = runtime.model.earlierVersions
+            if let source = versions.lastIndex(where: { $0.layoutModel.versionHashes == recorded }) {
+                try migratePostgresStore(from: source, metadata: metadata)
+                tables = Set(
+                    try database.fetchAll(
+                        sql:
+                            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+                    ).compactMap { $0.first?.textValue })
+            } else {
+                let names = Set(recorded.keys).union(hashes.keys).sorted()
+                for name in names where recorded[name] != hashes[name] {
+                    switch (recorded[name], hashes[name]) {
+                    case (nil, _): differences.append("entity \(name) is not in the store")
+                    case (_, nil): differences.append("the store has entity \(name), which the model lacks")
+                    default: differences.append("entity \(name) differs")
+                    }
                 }
+                differences.append(
+                    "the store was written by a model that is neither this one nor one of its earlier versions")
             }
-            differences.append("migrating a PostgreSQL store between model versions is not supported yet")
         } else if recorded == nil {
             differences.append("Z_METADATA records no entity version hashes of this runtime")
         }
+        let missing = runtime.layout.tables.map(\.name).filter { !tables.contains($0) }
         if !missing.isEmpty { differences.append("missing tables: " + missing.joined(separator: ", ")) }
         if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
+    }
+
+    /// Migrates the store, written by `earlierVersions[source]`, to the model, in the open transaction: the
+    /// migration plan's PostgreSQL statements, the rewritten values of Binary attributes whose external-storage
+    /// flag changed, and the new version hashes in `Z_METADATA` (its other keys kept).
+    private func migratePostgresStore(from source: Int, metadata: [String: PropertyListValue]) throws {
+        let versions = runtime.model.earlierVersions
+        let name = versions[source].versionName ?? "version \(source + 1)"
+        let target = runtime.model.versionName ?? "current"
+        guard migratesAutomatically else {
+            throw StoreError.migrationRequired(path: path, from: name, to: target)
+        }
+        let plan: MigrationPlan
+        do {
+            let old = versions[source].layoutModel
+            plan = try MigrationPlan(
+                from: old, to: runtime.model.layoutModel, oldLayout: try StoreLayout(model: old),
+                newLayout: runtime.layout, dialect: .postgres)
+        } catch {
+            throw StoreError.invalidModel(error.description)
+        }
+        guard plan.isInferable else {
+            throw StoreError.migrationNotInferable(path: path, from: name, reasons: plan.blockers)
+        }
+        for sql in plan.statements { try database.execute(sql: sql) }
+        for change in plan.externalStorageChanges {
+            // No folder beside a server: every value is in its column, in Core Data's marked form or bare.
+            for row in try database.fetchAll(sql: change.selectSQL) {
+                guard row.count == 2, let key = row[0].integerValue else { continue }
+                let stored: Data
+                switch row[1] {
+                case .blob(let data): stored = data
+                case .text(let text): stored = Data(text.utf8)
+                default: continue
+                }
+                let value: SQLiteValue =
+                    change.toExternalFormat
+                    ? .blob(ExternalBinaryData.inline(stored))
+                    : ExternalBinaryData.value(of: stored, directory: nil).map { .blob($0) } ?? .null
+                try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
+            }
+        }
+        var updated = metadata
+        updated[StoreFile.versionHashesKey] = .dictionary(
+            runtime.model.layoutModel.versionHashes.mapValues { .string($0) })
+        updated["DataModelRuntimeModelName"] = .string(runtime.model.name)
+        try database.execute(
+            sql: #"UPDATE "Z_METADATA" SET "Z_PLIST" = ?"#, arguments: [.blob(StoreFile.propertyList(updated))])
     }
 }

@@ -19,8 +19,12 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     let externalData: ExternalDataFiles
     /// Recursive: a fetch holding it may fire faults, which take it again.
     private let lock = NSRecursiveLock()
-    /// Contexts that merge other contexts' saves, by their inbox.
-    private var mergingInboxes: [WeakInbox] = []
+    /// Contexts that merge other contexts' saves, by their inbox: shared by a PostgreSQL store's pooled
+    /// coordinators, so a save on any connection reaches the contexts of all.
+    private let hub: ChangeHub
+    /// A PostgreSQL store's connections for background contexts (`nil` on SQLite and in memory, and in a pooled
+    /// coordinator itself).
+    private let pool: BackgroundPool?
     /// The last primary key handed out, by root entity number (slot 0 unused).
     @exclusivity(unchecked) var lastPrimaryKey: [Int64]
     /// `Z_MAX` as the store holds it, by root entity number.
@@ -51,6 +55,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             location = .file(path: url.path)
             path = url.path
         case .postgres(let url):
+            hub = ChangeHub()
+            pool = BackgroundPool(url: url)
             // Binary values with external storage stay in their column: there is no folder beside a server.
             path = Self.displayedURL(url)
             externalData = ExternalDataFiles(storePath: path, threshold: externalBinaryDataThreshold, needed: false)
@@ -66,6 +72,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
             return
         }
+        hub = ChangeHub()
+        pool = nil
         externalData = ExternalDataFiles(
             storePath: path, threshold: externalBinaryDataThreshold, needed: runtime.hasExternalAttributes)
         var journalMode = "memory"
@@ -100,6 +108,38 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         EntityNames.register(runtime.entities.map(\.name), store: storeNumber)
     }
 
+    /// A pooled coordinator of a PostgreSQL store: a connection of its own (its lock, its statements, its blocks of
+    /// primary keys, reserved in `Z_PRIMARYKEY` as another process's would be), the main coordinator's model,
+    /// store number and change notifications.
+    private init(pooledFrom main: StoreCoordinator, url: URL) throws(StoreError) {
+        migratesAutomatically = main.migratesAutomatically
+        runtime = main.runtime
+        path = main.path
+        externalData = main.externalData
+        hub = main.hub
+        pool = nil
+        storeNumber = main.storeNumber
+        let count = runtime.entities.count + 1
+        lastPrimaryKey = [Int64](repeating: 0, count: count)
+        storedMaximum = [Int64](repeating: 0, count: count)
+        reservedMaximum = [Int64](repeating: 0, count: count)
+        reservationSize = [Int64](repeating: 64, count: count)
+        database = try Self.connect(to: url, shownAs: path)
+    }
+
+    /// The coordinator a new background context uses: on PostgreSQL one of a small pool
+    /// (``BackgroundPool/limit`` connections besides the view context's, opened as needed and handed out in turn),
+    /// so background work does not queue behind the view context or behind each other; on SQLite and in memory
+    /// this one (one connection; SQLite has one writer at a time anyway). A pool connection that cannot be opened
+    /// leaves the context on this coordinator's connection.
+    func backgroundCoordinator() -> StoreCoordinator {
+        guard let pool else { return self }
+        return pool.next { () throws(StoreError) in try StoreCoordinator(pooledFrom: self, url: pool.url) } ?? self
+    }
+
+    /// How many pooled connections are open (PostgreSQL), for tests.
+    var pooledConnectionCount: Int { pool?.count ?? 0 }
+
     deinit {
         // Hand back the unused part of each reservation when nobody reserved after it, so the
         // next open continues right after the last key used.
@@ -128,25 +168,19 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     /// Starts or stops posting other contexts' saves to `inbox`.
     func setMerging(_ enabled: Bool, inbox: ChangeInbox) {
-        locked {
-            mergingInboxes.removeAll { $0.inbox == nil || $0.inbox === inbox }
-            if enabled { mergingInboxes.append(WeakInbox(inbox: inbox)) }
-        }
+        hub.setMerging(enabled, inbox: inbox)
     }
 
     /// Whether any context but `sender`'s merges other contexts' saves: when none does, a save
     /// need not collect its changes at all.
     func hasMergingContexts(besides sender: ChangeInbox?) -> Bool {
-        locked { mergingInboxes.contains { $0.inbox != nil && $0.inbox !== sender } }
+        hub.hasMergingContexts(besides: sender)
     }
 
     /// Posts what a save or batch request changed to every merging context but `sender`'s.
     func post(_ changes: StoreChanges, from sender: ChangeInbox?) {
         guard !changes.isEmpty else { return }
-        locked {
-            mergingInboxes.removeAll { $0.inbox == nil }
-            for entry in mergingInboxes where entry.inbox !== sender { entry.inbox?.post(changes) }
-        }
+        hub.post(changes, from: sender)
     }
 
     // MARK: Schema
@@ -361,6 +395,67 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 /// A context's inbox, held weakly: a context that is gone receives nothing.
 private struct WeakInbox {
     weak var inbox: ChangeInbox?
+}
+
+/// The inboxes of the contexts that merge other contexts' saves, for every coordinator of one container.
+private final class ChangeHub: @unchecked Sendable {  // safe: `inboxes` is only touched under `lock`
+    private let lock = NSLock()
+    private var inboxes: [WeakInbox] = []
+
+    func setMerging(_ enabled: Bool, inbox: ChangeInbox) {
+        lock.lock()
+        defer { lock.unlock() }
+        inboxes.removeAll { $0.inbox == nil || $0.inbox === inbox }
+        if enabled { inboxes.append(WeakInbox(inbox: inbox)) }
+    }
+
+    func hasMergingContexts(besides sender: ChangeInbox?) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return inboxes.contains { $0.inbox != nil && $0.inbox !== sender }
+    }
+
+    func post(_ changes: StoreChanges, from sender: ChangeInbox?) {
+        lock.lock()
+        defer { lock.unlock() }
+        inboxes.removeAll { $0.inbox == nil }
+        for entry in inboxes where entry.inbox !== sender { entry.inbox?.post(changes) }
+    }
+}
+
+/// A PostgreSQL store's coordinators for background contexts: at most ``limit``, opened when a background context
+/// first needs one, then handed out in turn (a context keeps its coordinator, and so its connection, for life).
+private final class BackgroundPool: @unchecked Sendable {  // safe: `members` and `turn` are only touched under `lock`
+    /// The most connections a container opens for background contexts, besides the view context's.
+    static let limit = 4
+    let url: URL
+    private let lock = NSLock()
+    private var members: [StoreCoordinator] = []
+    private var turn = 0
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return members.count
+    }
+
+    /// The next coordinator in turn, opening one with `open` while there are fewer than ``limit``; `nil` when
+    /// none is open and opening fails.
+    func next(_ open: () throws(StoreError) -> StoreCoordinator) -> StoreCoordinator? {
+        lock.lock()
+        defer { lock.unlock() }
+        if members.count < Self.limit, turn >= members.count, let opened = try? open() {
+            members.append(opened)
+        }
+        guard !members.isEmpty else { return nil }
+        let member = members[turn % members.count]
+        turn = (turn + 1) % Self.limit
+        return member
+    }
 }
 
 /// Numbers stores by their UUID, so object IDs from containers on the same file are equal and

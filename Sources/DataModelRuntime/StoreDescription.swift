@@ -43,7 +43,7 @@ public final class PersistentStoreDescription: CustomStringConvertible {
     /// The kind of store; ``StoreType/sqlite`` by default.
     public var type: StoreType
     /// The store file (of an SQLite store). `/dev/null`, Core Data's way of asking for a store that is never
-    /// written, opens an in-memory store.
+    /// written, opens an in-memory store; a `postgresql://` URL opens that PostgreSQL database.
     public var url: URL?
     /// Whether a store an earlier model version wrote is migrated when it is opened (`true`, as in Core Data).
     public var shouldMigrateStoreAutomatically = true
@@ -86,6 +86,11 @@ public final class PersistentStoreDescription: CustomStringConvertible {
             return .inMemory
         case .sqlite:
             guard let url else { throw .unsupportedStore("an SQLite store description without a url") }
+            // A `postgresql://` URL names a PostgreSQL database, whatever the type says: Core Data code that sets
+            // `persistentStoreDescriptions.first?.url` runs on PostgreSQL by that line alone.
+            if let scheme = url.scheme?.lowercased(), scheme == "postgresql" || scheme == "postgres" {
+                return .postgres(url: url)
+            }
             return url.path == "/dev/null" ? .inMemory : .sqlite(at: url)
         case .postgres:
             guard let url else { throw .unsupportedStore("a PostgreSQL store description without a url") }

@@ -46,7 +46,7 @@ extension MigrationPlanner {
             }
             guard !earlier.isEmpty, let root = oldRoot(of: table) else { continue }
             let bounds = earlier.compactMap(upperKeyBound)
-            let value = bounds.count == 1 ? bounds[0] : "MAX(" + bounds.joined(separator: ", ") + ")"
+            let value = bounds.count == 1 ? bounds[0] : greatest(bounds)
             if keyOffsetStatements.isEmpty {
                 keyOffsetStatements.append(
                     #"CREATE TEMPORARY TABLE "_DMG_KEY_OFFSET" ("Z_ENT" INTEGER PRIMARY KEY, "Z_OFFSET" INTEGER)"#)
@@ -73,10 +73,11 @@ extension MigrationPlanner {
     private func upperKeyBound(of table: String) -> String? {
         guard let root = oldRoot(of: table) else { return nil }
         let numbers = root.hierarchyNumbers
-        let largest =
-            #"MAX(COALESCE((SELECT MAX("Z_PK") FROM "# + ddl.dialect.identifier(table) + "), 0), "
-            + #"COALESCE((SELECT MAX("Z_MAX") FROM "Z_PRIMARYKEY" WHERE "Z_ENT" BETWEEN "#
-            + "\(numbers.lowerBound) AND \(numbers.upperBound)), 0))"
+        let largest = greatest([
+            #"COALESCE((SELECT MAX("Z_PK") FROM "# + ddl.dialect.identifier(table) + "), 0)",
+            #"COALESCE((SELECT MAX("Z_MAX") FROM "Z_PRIMARYKEY" WHERE "Z_ENT" BETWEEN "#
+                + "\(numbers.lowerBound) AND \(numbers.upperBound)), 0)",
+        ])
         return keyOffsets[table].map { $0 + " + " + largest } ?? largest
     }
 
@@ -120,7 +121,7 @@ extension MigrationPlanner {
             terms.append(keyOffsets[oldTable].map { maximum + " + " + $0 } ?? maximum)
         }
         terms.append(#"(SELECT COALESCE(MAX("Z_PK"), 0) FROM "# + ddl.dialect.identifier(table) + ")")
-        return "MAX(" + terms.joined(separator: ", ") + ")"
+        return greatest(terms)
     }
 
     /// One step per merged table, for people.
@@ -138,7 +139,8 @@ extension MigrationPlanner {
     /// The queries finding the files of Binary values with external storage that the migration removes: the
     /// attribute is gone from the entity (or the entity is gone), so its values are.
     mutating func planExternalFileCleanup() {
-        guard !statements.isEmpty else { return }
+        // A PostgreSQL store keeps every value in its column: there is no folder of files.
+        guard !statements.isEmpty, ddl.dialect != .postgres else { return }
         // (old table, column) → the old entity numbers whose values in it go.
         var removed: [String: [String: [Int]]] = [:]
         for entity in old.entities {

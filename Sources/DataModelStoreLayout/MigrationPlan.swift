@@ -48,19 +48,26 @@ public struct MigrationPlan: Sendable, Hashable {
     /// side's keys move), which Core Data's inferred mapping refuses; by default that change is a blocker, as in
     /// Core Data.
     ///
+    /// `dialect`: the SQL the statements are written in — SQLite's (a Core Data store), or PostgreSQL's for a
+    /// store on a server (the same tables; its own column types, literals and functions, see
+    /// `Docs/Migration.md`).
+    ///
     /// - Throws: ``StoreLayoutError`` when either model cannot be laid out.
-    public init(from old: LayoutModel, to new: LayoutModel, mergingHierarchies: Bool = false) throws(StoreLayoutError) {
+    public init(
+        from old: LayoutModel, to new: LayoutModel, mergingHierarchies: Bool = false, dialect: SQLDialect = .sqlite
+    ) throws(StoreLayoutError) {
         try self.init(
             from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new),
-            mergingHierarchies: mergingHierarchies)
+            mergingHierarchies: mergingHierarchies, dialect: dialect)
     }
 
     /// Plans the migration with the two models' layouts already computed (`StoreLayout(model: old)`, and `new`'s).
     public init(
         from old: LayoutModel, to new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout,
-        mergingHierarchies: Bool = false
+        mergingHierarchies: Bool = false, dialect: SQLDialect = .sqlite
     ) throws(StoreLayoutError) {
-        var planner = MigrationPlanner(old: old, new: new, oldLayout: oldLayout, newLayout: newLayout)
+        var planner = MigrationPlanner(
+            old: old, new: new, oldLayout: oldLayout, newLayout: newLayout, dialect: dialect)
         planner.plan()
         if !mergingHierarchies {
             planner.blockers += planner.beyondCoreData.map {
@@ -180,8 +187,8 @@ struct MigrationPlanner {
     var keyOffsetStatements: [String] = []
     /// New table name → the old tables whose rows it receives, when more than one, first kept key first.
     var mergedTables: [String: [String]] = [:]
-    /// Writes the new tables and indexes exactly as a new store gets them.
-    let ddl = DDLWriter()
+    /// Writes the new tables and indexes exactly as a new store gets them, in the store's dialect.
+    let ddl: DDLWriter
 
     /// New entity number → old entity layout it maps from.
     var entityMap: [Int: EntityLayout] = [:]
@@ -192,7 +199,11 @@ struct MigrationPlanner {
     /// The tables a rebuild leaves as they are (``keptTables()``).
     private var keptTableNames: Set<String> = []
 
-    init(old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout) {
+    init(
+        old: LayoutModel, new: LayoutModel, oldLayout: StoreLayout, newLayout: StoreLayout,
+        dialect: SQLDialect = .sqlite
+    ) {
+        ddl = DDLWriter(dialect: dialect)
         oldModel = old
         newModel = new
         oldDeclared = DeclaredProperties(old)
@@ -328,9 +339,11 @@ struct MigrationPlanner {
     static func hasDefault(_ attribute: LayoutAttribute) -> Bool { attribute.defaultValue != nil }
 
     /// `value` as an SQL literal, stored as the runtime stores it: numbers and dates (seconds since 2001) as
-    /// numbers, Booleans as 0 or 1, text and decimal digits quoted, a UUID as its 16 bytes.
+    /// numbers, Booleans as 0 or 1, text and decimal digits quoted, a UUID as its 16 bytes. PostgreSQL's columns
+    /// have types of their own: `TRUE`/`FALSE`, a `TIMESTAMPTZ`, a `UUID`.
     func literal(_ value: AttributeValue) -> String {
-        switch value {
+        if ddl.dialect == .postgres { return postgresLiteral(value) }
+        return switch value {
         case .integer(let number): String(number)
         case .double(let number), .date(let number): number.isFinite ? "\(number)" : "NULL"
         case .boolean(let flag): flag ? "1" : "0"
@@ -535,6 +548,10 @@ struct MigrationPlanner {
                 "ALTER TABLE " + ddl.dialect.identifier(table.name) + " RENAME TO "
                     + ddl.dialect.identifier(Self.oldName(table.name)))
         }
+        if ddl.dialect == .postgres && !oldTables.isEmpty {
+            // A renamed table keeps its indexes' names (`ZPERSON_pkey`), which the new tables' own need.
+            sql.append(Self.postgresIndexesMovedAside)
+        }
         for table in new.entityTables + new.joinTables.map(\.table) where !kept.contains(table.name) {
             sql.append(ddl.createTable(table))
         }
@@ -735,8 +752,9 @@ struct MigrationPlanner {
             let declared = attribute(name, of: entity.name, in: newDeclared)
             let fill = declared?.defaultValue.map(literal)
             guard let previous = sourceAttribute(name, entity: entity, source: source) else { return fill ?? "NULL" }
-            if let fill, declared?.isOptional == false { return "COALESCE(" + q(previous.column) + ", " + fill + ")" }
-            return q(previous.column)
+            let old = converted(q(previous.column), from: previous.type, to: column)
+            if let fill, declared?.isOptional == false { return "COALESCE(" + old + ", " + fill + ")" }
+            return old
         case .foreignKey, .foreignEntity, .foreignOrder:
             guard let name = column.propertyName, let current = entity.relationship(named: name),
                 case .foreignKey(let columns) = current.storage,

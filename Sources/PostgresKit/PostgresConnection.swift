@@ -264,7 +264,15 @@ public final class PostgresConnection {
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
-        default: throw error(from: result, sql: sql)
+        default:
+            let failure = error(from: result, sql: sql)
+            // The server ended the session (its process was terminated, it shuts down): closed here too, so
+            // `isConnected` is `false` at once, even before libpq has read the end of the stream.
+            if failure.kind == .connection, let handle {
+                PQfinish(handle)
+                self.handle = nil
+            }
+            throw failure
         }
     }
 

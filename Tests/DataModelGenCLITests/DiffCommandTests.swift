@@ -20,6 +20,10 @@ struct DiffCommandTests {
                 """)
         let sql = runTool(["diff", Self.person, "--sql"]).out
         #expect(sql.hasSuffix("BEGIN IMMEDIATE;\nALTER TABLE \"ZPERSON\" ADD COLUMN \"ZEMAIL\" VARCHAR;\nCOMMIT;\n"))
+        // A PostgreSQL store's statements: its column types, its transaction.
+        let postgres = runTool(["diff", Self.person, "--sql", "--dialect", "postgres"]).out
+        #expect(postgres.hasSuffix("BEGIN;\nALTER TABLE \"ZPERSON\" ADD COLUMN \"ZEMAIL\" TEXT;\nCOMMIT;\n"))
+        #expect(runTool(["diff", Self.person, "--dialect", "mysql"]).code == .usageError)
     }
 
     @Test func sameVersionsExitZeroAndUsageErrorsExitTwo() {

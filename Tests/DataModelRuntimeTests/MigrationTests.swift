@@ -1,7 +1,64 @@
 import DataModelRuntime
 import Foundation
+import PostgresKit
 import SQLiteKit
 import Testing
+
+extension StoreKind {
+    /// The stores a migration runs on: an SQLite file, and PostgreSQL when a server is there.
+    static var persistent: [StoreKind] { allCases.filter { $0 != .inMemory } }
+}
+
+/// Where a migration test's store lives: a fresh SQLite file, or a fresh PostgreSQL schema; no container is open
+/// on it until the test opens one.
+struct MigrationStore {
+    let kind: StoreKind
+    /// The SQLite file, or the URL of the PostgreSQL schema.
+    let url: URL
+    private let schema: String?
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        if kind == .postgres {
+            let fresh = try PostgresTestServer.freshSchema()
+            url = fresh.url
+            schema = fresh.name
+        } else {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
+            schema = nil
+        }
+    }
+
+    var store: StoreDescription { kind == .postgres ? .postgres(url: url) : .sqlite(at: url) }
+
+    /// The store as errors name it.
+    var path: String { kind == .postgres ? url.absoluteString : url.path }
+
+    /// The rows `sql` returns, each as its values joined by `|` (`nil` for NULL). Identifiers are quoted, so the
+    /// SQL is the same on both stores.
+    func rows(_ sql: String) throws -> [String] {
+        if kind == .postgres {
+            return try PostgresConnection(url: url.absoluteString).query(sql).rows.map { row in
+                row.map { value in
+                    switch value {
+                    case .int(let number): String(number)
+                    case .text(let text): text
+                    case .null: "nil"
+                    default: "\(value)"
+                    }
+                }.joined(separator: "|")
+            }
+        }
+        return try Database(path: url.path).fetchAll(sql: sql).map { row in
+            row.map { $0.integerValue.map(String.init) ?? $0.textValue ?? "nil" }.joined(separator: "|")
+        }
+    }
+
+    func cleanUp() {
+        if let schema { PostgresTestServer.drop(schema: schema) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+}
 
 /// A store written with one version of a model opens with the next: migrated in place, every row kept.
 @Suite("Stores migrate to the model's current version")
@@ -59,13 +116,14 @@ struct MigrationTests {
     /// The seed model `Models/Person.xcdatamodeld`: the generated `PersonModel` carries both versions, and a store
     /// written with the first (`PersonModel.versions[0]`, as an app of that version would have) opens with the
     /// current one, every person kept.
-    @Test func theGeneratedPersonModelOpensStoresOfItsFirstVersion() throws {
+    @Test(arguments: StoreKind.persistent)
+    func theGeneratedPersonModelOpensStoresOfItsFirstVersion(kind: StoreKind) throws {
         #expect(PersonModel.versions.map(\.versionName) == ["Person", "Person 2"])
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("person-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         let joined = Date(timeIntervalSinceReferenceDate: 700_000_000)
         do {
-            let first = try PersistentContainer(model: PersonModel.versions[0], store: .sqlite(at: url))
+            let first = try PersistentContainer(model: PersonModel.versions[0], store: location.store)
             for index in 0..<50 {
                 let person = try first.viewContext.insertNewObject(forEntityName: "Person")
                 person.setValue("person \(index)", for: "name")
@@ -74,7 +132,7 @@ struct MigrationTests {
             }
             try first.viewContext.save()
         }
-        let container = try PersistentContainer(model: PersonModel.model, store: .sqlite(at: url))
+        let container = try PersistentContainer(model: PersonModel.model, store: location.store)
         let people = try container.viewContext.fetch(Person.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
         #expect(people.count == 50)
         let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id ?? "", $0) })
@@ -86,45 +144,55 @@ struct MigrationTests {
         }
         people[0].email = "a@example.com"
         try container.viewContext.save()
+        #expect(try location.rows(#"SELECT "ZEMAIL" FROM "ZPERSON" WHERE "ZEMAIL" IS NOT NULL"#) == ["a@example.com"])
     }
 
-    @Test func aStoreOfTheFirstVersionOpensWithTheSecond() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+    @Test(arguments: StoreKind.persistent)
+    func aStoreOfTheFirstVersionOpensWithTheSecond(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         do {
-            let container = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
             try Self.fill(container.viewContext)
         }
-        let before = try Self.rows(url, #"SELECT Z_PK, ZOWNER, Z_FOK_OWNER, ZNAME FROM ZPET ORDER BY Z_PK"#)
+        let pets = #"SELECT "Z_PK", "ZOWNER", "Z_FOK_OWNER", "ZNAME" FROM "ZPET" ORDER BY "Z_PK""#
+        let entities = #"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#
+        let before = try location.rows(pets)
         #expect(before.count == 3)
 
         // Turned off: the store is left alone and the error says why.
-        #expect(throws: StoreError.migrationRequired(path: url.path, from: "People", to: "People 2")) {
+        #expect(throws: StoreError.migrationRequired(path: location.path, from: "People", to: "People 2")) {
             _ = try PersistentContainer(
-                model: Self.version2, store: .sqlite(at: url), migratesStoreAutomatically: false)
+                model: Self.version2, store: location.store, migratesStoreAutomatically: false)
         }
-        #expect(try Self.rows(url, #"SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT"#) == ["1|Person", "2|Pet"])
+        #expect(try location.rows(entities) == ["1|Person", "2|Pet"])
 
-        let container = try PersistentContainer(model: Self.version2, store: .sqlite(at: url))
+        let container = try PersistentContainer(model: Self.version2, store: location.store)
         let context = container.viewContext
         let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
         #expect(Set(people.map { $0.value(for: "name") as String? }) == ["Ann", "Bob", "Cy"])
         #expect(people.allSatisfy { ($0.value(for: "email") as String?) == nil })
-        #expect(try Self.rows(url, #"SELECT Z_PK, ZOWNER, Z_FOK_OWNER, ZNAME FROM ZPET ORDER BY Z_PK"#) == before)
-        #expect(
-            try Self.rows(url, #"SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT"#) == [
-                "1|Address", "2|Person", "3|Pet",
-            ])
-        #expect(try Self.rows(url, #"SELECT DISTINCT Z_ENT FROM ZPERSON"#) == ["2"])
+        // Relationships are kept, ordered ones in their order.
+        let cy = try #require(people.first { ($0.value(for: "name") as String?) == "Cy" })
+        let cyPets: [ManagedObject] = cy.toManyArray(for: "pets")
+        #expect(cyPets.map { $0.value(for: "name") as String? } == ["Cy's pet 0", "Cy's pet 1"])
+        #expect(try location.rows(pets) == before)
+        #expect(try location.rows(entities) == ["1|Address", "2|Person", "3|Pet"])
+        #expect(try location.rows(#"SELECT DISTINCT "Z_ENT" FROM "ZPERSON""#) == ["2"])
         // New objects get keys after the old ones; a reopened store needs no second migration.
         let added = try context.insertNewObject(forEntityName: "Person")
         added.setValue("Dee", for: "name")
+        let address = try context.insertNewObject(forEntityName: "Address")
+        address.setValue("Oslo", for: "city")
         try context.save()
         #expect(added.objectID.primaryKey > 3)
         let again = try PersistentContainer(
-            model: Self.version2, store: .sqlite(at: url), migratesStoreAutomatically: false)
+            model: Self.version2, store: location.store, migratesStoreAutomatically: false)
         #expect(try again.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Person")) == 4)
-        #expect(try Database(path: url.path).fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
+        #expect(try again.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Address")) == 1)
+        if kind == .sqlite {
+            #expect(try Database(path: location.url.path).fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")])
+        }
     }
 
     /// A store whose metadata Core Data wrote (and which has no version hashes of ours) is told apart by its
@@ -162,11 +230,12 @@ struct MigrationTests {
             ])
     }
 
-    @Test func anUninferableChangeIsRefusedAndNothingIsWritten() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite")
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+    @Test(arguments: StoreKind.persistent)
+    func anUninferableChangeIsRefusedAndNothingIsWritten(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
         do {
-            let container = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
             try Self.fill(container.viewContext)
         }
         let strict = ManagedObjectModel(
@@ -179,12 +248,102 @@ struct MigrationTests {
             ], versionName: "People 3", earlierVersions: [Self.version1])
         #expect(
             throws: StoreError.migrationNotInferable(
-                path: url.path, from: "People",
+                path: location.path, from: "People",
                 reasons: ["Person.born: non-optional attribute added without a default value"])
         ) {
-            _ = try PersistentContainer(model: strict, store: .sqlite(at: url))
+            _ = try PersistentContainer(model: strict, store: location.store)
         }
-        #expect(try Self.rows(url, #"SELECT COUNT(*) FROM ZPERSON"#) == ["3"])
-        _ = try PersistentContainer(model: Self.version1, store: .sqlite(at: url))
+        #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPERSON""#) == ["3"])
+        #expect(
+            try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == [
+                "1|Person", "2|Pet",
+            ])
+        _ = try PersistentContainer(model: Self.version1, store: location.store)
+    }
+
+    /// PostgreSQL: the external-storage flag turned on, a rebuild, then off. There is no folder beside a server, so
+    /// every value stays in its column: in Core Data's marked form while the flag is set (rewritten row by row in the
+    /// migration's transaction), bare again once it is off; every value reads back equal throughout.
+    @Test(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func externalStorageFlagChangesOnPostgreSQL() throws {
+        typealias Store = CoreDataStore
+        let location = try MigrationStore(.postgres)
+        defer { location.cleanUp() }
+        let payloads = #"SELECT encode("ZPAYLOAD", 'hex') FROM "ZNOTE" ORDER BY "Z_PK""#
+        let plain = ManagedObjectModel(
+            name: "Notes", entities: [Store.note(external: false), Store.folder], versionName: "Notes")
+        let small = Store.bytes(50, seed: 12)
+        let large = Store.bytes(3_000, seed: 13)
+        do {
+            let context = try PersistentContainer(model: plain, store: location.store).viewContext
+            for payload in [small, Data([2, 65, 66])] {
+                let note = try #require(try context.insertNewObject(forEntityName: "Note") as? CoreDataNote)
+                note.payload = payload
+            }
+            try context.save()
+        }
+        #expect(try location.rows(payloads).last == "024142")
+        let external = ManagedObjectModel(
+            name: "Notes", entities: [Store.note(), Store.folder], versionName: "Notes 2", earlierVersions: [plain])
+        do {
+            let context = try PersistentContainer(model: external, store: location.store).viewContext
+            #expect(try location.rows(payloads).last == "01024142", "the inline marker")
+            #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66])])
+            let note = try #require(try context.insertNewObject(forEntityName: "Note") as? CoreDataNote)
+            note.payload = large
+            try context.save()
+        }
+        let album = EntityDescription(
+            name: "Album", objectType: ManagedObject.self,
+            attributes: [AttributeDescription(name: "name", type: .string)])
+        let renumbered = ManagedObjectModel(
+            name: "Notes", entities: [album, Store.note(), Store.folder], versionName: "Notes 3",
+            earlierVersions: [plain, external])
+        do {
+            let context = try PersistentContainer(model: renumbered, store: location.store).viewContext
+            #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66]), large])
+        }
+        let off = ManagedObjectModel(
+            name: "Notes", entities: [album, Store.note(external: false), Store.folder], versionName: "Notes 4",
+            earlierVersions: [plain, external, renumbered])
+        let context = try PersistentContainer(model: off, store: location.store).viewContext
+        #expect(try Store.notes(context).map(\.payload) == [small, Data([2, 65, 66]), large])
+        #expect(try location.rows(payloads)[1] == "024142", "bare bytes again")
+    }
+
+    /// Several processes opening one old store at once: one migrates (PostgreSQL: under the advisory lock, SQLite:
+    /// under the write lock), the others wait and then find it migrated; all open it, and it is migrated once.
+    @Test(arguments: StoreKind.persistent)
+    func storesOpenedAtOnceMigrateOnce(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        do {
+            let container = try PersistentContainer(model: Self.version1, store: location.store)
+            try Self.fill(container.viewContext)
+        }
+        let store = location.store
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [String] = []  // safe: only touched under `failures`
+        nonisolated(unsafe) var counts: [Int] = []  // safe: only touched under `failures`
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let container = try PersistentContainer(model: Self.version2, store: store)
+                let count = try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Pet"))
+                failures.lock()
+                counts.append(count)
+                failures.unlock()
+            } catch {
+                failures.lock()
+                errors.append("\(error)")
+                failures.unlock()
+            }
+        }
+        #expect(errors.isEmpty)
+        #expect(counts == [3, 3, 3, 3])
+        #expect(
+            try location.rows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#) == [
+                "1|Address", "2|Person", "3|Pet",
+            ])
+        #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPET""#) == ["3"])
     }
 }

@@ -80,14 +80,13 @@ struct PersonScenarioTests {
         try context.save()
         #expect(try store.reopened().count(for: Person.fetchRequest()) == 5)
 
-        // The SQL path answers the predicate (no fallback to memory); PostgreSQL evaluates it in memory (no
-        // translation to its SQL yet).
+        // The SQL path answers the predicate (no fallback to memory), on every store.
         let id = "p3"
         let name = "x"
         let plan = try context.explain(
             Person.fetchRequest().filtered(
                 by: #Predicate { !($0.id ?? "").isEmpty && $0.id == id || $0.name == name }))
-        #expect(plan.path == (kind == .postgres ? .memory : .sql))
+        #expect(plan.path == .sql)
 
         let removed = try context.execute(BatchDeleteRequest<Person>())
         #expect(removed.count == 5)

@@ -109,7 +109,7 @@ struct PostgresStoreServerTests {
         #expect(try again.viewContext.count(for: BusinessEntity.fetchRequest()) == 1)
     }
 
-    @Test("predicates are evaluated in memory on PostgreSQL, and explain() says so")
+    @Test("predicates run in PostgreSQL's SQL, and explain() says so")
     func predicatesExplained() throws {
         let store = try TestStore(.postgres, model: MembersModel.model)
         defer { store.cleanUp() }
@@ -122,8 +122,9 @@ struct PostgresStoreServerTests {
         let request = MemberEntity.fetchRequest().filtered(by: #Predicate<MemberEntity> { $0.age > 25 })
             .sorted(by: [SortDescriptor(\.name, order: .reverse)])
         let explanation = try store.context.explain(request)
-        #expect(explanation.path == .memory)
-        #expect(explanation.reason?.contains("PostgreSQL") == true)
+        #expect(explanation.path == .sql)
+        #expect(explanation.reason == nil)
+        #expect(explanation.whereClause.hasPrefix("TRUE AND "), "\(explanation)")
         #expect(try store.reopened().fetch(request).map(\.name) == ["Cy", "Ann"])
         #expect(try store.reopened().count(for: request) == 2)
     }

@@ -7,9 +7,9 @@ import Testing
 final class PersonStore {
     let container: PersistentContainer
 
-    init() {
+    init(storeURL: URL) {
         container = PersistentContainer(name: "TutorialPerson")
-        container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first?.url = storeURL
         container.loadPersistentStores { _, error in
             if let error { fatalError("\(error)") }
         }
@@ -129,10 +129,14 @@ final class MemberList: NSObject, FetchedResultsControllerDelegate {
 struct TutorialPortTests {
     /// Company: businesses, departments and employees, related through generated accessors, queried through
     /// relationships, and deleted with a cascade.
-    @Test func company() throws {
+    @Test(arguments: TutorialStore.Kind.allCases)
+    func company(kind: TutorialStore.Kind) throws {
+        let store = try TutorialStore(kind)
+        defer { store.cleanUp() }
+        let storeURL = store.url
         // port: begin Company
         let container = PersistentContainer(name: "TutorialCompany")
-        container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first?.url = storeURL
         container.loadPersistentStores { _, error in
             if let error { fatalError("\(error)") }
         }
@@ -185,10 +189,14 @@ struct TutorialPortTests {
 
     /// Records: lists of recorded tracks with their points, in ordered relationships filled with `addToRecords` and
     /// `addToLocations`.
-    @Test func records() throws {
+    @Test(arguments: TutorialStore.Kind.allCases)
+    func records(kind: TutorialStore.Kind) throws {
+        let store = try TutorialStore(kind)
+        defer { store.cleanUp() }
+        let storeURL = store.url
         // port: begin Records
         let container = PersistentContainer(name: "TutorialRecords")
-        container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first?.url = storeURL
         container.loadPersistentStores { _, error in
             if let error { fatalError("\(error)") }
         }
@@ -241,10 +249,14 @@ struct TutorialPortTests {
 
     /// Restaurants: places saved from a search with their categories, skipped when already saved, searched by name
     /// or category, and deleted with their categories.
-    @Test func restaurants() throws {
+    @Test(arguments: TutorialStore.Kind.allCases)
+    func restaurants(kind: TutorialStore.Kind) throws {
+        let store = try TutorialStore(kind)
+        defer { store.cleanUp() }
+        let storeURL = store.url
         // port: begin Restaurants
         let container = PersistentContainer(name: "TutorialRestaurants")
-        container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first?.url = storeURL
         container.loadPersistentStores { _, error in
             if let error { fatalError("\(error)") }
         }
@@ -298,8 +310,11 @@ struct TutorialPortTests {
     /// Person: the store of the tutorial that finds people with
     /// `NSPredicate(format: "(id.length > 0 AND id == %@) OR (name == %@)", argumentArray: [id, name])`, removes
     /// them all with a batch delete and counts them.
-    @Test func person() throws {
-        let store = PersonStore()
+    @Test(arguments: TutorialStore.Kind.allCases)
+    func person(kind: TutorialStore.Kind) throws {
+        let database = try TutorialStore(kind)
+        defer { database.cleanUp() }
+        let store = PersonStore(storeURL: database.url)
         try store.save(id: "p1", name: "Ada")
         try store.save(id: "p2", name: "Grace")
         try store.save(id: "", name: "Nobody")
@@ -320,9 +335,13 @@ struct TutorialPortTests {
 
     /// Members: create, read, update and delete members, listed through a fetched results controller whose
     /// delegate hears every change.
-    @Test func members() throws {
+    @Test(arguments: TutorialStore.Kind.allCases)
+    func members(kind: TutorialStore.Kind) throws {
+        let store = try TutorialStore(kind)
+        defer { store.cleanUp() }
+        let storeURL = store.url
         let container = PersistentContainer(name: "TutorialMembers")
-        container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first?.url = storeURL
         try container.loadPersistentStores()
         let list = try MemberList(context: container.viewContext)
         func names() -> [String?] { (0..<list.numberOfRows).map { list.member(at: $0).name } }

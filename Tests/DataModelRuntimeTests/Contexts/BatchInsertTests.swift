@@ -49,8 +49,8 @@ struct BatchInsertTests {
         }
     }
 
-    @Test func theDictionaryHandlerFillsOneRowAtATime() throws {
-        let store = try TestStore(.inMemory, model: CompanyModel.model)
+    @Test(arguments: StoreKind.allCases) func theDictionaryHandlerFillsOneRowAtATime(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         let context = store.context
         let names = (0..<250).map { "Business \($0)" }
         var next = 0
@@ -70,8 +70,9 @@ struct BatchInsertTests {
         #expect(status.result as? Bool == true)
     }
 
-    @Test func wrongTypesUnknownKeysAndRelationshipsInsertNothing() throws {
-        let store = try TestStore(.inMemory, model: CompanyModel.model)
+    @Test(arguments: StoreKind.allCases) func wrongTypesUnknownKeysAndRelationshipsInsertNothing(kind: StoreKind) throws
+    {
+        let store = try TestStore(kind, model: CompanyModel.model)
         let context = store.context
         let cases: [([String: Any], KeyValueError)] = [
             (["name": 42], .wrongType(entity: "EmployeeEntity", key: "name", expected: "String", got: "Int")),
@@ -92,9 +93,9 @@ struct BatchInsertTests {
         #expect(try context.count(for: EmployeeEntity.fetchRequest()) == 0)
     }
 
-    @Test func nonOptionalAttributesNeedValues() throws {
+    @Test(arguments: StoreKind.allCases) func nonOptionalAttributesNeedValues(kind: StoreKind) throws {
         // Notebook.title is not optional (default ""), cleared explicitly: refused.
-        let store = try TestStore(.inMemory, model: NotebookModel.model)
+        let store = try TestStore(kind, model: NotebookModel.model)
         let context = store.context
         #expect {
             try context.execute(
@@ -115,8 +116,8 @@ struct BatchInsertTests {
         #expect(try context.fetch(Notebook.fetchRequest()).map(\.title) == [""])
     }
 
-    @Test func batchDeleteAndUpdateResultTypes() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test(arguments: StoreKind.allCases) func batchDeleteAndUpdateResultTypes(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
         try context.execute(

@@ -73,9 +73,9 @@ struct BatchRequestTests {
         #expect(try fresh.count(for: EmployeeEntity.fetchRequest()) == 0)
     }
 
-    @Test("deny fails the whole request; nullify clears the survivors' foreign keys")
-    func denyAndNullify() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test("deny fails the whole request; nullify clears the survivors' foreign keys", arguments: StoreKind.allCases)
+    func denyAndNullify(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
         try seed(context)
@@ -99,9 +99,11 @@ struct BatchRequestTests {
         #expect(try names(DepartmentEntity.self, \.name, in: context) == ["Sales"])
     }
 
-    @Test("a deleted business's to-one on employees is cleared (nullify through the inverse foreign key)")
-    func nullifyInverseForeignKey() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test(
+        "a deleted business's to-one on employees is cleared (nullify through the inverse foreign key)",
+        arguments: StoreKind.allCases)
+    func nullifyInverseForeignKey(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
         let department = DepartmentEntity(context: context)
@@ -123,9 +125,11 @@ struct BatchRequestTests {
         #expect(try context.execute(BatchDeleteRequest<BusinessEntity>()).count == 2)
     }
 
-    @Test("batch update sets attributes in SQL, bumps versions, and refreshes held objects")
-    func batchUpdate() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test(
+        "batch update sets attributes in SQL, bumps versions, and refreshes held objects", arguments: StoreKind.allCases
+    )
+    func batchUpdate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
         try seed(context)
@@ -154,9 +158,9 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a predicate SQL cannot express is still answered exactly")
-    func memoryPredicate() throws {
-        let store = try TestStore(.inMemory, model: CompanyModel.model)
+    @Test("a predicate SQL cannot express is still answered exactly", arguments: StoreKind.allCases)
+    func memoryPredicate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         let context = store.context
         try seed(context)
         let result = try context.execute(

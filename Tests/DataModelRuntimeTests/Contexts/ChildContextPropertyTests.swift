@@ -13,6 +13,11 @@ struct ChildContextPropertyTests {
     static let seeds: [UInt64] = Array(
         1...UInt64(ProcessInfo.processInfo.environment["CHILD_SEEDS"].flatMap(UInt64.init) ?? 20))
 
+    /// Every seed on SQLite (file and memory), the first 5 on PostgreSQL (a server round trip per statement).
+    static let cases: [(StoreKind, UInt64)] = StoreKind.allCases.flatMap { kind in
+        seeds.prefix(kind == .postgres ? 5 : seeds.count).map { (kind, $0) }
+    }
+
     /// Everything the store would hold, by names (unique by construction), in a stable order.
     static func describe(_ context: ManagedObjectContext) throws -> [String] {
         let byName = [SortDescriptor<EmployeeEntity>(\.name)]
@@ -141,10 +146,10 @@ struct ChildContextPropertyTests {
         }
     }
 
-    @Test("edits in a child reach the parent and the store as edits made there would", arguments: seeds)
-    func childMatchesAPlainContext(seed: UInt64) throws {
+    @Test("edits in a child reach the parent and the store as edits made there would", arguments: cases)
+    func childMatchesAPlainContext(kind: StoreKind, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let reference = try PersistentContainer(model: CompanyModel.model, store: .inMemory).viewContext
         try Self.seed(store.context)
@@ -173,10 +178,10 @@ struct ChildContextPropertyTests {
         #expect(try Self.describe(store.reopened()) == expected, "seed \(seed): the store")
     }
 
-    @Test("every undo and redo gives back the state of its step, across saves", arguments: seeds)
-    func undoAndRedoRetraceEveryStep(seed: UInt64) throws {
+    @Test("every undo and redo gives back the state of its step, across saves", arguments: cases)
+    func undoAndRedoRetraceEveryStep(kind: StoreKind, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed &+ 1000)
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
         try Self.seed(context)

@@ -16,8 +16,8 @@ private final class Notifications: Sendable {
 @Suite("Child contexts")
 struct ChildContextTests {
     /// A saved company: Research (Ann, Bob) and Sales (Cy).
-    private func company() throws -> (TestStore, DepartmentEntity, DepartmentEntity) {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    private func company(_ kind: StoreKind) throws -> (TestStore, DepartmentEntity, DepartmentEntity) {
+        let store = try TestStore(kind, model: CompanyModel.model)
         let research = DepartmentEntity(context: store.context)
         research.name = "Research"
         let sales = DepartmentEntity(context: store.context)
@@ -35,8 +35,8 @@ struct ChildContextTests {
         employees.compactMap(\.name).sorted()
     }
 
-    @Test func saveGoesIntoTheParentNotTheStore() throws {
-        let (store, research, _) = try company()
+    @Test(arguments: StoreKind.allCases) func saveGoesIntoTheParentNotTheStore(kind: StoreKind) throws {
+        let (store, research, _) = try company(kind)
         defer { store.cleanUp() }
         let parent = store.context
         let child = ManagedObjectContext(parent: parent)
@@ -70,8 +70,8 @@ struct ChildContextTests {
         #expect(names(try #require(saved.first).employees) == ["Ann", "Bob", "Dee"])
     }
 
-    @Test func childSeesTheParentsUnsavedChanges() throws {
-        let (store, research, sales) = try company()
+    @Test(arguments: StoreKind.allCases) func childSeesTheParentsUnsavedChanges(kind: StoreKind) throws {
+        let (store, research, sales) = try company(kind)
         defer { store.cleanUp() }
         let parent = store.context
         research.name = "R&D"
@@ -117,8 +117,8 @@ struct ChildContextTests {
         #expect(try parent.count(for: EmployeeEntity.fetchRequest()) == 3, "the parent is untouched")
     }
 
-    @Test func discardingRollbackAndResetLeaveTheParentAlone() throws {
-        let (store, research, _) = try company()
+    @Test(arguments: StoreKind.allCases) func discardingRollbackAndResetLeaveTheParentAlone(kind: StoreKind) throws {
+        let (store, research, _) = try company(kind)
         defer { store.cleanUp() }
         let parent = store.context
         do {
@@ -143,8 +143,8 @@ struct ChildContextTests {
         #expect(research.name == "Research")
     }
 
-    @Test func nestedChildrenSaveOneLevelAtATime() throws {
-        let (store, research, _) = try company()
+    @Test(arguments: StoreKind.allCases) func nestedChildrenSaveOneLevelAtATime(kind: StoreKind) throws {
+        let (store, research, _) = try company(kind)
         defer { store.cleanUp() }
         let parent = store.context
         let child = ManagedObjectContext(parent: parent)
@@ -165,8 +165,10 @@ struct ChildContextTests {
         #expect(try reopened.count(for: EmployeeEntity.fetchRequest()) == 4)
     }
 
-    @Test func orderedRelationshipsInversesAndSubEntitiesComeAcross() throws {
-        let store = try TestStore(.sqlite, model: RosterModel.model)
+    @Test(arguments: StoreKind.allCases) func orderedRelationshipsInversesAndSubEntitiesComeAcross(kind: StoreKind)
+        throws
+    {
+        let store = try TestStore(kind, model: RosterModel.model)
         defer { store.cleanUp() }
         let parent = store.context
         let team = RosterTeam(context: parent)
@@ -206,8 +208,8 @@ struct ChildContextTests {
         #expect(team.members.compactMap(\.name) == ["Last", "Middle", "First"])
     }
 
-    @Test func deletionsCarryTheirRulesAndValidate() throws {
-        let store = try TestStore(.sqlite, model: RosterModel.model)
+    @Test(arguments: StoreKind.allCases) func deletionsCarryTheirRulesAndValidate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: RosterModel.model)
         defer { store.cleanUp() }
         let parent = store.context
         let team = RosterTeam(context: parent)
@@ -238,8 +240,10 @@ struct ChildContextTests {
         #expect(try store.reopened().count(for: FetchRequest<RosterBadge>()) == 0)
     }
 
-    @Test func manyToManyDiscardedInsertionsAndTheParentsInsertions() throws {
-        let (store, research, sales) = try company()
+    @Test(arguments: StoreKind.allCases) func manyToManyDiscardedInsertionsAndTheParentsInsertions(kind: StoreKind)
+        throws
+    {
+        let (store, research, sales) = try company(kind)
         defer { store.cleanUp() }
         let parent = store.context
         let acme = BusinessEntity(context: parent)
@@ -271,8 +275,8 @@ struct ChildContextTests {
         #expect(try reopened.count(for: EmployeeEntity.fetchRequest()) == 3)
     }
 
-    @Test func aMergingChildTakesWhatTheParentSaves() throws {
-        let (store, research, _) = try company()
+    @Test(arguments: StoreKind.allCases) func aMergingChildTakesWhatTheParentSaves(kind: StoreKind) throws {
+        let (store, research, _) = try company(kind)
         defer { store.cleanUp() }
         let child = ManagedObjectContext(parent: store.context)
         child.automaticallyMergesChangesFromParent = true
@@ -289,8 +293,8 @@ struct ChildContextTests {
         #expect(ids[0] == ids[1] && !ids[0].isTemporaryID)
     }
 
-    @Test func theParentsObserversAreNotified() throws {
-        let (store, research, _) = try company()
+    @Test(arguments: StoreKind.allCases) func theParentsObserversAreNotified(kind: StoreKind) throws {
+        let (store, research, _) = try company(kind)
         defer { store.cleanUp() }
         let child = ManagedObjectContext(parent: store.context)
         let name = Notifications()

@@ -121,10 +121,10 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "random inserts, deletes, moves within and between sections, rollbacks, merges and resets: the results equal a fresh fetch, and the reported changes turn the old arrangement into the new one",
-        arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
-    func randomSequences(seed: UInt64) throws {
+        arguments: StoreKind.allCases, [1, 2, 3, 4, 5, 6] as [UInt64])
+    func randomSequences(kind: StoreKind, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let view = store.context
         view.automaticallyMergesChangesFromParent = true
@@ -229,8 +229,10 @@ struct FetchedResultsControllerTests {
 
     // MARK: Delegate calls
 
-    private static func seeded() throws -> (TestStore, FetchedResultsController<EmployeeEntity>, Recorder) {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    private static func seeded(_ kind: StoreKind) throws -> (
+        TestStore, FetchedResultsController<EmployeeEntity>, Recorder
+    ) {
+        let store = try TestStore(kind, model: CompanyModel.model)
         let view = store.context
         for (name, age) in [("Ann", 30), ("Bob", 30), ("Cy", 40)] {
             let employee = EmployeeEntity(context: view)
@@ -252,9 +254,9 @@ struct FetchedResultsControllerTests {
         try #require(controller.fetchedObjects?.first { $0.name == name })
     }
 
-    @Test("sections, object(at:), indexPath(forObject:) and section index titles")
-    func sectionsAndLookups() throws {
-        let (store, controller, _) = try Self.seeded()
+    @Test("sections, object(at:), indexPath(forObject:) and section index titles", arguments: StoreKind.allCases)
+    func sectionsAndLookups(kind: StoreKind) throws {
+        let (store, controller, _) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let sections = try #require(controller.sections)
         #expect(sections.map(\.name) == ["30", "40"])
@@ -268,9 +270,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.fetchedObjects?.map(\.name) == ["Ann", "Bob", "Cy"])
     }
 
-    @Test("an insertion into a new section: will, section insert, object insert, did")
-    func insertionIntoNewSection() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test("an insertion into a new section: will, section insert, object insert, did", arguments: StoreKind.allCases)
+    func insertionIntoNewSection(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let dee = EmployeeEntity(context: store.context)
         dee.name = "Dee"
@@ -284,9 +286,11 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections?.map(\.name) == ["30", "35", "40"])
     }
 
-    @Test("a deletion that empties a section: object delete at its old path, section delete")
-    func deletionEmptyingSection() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test(
+        "a deletion that empties a section: object delete at its old path, section delete",
+        arguments: StoreKind.allCases)
+    func deletionEmptyingSection(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let cy = try Self.employee("Cy", in: controller)
         store.context.delete(cy)
@@ -298,9 +302,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.indexPath(forObject: cy) == nil)
     }
 
-    @Test("a change of sort key moves the object; one that keeps its place is an update")
-    func moveAndUpdate() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test("a change of sort key moves the object; one that keeps its place is an update", arguments: StoreKind.allCases)
+    func moveAndUpdate(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let ann = try Self.employee("Ann", in: controller)
         ann.name = "Bud"  // after Bob now
@@ -324,9 +328,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections?.map(\.numberOfObjects) == [1, 2])
     }
 
-    @Test("a change that fails the predicate deletes; one that passes it inserts")
-    func predicateMembership() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test("a change that fails the predicate deletes; one that passes it inserts", arguments: StoreKind.allCases)
+    func predicateMembership(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let bob = try Self.employee("Bob", in: controller)
         bob.name = "Zoe"
@@ -340,9 +344,11 @@ struct FetchedResultsControllerTests {
         #expect(controller.fetchedObjects?.map(\.name) == ["Ann", "Bo", "Cy"])
     }
 
-    @Test("a rollback reports nothing when nothing was saved, and undoes a pending deletion's effect on nothing")
-    func rollbackOfUnsavedChanges() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test(
+        "a rollback reports nothing when nothing was saved, and undoes a pending deletion's effect on nothing",
+        arguments: StoreKind.allCases)
+    func rollbackOfUnsavedChanges(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let before = arrangement(controller)
         let ann = try Self.employee("Ann", in: controller)
@@ -354,9 +360,9 @@ struct FetchedResultsControllerTests {
         #expect(recorder.calls == ["will", "object update", "did"])
     }
 
-    @Test("changes another context saves arrive when the view context merges them")
-    func mergeFromBackground() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test("changes another context saves arrive when the view context merges them", arguments: StoreKind.allCases)
+    func mergeFromBackground(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         store.context.automaticallyMergesChangesFromParent = true
         let background = store.container.newBackgroundContext()
@@ -374,9 +380,11 @@ struct FetchedResultsControllerTests {
         #expect(recorder.sectionChanges.map(\.type) == [.delete, .insert])
     }
 
-    @Test("a child context's save shows in the parent's controller as the parent's unsaved changes")
-    func childSave() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test(
+        "a child context's save shows in the parent's controller as the parent's unsaved changes",
+        arguments: StoreKind.allCases)
+    func childSave(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let child = ManagedObjectContext(parent: store.context)
         let dee = EmployeeEntity(context: child)
@@ -391,9 +399,10 @@ struct FetchedResultsControllerTests {
         #expect(controller.fetchedObjects?.map(\.objectID) == (try store.context.fetch(Self.request())).map(\.objectID))
     }
 
-    @Test("a reset fetches again: everything deleted, then inserted, with the new objects")
-    func resetRefetches() throws {
-        let (store, controller, recorder) = try Self.seeded()
+    @Test(
+        "a reset fetches again: everything deleted, then inserted, with the new objects", arguments: StoreKind.allCases)
+    func resetRefetches(kind: StoreKind) throws {
+        let (store, controller, recorder) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let old = try #require(controller.fetchedObjects)
         store.context.reset()
@@ -405,9 +414,11 @@ struct FetchedResultsControllerTests {
         #expect(recorder.objectChanges.filter { $0.type == .insert }.count == 3)
     }
 
-    @Test("without a section key path there is always one section, and no section changes are reported")
-    func oneSection() throws {
-        let store = try TestStore(.inMemory, model: CompanyModel.model)
+    @Test(
+        "without a section key path there is always one section, and no section changes are reported",
+        arguments: StoreKind.allCases)
+    func oneSection(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let view = store.context
         let controller = FetchedResultsController(
@@ -430,9 +441,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections?.count == 1 && controller.fetchedObjects == [])
     }
 
-    @Test("a string section key path through a to-one relationship")
-    func stringSectionKeyPath() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test("a string section key path through a to-one relationship", arguments: StoreKind.allCases)
+    func stringSectionKeyPath(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let view = store.context
         let sales = DepartmentEntity(context: view)
@@ -458,9 +469,9 @@ struct FetchedResultsControllerTests {
         #expect(controller.sections?.map { $0.objects.compactMap(\.name) } == [["Ann", "Bob"], ["Cy"]])
     }
 
-    @Test("requests a controller refuses, with Core Data's rules")
-    func refusedRequests() throws {
-        let store = try TestStore(.inMemory, model: CompanyModel.model)
+    @Test("requests a controller refuses, with Core Data's rules", arguments: StoreKind.allCases)
+    func refusedRequests(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let view = store.context
         let employee = EmployeeEntity(context: view)
@@ -500,9 +511,9 @@ struct FetchedResultsControllerTests {
 
     // MARK: Observation and sequences
 
-    @Test("observers reading fetchedObjects are told when a save changes them")
-    func observation() throws {
-        let (store, controller, _) = try Self.seeded()
+    @Test("observers reading fetchedObjects are told when a save changes them", arguments: StoreKind.allCases)
+    func observation(kind: StoreKind) throws {
+        let (store, controller, _) = try Self.seeded(kind)
         defer { store.cleanUp() }
         let changed = Atomic<Int>(0)
         withObservationTracking {
@@ -516,9 +527,9 @@ struct FetchedResultsControllerTests {
         #expect(changed.load(ordering: .relaxed) == 1)
     }
 
-    @Test("the controller's changes sequence delivers each applied change set")
-    func controllerChangeSequence() async throws {
-        let (store, controller, _) = try Self.seeded()
+    @Test("the controller's changes sequence delivers each applied change set", arguments: StoreKind.allCases)
+    func controllerChangeSequence(kind: StoreKind) async throws {
+        let (store, controller, _) = try Self.seeded(kind)
         defer { store.cleanUp() }
         var changes = controller.changes.makeAsyncIterator()
         let dee = EmployeeEntity(context: store.context)
@@ -532,9 +543,11 @@ struct FetchedResultsControllerTests {
         #expect(first.objectChanges.first?.objectID == dee.objectID)
     }
 
-    @Test("a context reports each save, merge, rollback and reset once: changes sequence and notifications")
-    func contextChangeSets() async throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+    @Test(
+        "a context reports each save, merge, rollback and reset once: changes sequence and notifications",
+        arguments: StoreKind.allCases)
+    func contextChangeSets(kind: StoreKind) async throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let view = store.context
         view.postsChangeNotifications = true

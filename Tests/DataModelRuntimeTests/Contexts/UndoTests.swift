@@ -6,11 +6,12 @@ import Testing
 /// `undoManager`: undo and redo of every kind of change since the last save.
 @Suite("Undo manager")
 struct UndoTests {
-    private func context() throws -> (PersistentContainer, ManagedObjectContext) {
-        let container = try PersistentContainer(model: RosterModel.model, store: .inMemory)
-        let context = container.viewContext
+    /// A store of `kind` (removed by `cleanUp`) and its view context, with an undo manager.
+    private func context(_ kind: StoreKind) throws -> (TestStore, ManagedObjectContext) {
+        let store = try TestStore(kind, model: RosterModel.model)
+        let context = store.context
         context.undoManager = UndoManager()
-        return (container, context)
+        return (store, context)
     }
 
     @Test func noUndoManagerByDefault() throws {
@@ -22,8 +23,9 @@ struct UndoTests {
         #expect(employee.name == "Ann")
     }
 
-    @Test func attributeChangesUndoAndRedoPerEvent() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func attributeChangesUndoAndRedoPerEvent(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let team = RosterTeam(context: context)
         team.name = "Blue"
         try context.save()
@@ -47,8 +49,9 @@ struct UndoTests {
         #expect(team.name == "Gold" && !context.hasChanges)
     }
 
-    @Test func insertionsUndoAndRedo() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func insertionsUndoAndRedo(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let person = RosterPerson(context: context)
         person.name = "Ann"
         context.undo()
@@ -60,8 +63,9 @@ struct UndoTests {
         #expect(try context.count(for: FetchRequest<RosterPerson>()) == 1)
     }
 
-    @Test func deletionsUndoWithTheirDeleteRules() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func deletionsUndoWithTheirDeleteRules(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let team = RosterTeam(context: context)
         let person = RosterPerson(context: context)
         person.team = team
@@ -79,8 +83,9 @@ struct UndoTests {
         #expect(try context.count(for: FetchRequest<RosterBadge>()) == 0)
     }
 
-    @Test func relationshipChangesUndoOnBothSides() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func relationshipChangesUndoOnBothSides(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let blue = RosterTeam(context: context)
         let red = RosterTeam(context: context)
         let ann = RosterPerson(context: context)
@@ -103,8 +108,9 @@ struct UndoTests {
         #expect(blue.members == [bob, ann])
     }
 
-    @Test func explicitGroupsAndRollback() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func explicitGroupsAndRollback(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let manager = try #require(context.undoManager)
         let team = RosterTeam(context: context)
         team.name = "Blue"
@@ -128,8 +134,8 @@ struct UndoTests {
         #expect(team.name == "Blue")
     }
 
-    @Test func savedChangesUndoAsNewChanges() throws {
-        let store = try TestStore(.sqlite, model: RosterModel.model)
+    @Test(arguments: StoreKind.allCases) func savedChangesUndoAsNewChanges(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: RosterModel.model)
         defer { store.cleanUp() }
         let context = store.context
         context.undoManager = UndoManager()
@@ -161,8 +167,9 @@ struct UndoTests {
         #expect(stored.team?.name == "Blue")
     }
 
-    @Test func childSavesAreUndoableInTheParent() throws {
-        let (_, context) = try context()
+    @Test(arguments: StoreKind.allCases) func childSavesAreUndoableInTheParent(kind: StoreKind) throws {
+        let (store, context) = try context(kind)
+        defer { store.cleanUp() }
         let team = RosterTeam(context: context)
         team.name = "Blue"
         try context.save()

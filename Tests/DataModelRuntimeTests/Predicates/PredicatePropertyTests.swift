@@ -28,6 +28,22 @@ struct PredicatePropertyTests {
         return Array(1...max(1, environment["PREDICATE_SEEDS"].flatMap(UInt64.init) ?? 100))
     }()
 
+    /// The seeds each store runs: every seed in memory, the first `sqliteSeeds` on an SQLite file (the same SQL)
+    /// and the first 10 on PostgreSQL (its own SQL; a server round trip per statement: `PREDICATE_POSTGRES_SEEDS`
+    /// for more).
+    static func cases(_ seeds: [UInt64], sqliteSeeds: Int = 10) -> [(StoreKind, UInt64)] {
+        let postgres = ProcessInfo.processInfo.environment["PREDICATE_POSTGRES_SEEDS"].flatMap(Int.init) ?? 10
+        return StoreKind.allCases.flatMap { kind in
+            let count =
+                switch kind {
+                case .inMemory: seeds.count
+                case .sqlite: sqliteSeeds
+                case .postgres: postgres
+                }
+            return seeds.prefix(count).map { (kind, $0) }
+        }
+    }
+
     /// Compares `fetch` and `count(for:)` with `evaluate` over every object, for `count` random
     /// predicates; returns how many took each path.
     static func check(
@@ -61,9 +77,9 @@ struct PredicatePropertyTests {
         }
     }
 
-    @Test("saved objects: SQL path equals evaluate", arguments: seeds)
-    func savedObjects(seed: UInt64) throws {
-        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+    @Test("saved objects: SQL path equals evaluate", arguments: cases(seeds))
+    func savedObjects(kind: StoreKind, seed: UInt64) throws {
+        let store = try TestStore(kind, model: GadgetsModel.model)
         defer { store.cleanUp() }
         var rng = SeededGenerator(seed: seed)
         _ = PredicateGrammar.populate(store.context, &rng)
@@ -72,8 +88,8 @@ struct PredicatePropertyTests {
         try Self.check(store.context, seed: seed, predicates: 40, &rng, paths: &paths)
         // Most random predicates must be answered by SQL (a silent fallback shows here); the
         // grammar's untranslatable forms are negated or boolean-valued string matching.
-        #expect((paths[.memory] ?? 0) <= 10, "seed \(seed): paths \(paths)")
-        print("seed \(seed): paths \(paths.map { "\($0.key.rawValue)=\($0.value)" }.sorted())")
+        #expect((paths[.memory] ?? 0) <= 10, "\(kind) seed \(seed): paths \(paths)")
+        print("\(kind) seed \(seed): paths \(paths.map { "\($0.key.rawValue)=\($0.value)" }.sorted())")
     }
 
     /// Fills a fresh store from `rng`, saves, then makes unsaved changes: updates of gadgets' own attributes and
@@ -100,13 +116,15 @@ struct PredicatePropertyTests {
     }
 
     /// The oracle for unsaved changes is independent of the in-memory evaluation under test: a second store
-    /// gets the very same changes and saves them, and answers each request from its rows. Every fetch, count
-    /// and sorted window over the unsaved changes must equal that store's answer.
+    /// (SQLite) gets the very same changes and saves them, and answers each request from its rows. Every fetch,
+    /// count and sorted window over the unsaved changes (in a store of `kind`) must equal that store's answer.
     @Test(
         "unsaved changes: inserts, updates (own and related) and deletes are honoured",
-        arguments: seeds.prefix(max(1, seeds.count / 2)))
-    func pendingChanges(seed: UInt64) throws {
-        let pending = try TestStore(.sqlite, model: GadgetsModel.model)
+        arguments: cases(Array(seeds.prefix(max(1, seeds.count / 2))), sqliteSeeds: seeds.count).filter {
+            $0.0 != .inMemory
+        })
+    func pendingChanges(kind: StoreKind, seed: UInt64) throws {
+        let pending = try TestStore(kind, model: GadgetsModel.model)
         defer { pending.cleanUp() }
         let saved = try TestStore(.sqlite, model: GadgetsModel.model)
         defer { saved.cleanUp() }

@@ -190,9 +190,13 @@ struct PersonPredicateTests {
                 !($0.id ?? "").isEmpty && $0.id == id || $0.name == name
             })
         let plan = try context.explain(request)
+        #expect(plan.path == .sql)
         if kind == .postgres {
-            // No PostgreSQL translation yet: evaluated in memory, and said so.
-            #expect(plan.path == .memory)
+            // PostgreSQL's spelling of the same condition.
+            #expect(
+                plan.predicateSQL
+                    == #"((NOT (COALESCE(t0."ZID", ?) = '') AND t0."ZID" IS NOT DISTINCT FROM ?) OR t0."ZNAME" IS NOT DISTINCT FROM ?)"#
+            )
         } else {
             #expect(plan.path == .sql)
             #expect(

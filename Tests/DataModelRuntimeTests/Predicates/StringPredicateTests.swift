@@ -14,8 +14,8 @@ struct StringPredicateCompany {
     let empty: DepartmentEntity
     var employees: [String: EmployeeEntity] = [:]
 
-    init() throws {
-        store = try TestStore(.sqlite, model: CompanyModel.model)
+    init(_ kind: StoreKind = .sqlite) throws {
+        store = try TestStore(kind, model: CompanyModel.model)
         let context = store.context
         func department(_ name: String) -> DepartmentEntity {
             let department = DepartmentEntity(context: context)

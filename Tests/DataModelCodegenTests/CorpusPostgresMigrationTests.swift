@@ -1,0 +1,244 @@
+import DataModel
+import DataModelStoreLayout
+import Foundation
+import PostgresKit
+import Testing
+
+/// ``CorpusMigrationTests`` on PostgreSQL: every inferable pair of consecutive versions of every multi-version
+/// bundle, a store of the old version (the PostgreSQL DDL, in a schema of its own on a real server) filled with
+/// rows holding a value of its column's PostgreSQL type in every column, migrated by the plan's PostgreSQL
+/// statements in one transaction; every value, to-one key and join pair is compared before and after, with the
+/// mapping worked out again by the same helpers.
+@Suite struct CorpusPostgresMigrationTests {
+    static let server = ProcessInfo.processInfo.environment["DATAMODELGEN_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    typealias Row = [String: PostgresValue]
+
+    @Test(
+        .enabled(if: TestPaths.corpus != nil, "../shared/corpus/models is absent"),
+        .enabled(if: server != nil, "no PostgreSQL server: run under Scripts/with-postgres.sh (CI does)"))
+    func consecutiveVersionsMigrateOnPostgreSQL() throws {
+        guard let server = Self.server else { return }
+        let admin = try PostgresConnection(url: server)
+        var migrated = 0
+        for bundle in CorpusMigrationTests.bundles {
+            let versions = try ModelLoader.loadAllVersions(path: bundle.path)
+            for (old, new) in zip(versions, versions.dropFirst()) {
+                let oldModel = LayoutModel(old.model)
+                let newModel = LayoutModel(new.model)
+                let plan = try MigrationPlan(from: oldModel, to: newModel, dialect: .postgres)
+                guard plan.isInferable else { continue }
+                let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                try admin.execute("CREATE SCHEMA \(schema)")
+                defer { try? admin.execute("SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE") }
+                let separator = server.contains("?") ? "&" : "?"
+                let db = try PostgresConnection(url: server + separator + "options=-c%20search_path%3D" + schema)
+                try Self.check(db, from: oldModel, to: newModel, plan: plan, name: new.contentsPath)
+                migrated += 1
+            }
+        }
+        #expect(migrated > 0)
+        print("corpus migration on PostgreSQL: \(migrated) version pairs migrated with every value")
+    }
+
+    static func check(
+        _ db: PostgresConnection, from oldModel: LayoutModel, to newModel: LayoutModel, plan: MigrationPlan,
+        name: String
+    ) throws {
+        let old = try StoreLayout(model: oldModel)
+        let new = try StoreLayout(model: newModel)
+        let writer = DDLWriter(dialect: .postgres)
+        for sql in writer.statements(for: old) + writer.primaryKeyRowStatements(for: old) { try db.execute(sql) }
+        try fill(db, old)
+        var before: [String: [Int64: Row]] = [:]
+        for table in old.entityTables { before[table.name] = try rows(db, table.name) }
+        var joinsBefore: [String: [Row]] = [:]
+        for join in old.joinTables { joinsBefore[join.name] = Array(try rows(db, join.name, keyed: false).values) }
+        do {
+            try db.transaction { for sql in plan.statements { try db.execute(sql) } }
+        } catch {
+            Issue.record("\(name): \(error)")
+            return
+        }
+        // Every table of the new layout is there, and nothing of the old tables moved aside is left.
+        let tables = Set(
+            try db.query("SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()")
+                .rows.compactMap { row -> String? in
+                    if case .text(let name) = row[0] { return name }
+                    return nil
+                })
+        #expect(tables == Set(new.tables.map(\.name)), "\(name)")
+
+        for entity in new.entities {
+            guard
+                let source = CorpusMigrationTests.mappedEntity(
+                    entity, old: old, oldModel: oldModel, newModel: newModel)
+            else { continue }
+            let after = try rows(db, entity.tableName)
+            for (key, row) in before[source.tableName] ?? [:] where row["Z_ENT"] == .int(Int64(source.number)) {
+                guard let migrated = after[key] else {
+                    Issue.record("\(name): \(entity.name) row \(key) is gone")
+                    continue
+                }
+                #expect(migrated["Z_ENT"] == .int(Int64(entity.number)), "\(name): \(entity.name) \(key)")
+                #expect(migrated["Z_OPT"] == row["Z_OPT"], "\(name): \(entity.name) \(key)")
+                for attribute in entity.attributes {
+                    guard
+                        let previous = CorpusMigrationTests.mappedAttribute(
+                            attribute, of: entity, in: source, oldModel, newModel)
+                    else { continue }
+                    #expect(
+                        migrated[attribute.column] == row[previous.column],
+                        "\(name): \(entity.name).\(attribute.name) of row \(key)")
+                }
+                for relationship in entity.relationships {
+                    guard case .foreignKey(let columns) = relationship.storage,
+                        let previous = source.relationships.first(where: {
+                            CorpusMigrationTests.identifier($0.name, of: source.name, in: oldModel, relationship: true)
+                                == CorpusMigrationTests.identifier(
+                                    relationship.name, of: entity.name, in: newModel, relationship: true)
+                        }),
+                        case .foreignKey(let oldColumns) = previous.storage
+                    else { continue }
+                    #expect(
+                        migrated[columns.column] == row[oldColumns.column],
+                        "\(name): \(entity.name).\(relationship.name) of row \(key)")
+                }
+            }
+        }
+        for entity in new.entities {
+            guard
+                let source = CorpusMigrationTests.mappedEntity(
+                    entity, old: old, oldModel: oldModel, newModel: newModel)
+            else { continue }
+            for relationship in entity.relationships where relationship.declaringEntityNumber == entity.number {
+                guard case .joinTable(let join) = relationship.storage,
+                    let previous = source.relationships.first(where: {
+                        CorpusMigrationTests.identifier($0.name, of: source.name, in: oldModel, relationship: true)
+                            == CorpusMigrationTests.identifier(
+                                relationship.name, of: entity.name, in: newModel, relationship: true)
+                    }),
+                    case .joinTable(let oldJoin) = previous.storage
+                else { continue }
+                let q = CorpusMigrationTests.quote
+                let pairs = Set(
+                    try db.query("SELECT \(q(join.sourceColumn)), \(q(join.destinationColumn)) FROM \(q(join.table))")
+                        .rows)
+                let oldPairs = Set(
+                    (joinsBefore[oldJoin.table] ?? []).map {
+                        [$0[oldJoin.sourceColumn] ?? .null, $0[oldJoin.destinationColumn] ?? .null]
+                    })
+                #expect(pairs == oldPairs, "\(name): \(entity.name).\(relationship.name)")
+            }
+        }
+    }
+
+    /// A value of the column's PostgreSQL type, different per row and column.
+    static func value(for column: ColumnLayout, key: Int64, index: Int, entity: String) -> PostgresValue {
+        switch DDLWriter(dialect: .postgres).dialect.typeName(of: column) {
+        case "SMALLINT": .int(key * 11 + Int64(index % 100))
+        case "INTEGER", "BIGINT": .int(key * 101 + Int64(index))
+        case "REAL", "DOUBLE PRECISION": .double(Double(key) * 1.5 + Double(index))
+        case "NUMERIC": .numeric("\(key).\(index)5")
+        case "BOOLEAN": .bool((key + Int64(index)) % 2 == 0)
+        case "TIMESTAMPTZ": .timestamp(Date(timeIntervalSince1970: 1_000_000_000 + Double(key) * 1.5 + Double(index)))
+        case "UUID": .uuid(UUID())
+        case "JSONB": .json(#"{"row": \#(key), "column": \#(index)}"#)
+        case "BYTEA": .bytes([UInt8(key & 0xFF), UInt8(index & 0xFF), 7])
+        default: .text("\(entity)-\(key)-\(column.name)")
+        }
+    }
+
+    /// A few rows of every concrete entity with a value in each column; to-one keys point at rows of their
+    /// destination; each join table gets pairs with positions.
+    static func fill(_ db: PostgresConnection, _ layout: StoreLayout) throws {
+        var keys: [Int: [Int64]] = [:]
+        var next: [String: Int64] = [:]
+        for entity in layout.entities where !entity.isAbstract {
+            for _ in 0..<3 {
+                let key = (next[entity.tableName] ?? 0) + 1
+                next[entity.tableName] = key
+                keys[entity.number, default: []].append(key)
+            }
+        }
+        func rowsOf(_ number: Int) -> [(key: Int64, entity: Int)] {
+            guard let hierarchy = layout.entity(number: number)?.hierarchyNumbers else { return [] }
+            return hierarchy.flatMap { entity in (keys[entity] ?? []).map { ($0, entity) } }
+        }
+        let q = CorpusMigrationTests.quote
+        for entity in layout.entities where !entity.isAbstract {
+            for key in keys[entity.number] ?? [] {
+                var values: [PostgresValue] = []
+                for (index, column) in entity.columns.enumerated() {
+                    switch column.role {
+                    case .primaryKey: values.append(.int(key))
+                    case .entity: values.append(.int(Int64(entity.number)))
+                    case .optimisticLock: values.append(.int(key % 5 + 1))
+                    case .attribute: values.append(value(for: column, key: key, index: index, entity: entity.name))
+                    case .foreignKey, .foreignEntity, .foreignOrder:
+                        let relationship = entity.relationships.first {
+                            if case .foreignKey(let columns) = $0.storage {
+                                return [columns.column, columns.entityColumn, columns.orderColumn].contains(column.name)
+                            }
+                            return false
+                        }
+                        guard let relationship, case .foreignKey(let columns) = relationship.storage,
+                            let target = rowsOf(relationship.destinationEntityNumber).first
+                        else {
+                            values.append(.null)
+                            continue
+                        }
+                        if column.name == columns.column {
+                            values.append(.int(target.key))
+                        } else if column.name == columns.entityColumn {
+                            values.append(.int(Int64(target.entity)))
+                        } else {
+                            values.append(.int(key))
+                        }
+                    case .joinKey, .joinOrder, .system: values.append(.null)
+                    }
+                }
+                let names = entity.columns.map { q($0.name) }.joined(separator: ", ")
+                let marks = (1...entity.columns.count).map { "$\($0)" }.joined(separator: ", ")
+                try db.query("INSERT INTO \(q(entity.tableName)) (\(names)) VALUES (\(marks))", values)
+            }
+        }
+        for join in layout.joinTables {
+            let sources = rowsOf(join.ownerEntityNumber).map(\.key)
+            let destinations = rowsOf(join.destinationEntityNumber).map(\.key)
+            var position: Int64 = 0
+            for source in sources.prefix(2) {
+                for destination in destinations.prefix(2) {
+                    position += 1
+                    var columns = [join.sourceColumn, join.destinationColumn]
+                    var values: [PostgresValue] = [.int(source), .int(destination)]
+                    for order in [join.destinationOrderColumn, join.sourceOrderColumn].compactMap({ $0 }) {
+                        columns.append(order)
+                        values.append(.int(position))
+                    }
+                    let marks = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
+                    try db.query(
+                        "INSERT INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(marks))"
+                            + " ON CONFLICT DO NOTHING", values)
+                }
+            }
+        }
+    }
+
+    /// The rows of `table` by `Z_PK` (or by position, for a join table), each as column name → value.
+    static func rows(_ db: PostgresConnection, _ table: String, keyed: Bool = true) throws -> [Int64: Row] {
+        let result = try db.query("SELECT * FROM \(CorpusMigrationTests.quote(table))")
+        var rows: [Int64: Row] = [:]
+        for (position, values) in result.rows.enumerated() {
+            let row = Row(zip(result.columns, values), uniquingKeysWith: { first, _ in first })
+            if !keyed {
+                rows[Int64(position + 1)] = row
+            } else if case .int(let key)? = row["Z_PK"] {
+                rows[key] = row
+            }
+        }
+        return rows
+    }
+}
