@@ -93,7 +93,7 @@ let package = Package(
             name: "datamodelgen-benchmarks",
             dependencies: [
                 "DataModel", "DataModelGenCLI", "CSQLite", "DataModelRuntime", "DataModelStore", "DataModelStoreLayout",
-                "GeneratedCompanyModel", "datamodelgen-benchmark-tool",
+                "GeneratedCompanyModel", "datamodelgen-benchmark-tool", "CLibPQ", "PostgresKit",
             ],
             path: "Benchmarks",
             exclude: ["Tool"],

@@ -103,6 +103,7 @@ var suite = BenchmarkSuite(quick: quick, filter: filter)
 do {
     try GeneratorBenchmarks.run(&suite)
     try RuntimeBenchmarks.run(&suite)
+    try PostgresBenchmarks.run(&suite)
     try FetchedResultsBenchmarks.run(&suite)
     try DerivedAttributeBenchmarks.run(&suite)
     try MigrationBenchmarks.run(&suite)

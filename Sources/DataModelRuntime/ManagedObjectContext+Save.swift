@@ -52,6 +52,8 @@ extension ManagedObjectContext {
                     try writePositions(insertedList)
                     try writePositions(updatedList)
                     try writeJoinRows(inserted: insertedList, updated: updatedList)
+                    // PostgreSQL: every statement queued in the pipeline has run (its failure fails the save).
+                    _ = try database.finishQueued()
                     try coordinator.writePrimaryKeyMaxima()
                 }
                 break
@@ -109,9 +111,40 @@ extension ManagedObjectContext {
 
     /// Deletes the rows, checking each still has the version the context read; a row another
     /// context changed is a conflict, a row it deleted is not.
+    ///
+    /// On PostgreSQL the deletes go out in the pipeline, many a round trip; each one's row count comes back on its
+    /// own, so the check is the same, object by object.
     private func writeDeletions(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
     ) throws(StoreError) {
+        if database.isPostgres {
+            var queued: [(object: ManagedObject, position: Int)] = []
+            queued.reserveCapacity(objects.count)
+            for object in objects {
+                let entity = object.entityRuntime
+                try external?.recordReplaced(
+                    entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
+                let statement = try database.cachedStatement(entity.deleteSQL)
+                try statement.bind(object.objectID.primaryKey, at: 1)
+                try statement.bind(object.version, at: 2)
+                queued.append((object, database.queuedCount))
+                try statement.runQueued()
+                for relationship in entity.joinRelationships {
+                    guard let sql = relationship.joinDeleteAllSQL else { continue }
+                    let delete = try database.cachedStatement(sql)
+                    try delete.bind(object.objectID.primaryKey, at: 1)
+                    try delete.runQueued()
+                }
+            }
+            let counts = try database.finishQueued()
+            for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
+                let version = try database.cachedStatement(object.entityRuntime.selectVersionSQL)
+                defer { version.resetIgnoringErrors() }
+                try version.bind(object.objectID.primaryKey, at: 1)
+                if try version.step() == .row { conflicts.append(object) }
+            }
+            return
+        }
         for object in objects {
             let entity = object.entityRuntime
             try external?.recordReplaced(
@@ -136,6 +169,10 @@ extension ManagedObjectContext {
     }
 
     private func writeInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
+        if database.isPostgres {
+            try writeMultiRowInsertions(objects, external: external)
+            return
+        }
         var entity: EntityRuntime?
         var statement: StoreStatement?
         var columns: [RowColumn] = []
@@ -161,11 +198,64 @@ extension ManagedObjectContext {
         }
     }
 
+    /// PostgreSQL: the inserted objects' rows, consecutive objects of one entity in multi-row
+    /// `INSERT … VALUES (…), (…)` statements sent in the pipeline — a few round trips for any number of rows.
+    ///
+    /// A run of objects is cut into statements of a power of two rows (the largest that fits, at most
+    /// ``multiRowInsertLimit`` rows and ``multiRowParameterLimit`` parameters), so an entity has at most ten statements prepared
+    /// whatever the run's length.
+    private func writeMultiRowInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
+        var start = 0
+        while start < objects.count {
+            let entity = objects[start].entityRuntime
+            var end = start + 1
+            while end < objects.count, objects[end].entityRuntime === entity { end += 1 }
+            let columns = entity.insertColumns
+            let width = columns.count + 3
+            var largest = 1
+            while largest * 2 <= Self.multiRowInsertLimit, largest * 2 * width <= Self.multiRowParameterLimit {
+                largest *= 2
+            }
+            let entityNumber = Int64(entity.number)
+            var index = start
+            while index < end {
+                var rows = largest
+                while rows > end - index { rows /= 2 }
+                let insert = try database.multiRowInsert(entity.insertSQL, rows: rows)
+                for row in 0..<rows {
+                    let object = objects[index + row]
+                    let base = Int32(row * width)
+                    try insert.bind(object.objectID.primaryKey, at: base + 1)
+                    try insert.bind(entityNumber, at: base + 2)
+                    try insert.bind(Int64(1), at: base + 3)
+                    try bind(columns, of: object, to: insert, from: base + 4, external: external)
+                }
+                try insert.runQueued()
+                index += rows
+            }
+            start = end
+        }
+    }
+
+    /// The most rows one multi-row `INSERT` writes on PostgreSQL.
+    static let multiRowInsertLimit = 512
+
+    /// The most parameters of one multi-row `INSERT`. The protocol allows 65,535, but libpq before 16 reads a
+    /// statement's parameter description (4 bytes a parameter) only up to 30,000 bytes and drops the connection
+    /// beyond ("lost synchronization with server"), and preparing describes the statement.
+    static let multiRowParameterLimit = 7_000
+
     /// Updates the rows whose version is still the one the context read; the others are conflicts.
     /// Each update writes `Z_OPT` and the columns whose values changed since the row was read.
+    ///
+    /// On PostgreSQL the updates go out in the pipeline, many a round trip, and each one's row count comes back on
+    /// its own: a conflict is found object by object, exactly as on SQLite.
     private func writeUpdates(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
     ) throws(StoreError) {
+        let queues = database.isPostgres
+        var queued: [(object: ManagedObject, position: Int)] = []
+        if queues { queued.reserveCapacity(objects.count) }
         var lastEntity: EntityRuntime?
         var lastMask: UInt64 = 0
         var lastSQL = ""
@@ -215,8 +305,18 @@ extension ManagedObjectContext {
                 try update.bind(object.objectID.primaryKey, at: next)
                 try update.bind(object.version, at: next + 1)
             }
-            try update.run()
-            if database.changes == 0 { conflicts.append(object) }
+            if queues {
+                queued.append((object, database.queuedCount))
+                try update.runQueued()
+            } else {
+                try update.run()
+                if database.changes == 0 { conflicts.append(object) }
+            }
+        }
+        guard queues else { return }
+        let counts = try database.finishQueued()
+        for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
+            conflicts.append(object)
         }
     }
 
@@ -338,7 +438,7 @@ extension ManagedObjectContext {
                     try update.reset()
                     try update.bind(Int64(offset + 1), at: 1)
                     try update.bind(id.primaryKey, at: 2)
-                    try update.run()
+                    try update.runQueued()
                 }
             }
         }
@@ -374,13 +474,13 @@ extension ManagedObjectContext {
                 if ordered, !committed.ids.isEmpty, let sql = relationship.joinDeleteAllSQL {
                     let delete = try database.cachedStatement(sql)
                     try delete.bind(source, at: 1)
-                    try delete.run()
+                    try delete.runQueued()
                 } else if let sql = relationship.joinDeleteOneSQL {
                     for id in committed.ids where !current.contains(id) {
                         let delete = try database.cachedStatement(sql)
                         try delete.bind(source, at: 1)
                         try delete.bind(id.primaryKey, at: 2)
-                        try delete.run()
+                        try delete.runQueued()
                     }
                 }
                 guard let sql = database.isPostgres ? relationship.joinInsertPostgresSQL : relationship.joinInsertSQL
@@ -398,7 +498,7 @@ extension ManagedObjectContext {
                         try insert.bind(
                             Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
                     }
-                    try insert.run()
+                    try insert.runQueued()
                 }
             }
         }

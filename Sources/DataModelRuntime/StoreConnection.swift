@@ -106,6 +106,31 @@ enum StoreConnection {
         case .postgres(let store): store.changes
         }
     }
+
+    /// How many statements ``StoreStatement/runQueued()`` sent since the last ``finishQueued()``: the index the
+    /// next one's row count will have in its result. Always `0` on SQLite, which runs each at once.
+    var queuedCount: Int {
+        switch self {
+        case .sqlite: 0
+        case .postgres(let store): store.queuedCount
+        }
+    }
+
+    /// Waits for every statement ``StoreStatement/runQueued()`` sent and returns the rows each changed, in the
+    /// order sent (empty on SQLite). Throws the first statement's failure.
+    func finishQueued() throws(StoreError) -> [Int] {
+        switch self {
+        case .sqlite: []
+        case .postgres(let store): try store.finishQueued()
+        }
+    }
+
+    /// The statement inserting `rows` rows at once: `sql` (one row's `INSERT … VALUES (?, …)`) with its row of
+    /// parameters repeated; the row's parameters come one row after another (row `r`'s first is `r * width + 1`).
+    func multiRowInsert(_ sql: String, rows: Int) throws(StoreError) -> StoreStatement {
+        guard rows > 1, case .postgres(let store) = self else { return try cachedStatement(sql) }
+        return .postgres(try store.statement(store.multiRowSQL(sql, rows: rows)))
+    }
 }
 
 /// A prepared statement of a ``StoreConnection``: bind indexes start at 1, column indexes at 0 (as SQLite's).
@@ -132,6 +157,19 @@ enum StoreStatement {
             do { try statement.run() } catch { throw .sqlite(error) }
         case .postgres(let statement):
             try statement.run()
+        }
+    }
+
+    /// Runs a statement whose rows and row count are not needed at once: SQLite runs it now; PostgreSQL sends it
+    /// in the connection's pipeline (libpq's pipeline mode, many statements a round trip) and its row count comes
+    /// from ``StoreConnection/finishQueued()``. Anything else run on the connection waits for it first.
+    @inline(__always)
+    func runQueued() throws(StoreError) {
+        switch self {
+        case .sqlite(let statement):
+            do { try statement.run() } catch { throw .sqlite(error) }
+        case .postgres(let statement):
+            try statement.enqueue()
         }
     }
 
@@ -216,7 +254,7 @@ enum StoreStatement {
     func storageClass(at index: Int32) -> SQLiteStorageClass {
         switch self {
         case .sqlite(let statement): statement.storageClass(at: index)
-        case .postgres(let statement): statement.value(at: index).storageClass
+        case .postgres(let statement): statement.storageClass(at: index)
         }
     }
 
@@ -224,7 +262,7 @@ enum StoreStatement {
     func isNull(at index: Int32) -> Bool {
         switch self {
         case .sqlite(let statement): statement.isNull(at: index)
-        case .postgres(let statement): statement.value(at: index) == .null
+        case .postgres(let statement): statement.isNull(at: index)
         }
     }
 
@@ -373,6 +411,12 @@ extension PostgresStatement: StoreBinder {
 /// A store's PostgreSQL connection: its statements, prepared on the server once each (named `dm1`, `dm2` …), and
 /// the rows the last statement changed.
 ///
+/// Statements whose results are not needed at once (a save's inserts, updates and deletes) go out through a
+/// pipeline (``StoreStatement/runQueued()``): libpq sends them without waiting for each reply, and reads the replies
+/// a chunk at a time; their row counts come back, in order, from ``finishQueued()``. Anything run the ordinary way
+/// (a query, a statement to prepare, `COMMIT`) first waits for what was queued, so statements run in the order they
+/// were issued and a queued statement's failure is reported before the next.
+///
 /// Used under the coordinator's lock only, like the SQLite connection.
 final class PostgresStore {
     let connection: PostgresConnection
@@ -381,6 +425,12 @@ final class PostgresStore {
     private var statementCount = 0
     /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     var changes = 0
+    /// The open pipeline of queued statements, if any.
+    private var pipeline: PostgresPipeline?
+    /// Row counts of queued statements whose pipeline was already finished (before a statement was prepared, say).
+    private var finishedCounts: [Int] = []
+    /// Multi-row `INSERT` texts made so far, by one-row text and row count.
+    private var multiRowTexts: [String: [Int: String]] = [:]
     /// Whether ``transaction(_:)`` sent `BEGIN` and has not yet ended the transaction: a connection lost meanwhile
     /// is not opened again until it has (see ``reconnectIfLost()``).
     private(set) var isTransactionOpen = false
@@ -420,6 +470,8 @@ final class PostgresStore {
             statement.clearBindings()
             return statement
         }
+        // Preparing is a round trip of its own: what is queued goes first.
+        try flushQueued()
         let text = Self.numberingParameters(sql)
         statementCount += 1
         let name = "dm\(statementCount)"
@@ -434,10 +486,77 @@ final class PostgresStore {
         return statement
     }
 
+    /// `sql`, a one-row `INSERT … VALUES (?, …)`, with its row of parameters repeated `rows` times.
+    func multiRowSQL(_ sql: String, rows: Int) -> String {
+        if let text = multiRowTexts[sql]?[rows] { return text }
+        var text = sql
+        if let values = sql.range(of: " VALUES ", options: .backwards) {
+            let tuple = sql[values.upperBound...]
+            text = String(sql[..<values.upperBound])
+            text.reserveCapacity(sql.utf8.count + tuple.utf8.count * rows + 2 * rows)
+            for row in 0..<rows {
+                if row > 0 { text += ", " }
+                text += tuple
+            }
+        }
+        multiRowTexts[sql, default: [:]][rows] = text
+        return text
+    }
+
     /// Runs `sql` (statements without parameters).
     func execute(_ sql: String) throws(StoreError) {
+        try flushQueued()
         try reconnectIfLost()
         do { try connection.execute(sql) } catch { throw .postgres(error) }
+    }
+
+    // MARK: Queued statements
+
+    /// Statements queued since the last ``finishQueued()``.
+    var queuedCount: Int { finishedCounts.count + (pipeline?.sentCount ?? 0) }
+
+    /// Sends `statement` with `parameters` in the pipeline (opening one if needed).
+    func enqueue(_ statement: PostgresStatement, _ parameters: [PostgresValue]) throws(StoreError) {
+        do throws(PostgresError) {
+            let pipeline: PostgresPipeline
+            if let open = self.pipeline {
+                pipeline = open
+            } else {
+                pipeline = try connection.beginPipeline()
+                self.pipeline = pipeline
+            }
+            try pipeline.send(
+                prepared: statement.name, sql: statement.sql, parameters, types: statement.parameterTypes)
+        } catch {
+            discardQueued()
+            throw .postgres(error)
+        }
+    }
+
+    /// Waits for every queued statement (their counts are kept for ``finishQueued()``).
+    func flushQueued() throws(StoreError) {
+        guard let pipeline else { return }
+        self.pipeline = nil
+        do {
+            finishedCounts += try pipeline.finish()
+        } catch {
+            finishedCounts = []
+            throw .postgres(error)
+        }
+    }
+
+    /// Waits for every queued statement and returns the rows each changed, in the order queued.
+    func finishQueued() throws(StoreError) -> [Int] {
+        try flushQueued()
+        defer { finishedCounts = [] }
+        return finishedCounts
+    }
+
+    /// Drops the pipeline and its counts after a failure (the transaction fails; what was outstanding is read).
+    func discardQueued() {
+        if let pipeline { _ = try? pipeline.finish() }
+        pipeline = nil
+        finishedCounts = []
     }
 
     /// Runs `body` in a transaction: `COMMIT` when it returns, `ROLLBACK` when it throws.
@@ -452,7 +571,10 @@ final class PostgresStore {
         let value: Value
         do {
             value = try body()
+            try flushQueued()
+            finishedCounts = []
         } catch {
+            discardQueued()
             if connection.isConnected { try? connection.execute("ROLLBACK") }
             throw error
         }
@@ -497,16 +619,28 @@ final class PostgresStore {
 ///
 /// The conversions keep the SQLite layout's encodings (``PrimitiveValue``): a Boolean parameter takes `0`/`1`, a
 /// `TIMESTAMPTZ` one seconds since 2001 (to the microsecond, PostgreSQL's precision), a `UUID` one its 16 bytes, a
-/// `JSONB` one its JSON bytes, a `NUMERIC` one its decimal text; and back.
+/// `JSONB` one its JSON bytes, a `NUMERIC` one its decimal text; and back. Parameters go in binary where that is
+/// exact (integers, floats, Booleans, timestamps, UUIDs, `bytea`), text otherwise; rows are read in place from
+/// libpq's result (``PostgresRows``), each value decoded when the runtime asks for it.
 final class PostgresStatement: StoreRow {
+    /// How a column's text is read back.
+    private enum ColumnKind {
+        case integer, boolean, float4, float8, text, bytea, uuid, timestamp, json
+    }
+
     private unowned let store: PostgresStore
     let name: String
     let sql: String
     let parameterTypes: [UInt32]
-    private var parameters: [SQLiteValue]
-    private var rows: [[SQLiteValue]] = []
-    private var rowIndex = -1
-    private var hasRun = false
+    // The row state is read for every column of every row: Swift's dynamic exclusivity checks on these properties
+    // cost a tenth of a fetch. Unchecked is safe: a statement is used by one thread at a time (under the
+    // coordinator's lock), and no method keeps an access to them open across a call that could touch them.
+    @exclusivity(unchecked) private var parameters: [SQLiteValue]
+    @exclusivity(unchecked) private var rows: PostgresRows?
+    @exclusivity(unchecked) private var kinds: [ColumnKind] = []
+    @exclusivity(unchecked) private var rowCount = 0
+    @exclusivity(unchecked) private var rowIndex = -1
+    @exclusivity(unchecked) private var hasRun = false
     /// Set when the connection was opened again: the server no longer has the statement.
     var isStale = false
 
@@ -518,6 +652,7 @@ final class PostgresStatement: StoreRow {
         parameters = [SQLiteValue](repeating: .null, count: parameterTypes.count)
     }
 
+    @inline(__always)
     func bind(_ value: SQLiteValue, at index: Int32) {
         let slot = Int(index) - 1
         guard parameters.indices.contains(slot) else { return }
@@ -529,37 +664,117 @@ final class PostgresStatement: StoreRow {
     }
 
     func reset() {
-        rows = []
+        rows = nil
+        rowCount = 0
         rowIndex = -1
         hasRun = false
     }
 
-    private func execute() throws(StoreError) {
+    /// The bound values as the parameters' types take them.
+    private func parameterValues() -> [PostgresValue] {
         var values: [PostgresValue] = []
         values.reserveCapacity(parameters.count)
         for (value, type) in zip(parameters, parameterTypes) { values.append(Self.parameter(value, type: type)) }
-        let result: PostgresResult
+        return values
+    }
+
+    private func execute() throws(StoreError) {
+        try store.flushQueued()
+        let result: PostgresRows
         do {
-            result = try store.connection.execute(prepared: name, sql: sql, values)
+            result = try store.connection.rows(prepared: name, sql: sql, parameterValues(), types: parameterTypes)
         } catch {
             throw .postgres(error)
         }
         hasRun = true
         store.changes = result.rowsAffected
-        rows = result.rows.map { row in
-            var values: [SQLiteValue] = []
-            values.reserveCapacity(row.count)
-            for (value, type) in zip(row, result.columnTypes) { values.append(Self.column(value, type: type)) }
-            return values
-        }
+        rows = result
+        rowCount = result.count
+        kinds = result.columnTypes.map(Self.kind)
         rowIndex = -1
+    }
+
+    /// Sends the statement with its bound values in the store's pipeline (see ``StoreStatement/runQueued()``).
+    func enqueue() throws(StoreError) {
+        try store.enqueue(self, parameterValues())
+        hasRun = true
+        rows = nil
+        rowCount = 0
+        rowIndex = 0
+    }
+
+    private static func kind(_ type: UInt32) -> ColumnKind {
+        switch type {
+        case PostgresType.bool: .boolean
+        case PostgresType.int2, PostgresType.int4, PostgresType.int8, PostgresType.oid: .integer
+        case PostgresType.float4: .float4
+        case PostgresType.float8: .float8
+        case PostgresType.bytea: .bytea
+        case PostgresType.uuid: .uuid
+        case PostgresType.timestamptz, PostgresType.timestamp: .timestamp
+        case PostgresType.json, PostgresType.jsonb: .json
+        // numeric (its exact decimal text), text, varchar and every other type: the text as printed.
+        default: .text
+        }
     }
 
     func nextRow() throws(StoreError) -> Bool {
         try step() == .row
     }
 
-    func storageClass(at index: Int32) -> SQLiteStorageClass { value(at: index).storageClass }
+    func step() throws(StoreError) -> StepResult {
+        if !hasRun { try execute() }
+        rowIndex += 1
+        return rowIndex < rowCount ? .row : .done
+    }
+
+    func run() throws(StoreError) {
+        if !hasRun { try execute() }
+        rowIndex = rowCount
+    }
+
+    /// The current row.
+    var row: [SQLiteValue] {
+        guard rowIndex >= 0, rowIndex < rowCount else { return [] }
+        return (0..<kinds.count).map { value(at: Int32($0)) }
+    }
+
+    /// The current row's value in `column`, as the SQLite layout stores it.
+    func value(at index: Int32) -> SQLiteValue {
+        let column = Int(index)
+        guard let rows, column >= 0, column < kinds.count, let bytes = rows.bytes(rowIndex, column) else {
+            return .null
+        }
+        switch kinds[column] {
+        case .integer: return rows.int64(rowIndex, column).map(SQLiteValue.integer) ?? .null
+        case .boolean: return .integer(bytes.first == UInt8(ascii: "t") ? 1 : 0)
+        case .text: return .text(String(decoding: bytes, as: UTF8.self))
+        case .float8: return rows.double(rowIndex, column).map(SQLiteValue.real) ?? .null
+        // A REAL column holds a Float: read back as the Float's double, as SQLite stores it.
+        case .float4: return rows.double(rowIndex, column).map { .real(Double(Float($0))) } ?? .null
+        case .timestamp:
+            return PostgresText.timestamp(fromUTF8: bytes).map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
+        case .bytea, .uuid, .json:
+            guard let decoded = rows.value(rowIndex, column) else { return .null }
+            return Self.column(decoded, type: rows.columnTypes[column])
+        }
+    }
+
+    func storageClass(at index: Int32) -> SQLiteStorageClass {
+        let column = Int(index)
+        guard let rows, column >= 0, column < kinds.count, !rows.isNull(rowIndex, column) else { return .null }
+        switch kinds[column] {
+        case .integer, .boolean: return .integer
+        case .float4, .float8, .timestamp: return .real
+        case .text: return .text
+        case .bytea, .uuid, .json: return .blob
+        }
+    }
+
+    func isNull(at index: Int32) -> Bool {
+        guard let rows else { return true }
+        return rows.isNull(rowIndex, Int(index))
+    }
 
     func int(at index: Int32) -> Int { Int(truncatingIfNeeded: int64(at: index)) }
 
@@ -567,54 +782,49 @@ final class PostgresStatement: StoreRow {
 
     func nullableDouble(at index: Int32) -> Double? { isNull(at: index) ? nil : double(at: index) }
 
-    func step() throws(StoreError) -> StepResult {
-        if !hasRun { try execute() }
-        rowIndex += 1
-        return rowIndex < rows.count ? .row : .done
-    }
-
-    func run() throws(StoreError) {
-        if !hasRun { try execute() }
-        rowIndex = rows.count
-    }
-
-    /// The current row.
-    var row: [SQLiteValue] { rows.indices.contains(rowIndex) ? rows[rowIndex] : [] }
-
-    @inline(__always)
-    func value(at index: Int32) -> SQLiteValue {
-        guard rows.indices.contains(rowIndex) else { return .null }
-        let row = rows[rowIndex]
-        return row.indices.contains(Int(index)) ? row[Int(index)] : .null
-    }
-
-    func isNull(at index: Int32) -> Bool { value(at: index) == .null }
-
     func int64(at index: Int32) -> Int64 {
+        let column = Int(index)
+        if let rows, column >= 0, column < kinds.count, kinds[column] == .integer {
+            return rows.int64(rowIndex, column) ?? 0
+        }
         switch value(at: index) {
-        case .integer(let value): value
-        case .real(let value): value.isFinite ? Int64(exactly: value.rounded(.towardZero)) ?? 0 : 0
-        case .text(let text): Int64(text) ?? Double(text).flatMap { Int64(exactly: $0.rounded(.towardZero)) } ?? 0
-        case .blob, .null: 0
+        case .integer(let value): return value
+        case .real(let value): return value.isFinite ? Int64(exactly: value.rounded(.towardZero)) ?? 0 : 0
+        case .text(let text):
+            return Int64(text) ?? Double(text).flatMap { Int64(exactly: $0.rounded(.towardZero)) } ?? 0
+        case .blob, .null: return 0
         }
     }
 
     func double(at index: Int32) -> Double {
+        let column = Int(index)
+        if let rows, column >= 0, column < kinds.count {
+            switch kinds[column] {
+            case .float8: return rows.double(rowIndex, column) ?? 0
+            case .timestamp: return rows.timestamp(rowIndex, column)?.timeIntervalSinceReferenceDate ?? 0
+            case .integer: return rows.int64(rowIndex, column).map(Double.init) ?? 0
+            default: break
+            }
+        }
         switch value(at: index) {
-        case .integer(let value): Double(value)
-        case .real(let value): value
-        case .text(let text): Double(text) ?? 0
-        case .blob, .null: 0
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        case .text(let text): return Double(text) ?? 0
+        case .blob, .null: return 0
         }
     }
 
     func string(at index: Int32) -> String? {
+        let column = Int(index)
+        if let rows, column >= 0, column < kinds.count, kinds[column] == .text {
+            return rows.string(rowIndex, column)
+        }
         switch value(at: index) {
-        case .integer(let value): String(value)
-        case .real(let value): String(value)
-        case .text(let text): text
-        case .blob(let data): String(decoding: data, as: UTF8.self)
-        case .null: nil
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let text): return text
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .null: return nil
         }
     }
 

@@ -89,7 +89,7 @@ public final class PostgresConnection {
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         let handle = try openHandle(for: sql)
         var types = parameters.map(\.typeOID)
-        let result = Self.withParameterBuffers(parameters) { values, lengths, formats in
+        let result = Self.withParameterBuffers(parameters, types: types) { values, lengths, formats in
             PQexecParams(handle, sql, Int32(truncatingIfNeeded: parameters.count), &types, values, lengths, formats, 0)
         }
         defer { PQclear(result) }
@@ -115,11 +115,11 @@ public final class PostgresConnection {
     /// Runs the statement ``prepare(_:name:)`` prepared as `name` with `parameters` (each sent as the type the
     /// server inferred for it: a `.bool` is `t`/`f`, an `.int` its digits …) and returns its rows.
     @discardableResult
-    public func execute(prepared name: String, sql: String, _ parameters: [PostgresValue]) throws(PostgresError)
-        -> PostgresResult
-    {
+    public func execute(
+        prepared name: String, sql: String, _ parameters: [PostgresValue], types: [UInt32]? = nil
+    ) throws(PostgresError) -> PostgresResult {
         let handle = try openHandle(for: sql)
-        let result = Self.withParameterBuffers(parameters) { values, lengths, formats in
+        let result = Self.withParameterBuffers(parameters, types: types) { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(truncatingIfNeeded: parameters.count), values, lengths, formats, 0)
         }
         defer { PQclear(result) }
@@ -127,41 +127,109 @@ public final class PostgresConnection {
         return try PostgresResult(result, sql: sql)
     }
 
+    /// Runs a prepared statement and returns libpq's result, checked (the caller clears it).
+    func executeRaw(prepared name: String, sql: String, _ parameters: [PostgresValue], types: [UInt32]?)
+        throws(PostgresError) -> OpaquePointer
+    {
+        let handle = try openHandle(for: sql)
+        let result = Self.withParameterBuffers(parameters, types: types) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(truncatingIfNeeded: parameters.count), values, lengths, formats, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        guard let result else { throw PostgresError(kind: .connection, message: "no result", sql: sql) }
+        return result
+    }
+
     /// Calls `body` with libpq's parameter arrays for `parameters` (values, lengths, formats: binary or text), every
-    /// buffer alive and text NUL-terminated for the duration of the call (libpq reads the values during it).
-    private static func withParameterBuffers(
-        _ parameters: [PostgresValue],
+    /// value in one buffer that stays alive, text NUL-terminated, for the duration of the call (libpq reads the
+    /// values during it). `types`, when given, are the statement's parameter types: a value is then sent in the
+    /// type's binary format where that is exact (integers of the parameter's width, floats, Booleans, timestamps,
+    /// UUIDs), so the server parses no text for it.
+    static func withParameterBuffers(
+        _ parameters: [PostgresValue], types: [UInt32]? = nil,
         _ body: (
             UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
         ) -> OpaquePointer?
     ) -> OpaquePointer? {
-        let encoded = parameters.map(\.parameterBytes)
-        var lengths = encoded.map { Int32(truncatingIfNeeded: $0?.bytes.count ?? 0) }
-        var formats = encoded.map { Int32($0?.binary == true ? 1 : 0) }
-        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { value in
-            guard let value else { return nil }
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: value.bytes.count + 1)
-            value.bytes.withUnsafeBufferPointer { source in
-                source.withMemoryRebound(to: CChar.self) { characters in
-                    if let base = characters.baseAddress { buffer.initialize(from: base, count: characters.count) }
-                }
-            }
-            buffer[value.bytes.count] = 0
-            return buffer
+        let (storage, offsets, lengths, formats) = encode(parameters, types: types)
+        return withEncoded(storage, offsets, lengths, formats, body)
+    }
+
+    /// As ``withParameterBuffers(_:types:_:)`` for a call that returns a status code.
+    static func withParameterBuffers(
+        _ parameters: [PostgresValue], types: [UInt32]?,
+        _ body: (
+            UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
+        ) -> Int32
+    ) -> Int32 {
+        let (storage, offsets, lengths, formats) = encode(parameters, types: types)
+        var status: Int32 = 0
+        _ = withEncoded(storage, offsets, lengths, formats) { values, lengths, formats in
+            status = body(values, lengths, formats)
+            return nil
         }
-        defer { for buffer in buffers { buffer?.deallocate() } }
-        var values: [UnsafePointer<CChar>?] = buffers.map { $0.map { UnsafePointer($0) } }
+        return status
+    }
+
+    private static func encode(_ parameters: [PostgresValue], types: [UInt32]?)
+        -> (storage: [UInt8], offsets: [Int], lengths: [Int32], formats: [Int32])
+    {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(parameters.count * 16)
+        var offsets: [Int] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        offsets.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
+        formats.reserveCapacity(parameters.count)
+        for (index, parameter) in parameters.enumerated() {
+            let type = types.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? 0
+            let start = storage.count
+            guard let binary = parameter.encode(into: &storage, as: type) else {
+                offsets.append(-1)
+                lengths.append(0)
+                formats.append(0)
+                continue
+            }
+            offsets.append(start)
+            lengths.append(Int32(truncatingIfNeeded: storage.count - start))
+            formats.append(binary ? 1 : 0)
+            storage.append(0)  // text is read up to a NUL
+        }
+        if storage.isEmpty { storage.append(0) }
+        return (storage, offsets, lengths, formats)
+    }
+
+    private static func withEncoded(
+        _ storage: [UInt8], _ offsets: [Int], _ lengths: [Int32], _ formats: [Int32],
+        _ body: (
+            UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
+        ) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        var lengths = lengths
+        var formats = formats
         // An empty array's storage is never read (the count is 0); a one-element array keeps the pointers valid.
-        if values.isEmpty { values = [nil] }
         if lengths.isEmpty { lengths = [0] }
         if formats.isEmpty { formats = [0] }
-        return values.withUnsafeMutableBufferPointer { values in
-            lengths.withUnsafeMutableBufferPointer { lengths in
-                formats.withUnsafeMutableBufferPointer { formats in
-                    guard let values = values.baseAddress, let lengths = lengths.baseAddress,
-                        let formats = formats.baseAddress
-                    else { return nil }
-                    return body(values, lengths, formats)
+        return storage.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                guard let base = characters.baseAddress else { return nil }
+                var values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : base + $0 }
+                if values.isEmpty { values = [nil] }
+                return values.withUnsafeMutableBufferPointer { values in
+                    lengths.withUnsafeMutableBufferPointer { lengths in
+                        formats.withUnsafeMutableBufferPointer { formats in
+                            guard let values = values.baseAddress, let lengths = lengths.baseAddress,
+                                let formats = formats.baseAddress
+                            else { return nil }
+                            return body(values, lengths, formats)
+                        }
+                    }
                 }
             }
         }
@@ -197,19 +265,38 @@ public final class PostgresConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = String(cString: PQresultErrorMessage(result))
-            let lost = !isConnected || state?.hasPrefix("08") == true || state == SQLState.adminShutdown.rawValue
+            let failure = error(from: result, sql: sql)
             // The server ended the session (its process was terminated, it shuts down): closed here too, so
             // `isConnected` is `false` at once, even before libpq has read the end of the stream.
-            if lost, let handle {
+            if failure.kind == .connection, let handle {
                 PQfinish(handle)
                 self.handle = nil
             }
-            throw PostgresError(
-                kind: lost ? .connection : .statement, sqlState: state.map(SQLState.init(rawValue:)),
-                message: message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message, sql: sql)
+            throw failure
         }
+    }
+
+    /// The error a failed result reports: its `SQLSTATE`, its message, and whether the connection was lost.
+    func error(from result: OpaquePointer, sql: String) -> PostgresError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = String(cString: PQresultErrorMessage(result))
+        let lost = !isConnected || state?.hasPrefix("08") == true || state == SQLState.adminShutdown.rawValue
+        return PostgresError(
+            kind: lost ? .connection : .statement, sqlState: state.map(SQLState.init(rawValue:)),
+            message: message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message, sql: sql)
+    }
+
+    // MARK: Pipelines
+
+    /// Enters pipeline mode: statements sent through the returned ``PostgresPipeline`` go out without waiting for
+    /// each reply, `chunkSize` at a time before their results are read. Finish it before running anything else on
+    /// the connection.
+    public func beginPipeline(chunkSize: Int = 1_000) throws(PostgresError) -> PostgresPipeline {
+        let handle = try openHandle(for: "")
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgresError(kind: .statement, message: String(cString: PQerrorMessage(handle)))
+        }
+        return PostgresPipeline(connection: self, handle: handle, chunkSize: chunkSize)
     }
 }
 

@@ -59,6 +59,79 @@ public enum PostgresValue: Hashable, Sendable {
     }
 }
 
+extension PostgresValue {
+    /// Appends the value as a parameter of type `type` (`0`: unknown) to `storage`; returns whether it is in binary
+    /// format, or `nil` for `NULL` (nothing appended). Binary where it is exact and cheap — integers at the
+    /// parameter's width, floats, Booleans, timestamps, UUIDs, `bytea`, `jsonb` — and text otherwise.
+    func encode(into storage: inout [UInt8], as type: UInt32) -> Bool? {
+        switch (self, type) {
+        case (.null, _): return nil
+        case (.int(let value), PostgresType.int8):
+            Self.appendBigEndian(UInt64(bitPattern: value), bytes: 8, to: &storage)
+            return true
+        case (.int(let value), PostgresType.int4) where Int32(exactly: value) != nil:
+            Self.appendBigEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: value))), bytes: 4, to: &storage)
+            return true
+        case (.int(let value), PostgresType.int2) where Int16(exactly: value) != nil:
+            Self.appendBigEndian(UInt64(UInt16(bitPattern: Int16(truncatingIfNeeded: value))), bytes: 2, to: &storage)
+            return true
+        case (.int(let value), _):
+            Self.appendDecimal(value, to: &storage)
+            return false
+        case (.double(let value), PostgresType.float8):
+            Self.appendBigEndian(value.bitPattern, bytes: 8, to: &storage)
+            return true
+        case (.bool(let value), PostgresType.bool):
+            storage.append(value ? 1 : 0)
+            return true
+        case (.timestamp(let date), PostgresType.timestamptz), (.timestamp(let date), PostgresType.timestamp):
+            // Microseconds since 2000-01-01 00:00 UTC; beyond the representable range, as text (±infinity).
+            let micros = ((date.timeIntervalSinceReferenceDate + 31_622_400) * 1_000_000).rounded()
+            guard micros.isFinite, abs(micros) < 9.0e18 else { break }
+            Self.appendBigEndian(UInt64(bitPattern: Int64(micros)), bytes: 8, to: &storage)
+            return true
+        case (.uuid(let uuid), PostgresType.uuid):
+            withUnsafeBytes(of: uuid.uuid) { storage.append(contentsOf: $0) }
+            return true
+        case (.text(let text), _):
+            storage.append(contentsOf: text.utf8)
+            return false
+        default: break
+        }
+        guard let (bytes, binary) = parameterBytes else { return nil }
+        storage.append(contentsOf: bytes)
+        return binary
+    }
+
+    private static func appendBigEndian(_ value: UInt64, bytes: Int, to storage: inout [UInt8]) {
+        var shift = (bytes - 1) * 8
+        while shift >= 0 {
+            storage.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    private static func appendDecimal(_ value: Int64, to storage: inout [UInt8]) {
+        if value < 0 { storage.append(45) }
+        var magnitude = value.magnitude
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { storage.append(buffer[index]) }
+        }
+    }
+}
+
 /// The type OIDs of the built-in types a store uses (`pg_type.oid`; fixed by PostgreSQL for built-in types).
 public enum PostgresType {
     public static let bool: UInt32 = 16
@@ -77,6 +150,41 @@ public enum PostgresType {
     public static let numeric: UInt32 = 1700
     public static let uuid: UInt32 = 2950
     public static let jsonb: UInt32 = 3802
+}
+
+/// Reads a timestamp's digits and separators, byte by byte.
+private struct TimestampScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    /// The next byte's digit value, consumed; `nil` (nothing consumed) when it is not a digit.
+    mutating func digit() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        let digit = bytes[index] &- 48
+        guard digit < 10 else { return nil }
+        index += 1
+        return digit
+    }
+
+    /// A number of `minimum` to `maximum` digits, consumed; `nil` when there are fewer.
+    mutating func number(_ minimum: Int, _ maximum: Int) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        while digits < maximum, let digit = digit() {
+            value = value * 10 + Int64(digit)
+            digits += 1
+        }
+        return digits >= minimum ? value : nil
+    }
+
+    /// Consumes `byte` when it is next.
+    mutating func expect(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
 }
 
 /// PostgreSQL's text formats for the values whose spelling matters: floats, timestamps and `bytea`.
@@ -133,77 +241,68 @@ public enum PostgresText {
     /// Parses a `timestamptz` or `timestamp` as PostgreSQL prints it with `DateStyle=ISO` (a timestamp without
     /// a zone is read as UTC): `2026-12-01 20:00:09.5+00`, `…+05:30`, `… BC`, `infinity`.
     public static func timestamp(from text: String) -> Date? {
-        switch text {
-        case "infinity": return .distantFuture
-        case "-infinity": return .distantPast
-        default: break
-        }
-        var bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { timestamp(fromUTF8: $0) }
+    }
+
+    /// ``timestamp(from:)`` on the text's UTF-8 bytes, read in place (a column value in libpq's result).
+    public static func timestamp(fromUTF8 all: UnsafeBufferPointer<UInt8>) -> Date? {
+        if all.elementsEqual("infinity".utf8) { return .distantFuture }
+        if all.elementsEqual("-infinity".utf8) { return .distantPast }
+        var end = all.count
         var beforeChrist = false
-        if bytes.count > 3, bytes.suffix(3) == Array(" BC".utf8) {
+        if end > 3, all[end - 3] == 32, all[end - 2] == 66, all[end - 1] == 67 {  // " BC"
             beforeChrist = true
-            bytes.removeLast(3)
+            end -= 3
         }
-        var index = 0
-        func number(_ minimum: Int, _ maximum: Int) -> Int64? {
-            var value: Int64 = 0
-            var digits = 0
-            while index < bytes.count, digits < maximum, bytes[index] >= 48, bytes[index] <= 57 {
-                value = value * 10 + Int64(bytes[index] - 48)
-                digits += 1
-                index += 1
-            }
-            return digits >= minimum ? value : nil
-        }
-        func expect(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        guard var year = number(4, 9), expect(45), let month = number(2, 2), expect(45), let day = number(2, 2),
-            expect(32) || expect(84), let hour = number(2, 2), expect(58), let minute = number(2, 2), expect(58),
-            let second = number(2, 2)
+        // A scanner value rather than nested functions: a closure capturing the index would box it and check
+        // exclusive access on every byte.
+        var scanner = TimestampScanner(bytes: UnsafeBufferPointer(rebasing: all[0..<end]))
+        guard var year = scanner.number(4, 9), scanner.expect(45), let month = scanner.number(2, 2), scanner.expect(45),
+            let day = scanner.number(2, 2),
+            scanner.expect(32) || scanner.expect(84), let hour = scanner.number(2, 2), scanner.expect(58),
+            let minute = scanner.number(2, 2), scanner.expect(58),
+            let second = scanner.number(2, 2)
         else { return nil }
         var micros: Int64 = 0
-        if expect(46) {
+        if scanner.expect(46) {
             var scale: Int64 = 100_000
             var digits = 0
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                if digits < 6 { micros += Int64(bytes[index] - 48) * scale }
+            while let digit = scanner.digit() {
+                if digits < 6 { micros += Int64(digit) * scale }
                 scale /= 10
                 digits += 1
-                index += 1
             }
             guard digits > 0 else { return nil }
         }
         var offsetSeconds: Int64 = 0
-        if index < bytes.count {
+        if !scanner.isAtEnd {
             let sign: Int64
-            if expect(43) {
+            if scanner.expect(43) {
                 sign = 1
-            } else if expect(45) {
+            } else if scanner.expect(45) {
                 sign = -1
-            } else if expect(90) {
+            } else if scanner.expect(90) {
                 sign = 0
             } else {
                 return nil
             }
             if sign != 0 {
-                guard let hours = number(2, 2) else { return nil }
+                guard let hours = scanner.number(2, 2) else { return nil }
                 var minutes: Int64 = 0
                 var seconds: Int64 = 0
-                if expect(58) {
-                    guard let value = number(2, 2) else { return nil }
+                if scanner.expect(58) {
+                    guard let value = scanner.number(2, 2) else { return nil }
                     minutes = value
-                    if expect(58) {
-                        guard let value = number(2, 2) else { return nil }
+                    if scanner.expect(58) {
+                        guard let value = scanner.number(2, 2) else { return nil }
                         seconds = value
                     }
                 }
                 offsetSeconds = sign * (hours * 3600 + minutes * 60 + seconds)
             }
         }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+        guard scanner.isAtEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
             second < 61
         else { return nil }
         if beforeChrist { year = 1 - year }
