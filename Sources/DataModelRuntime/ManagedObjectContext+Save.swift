@@ -45,6 +45,7 @@ extension ManagedObjectContext {
                 try external?.writeLargeValues(of: insertedList)
                 try external?.writeLargeValues(of: updatedList)
                 try database.transaction {
+                    if attempts > 0 { try settleAgainstLockedRows(&deleted) }
                     try writeDeletions(deleted, conflicts: &conflicts, external: external)
                     try writeUpdates(updatedList, conflicts: &conflicts, external: external)
                     if !conflicts.isEmpty { throw ConflictsFound() }
@@ -105,6 +106,33 @@ extension ManagedObjectContext {
         noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
         reportSave(changes)
+    }
+
+    /// A save's attempt after a conflict. Other contexts write at the same time — other processes on one SQLite
+    /// file, and on PostgreSQL also this process's background connections — so a row can change again between the
+    /// merge policy's resolution and this attempt, and again however often it is retried. As Core Data resolves
+    /// conflicts while it holds the store, this reads the version of every row the save updates or deletes inside
+    /// the attempt's transaction, where no other writer can move it before the commit (SQLite's transaction holds
+    /// the file's write lock from its start; on PostgreSQL `SELECT … FOR UPDATE` locks each row, in table and key
+    /// order so that two savers cannot deadlock), and resolves what changed since against those rows. The
+    /// attempt's writes then find no conflict.
+    private func settleAgainstLockedRows(_ deleted: inout [ManagedObject]) throws {
+        let objects = (deleted + updatedList).sorted {
+            ($0.entityRuntime.tableName, $0.objectID.primaryKey) < ($1.entityRuntime.tableName, $1.objectID.primaryKey)
+        }
+        var stale: [ManagedObject] = []
+        for object in objects {
+            let sql = object.entityRuntime.selectVersionSQL
+            let statement = try database.cachedStatement(database.isPostgres ? sql + " FOR UPDATE" : sql)
+            defer { statement.resetIgnoringErrors() }
+            try statement.bind(object.objectID.primaryKey, at: 1)
+            if try statement.step() == .row, statement.int64(at: 0) == object.version { continue }
+            stale.append(object)
+        }
+        guard !stale.isEmpty else { return }
+        try resolveConflicts(stale, lastAttempt: false)
+        updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
+        deleted.removeAll { !$0.isDeleted || $0.isInvalid }
     }
 
     // MARK: Writing
