@@ -112,9 +112,28 @@ import Testing
         }
     }
 
+    /// A value ``fillRows(_:)`` puts in a column, for each database to write as its own type.
+    enum FillValue {
+        /// A key, an entity number, a version or a position.
+        case integer(Int64)
+        /// The attribute `column` of row `key` (its `index` among the table's columns, of `entity`).
+        case attribute(ColumnLayout, key: Int64, index: Int, entity: String)
+        case null
+    }
+
+    /// One row ``fillRows(_:)`` inserts into `table`.
+    struct FillRow {
+        var table: String
+        var columns: [String]
+        var values: [FillValue]
+        /// A join table's row (pairs are unique).
+        var isJoin: Bool
+    }
+
     /// A few rows of every concrete entity with a value in each of its columns, keys unique per table; to-one keys
-    /// point at rows of their destination; each join table gets pairs with positions.
-    static func fill(_ db: Database, _ layout: StoreLayout) throws {
+    /// point at rows of their destination; each join table gets pairs with positions. The one plan of rows both
+    /// corpus migration tests (SQLite and PostgreSQL) fill their stores with.
+    static func fillRows(_ layout: StoreLayout) -> [FillRow] {
         var keys: [Int: [Int64]] = [:]  // entity number → its rows' keys
         var next: [String: Int64] = [:]
         for entity in layout.entities where !entity.isAbstract {
@@ -124,27 +143,20 @@ import Testing
                 keys[entity.number, default: []].append(key)
             }
         }
-        func rowOf(_ destination: Int) -> (key: Int64, entity: Int)? {
-            guard let hierarchy = layout.entity(number: destination)?.hierarchyNumbers else { return nil }
-            for number in hierarchy { if let key = keys[number]?.first { return (key, number) } }
-            return nil
+        func rowsOf(_ number: Int) -> [(key: Int64, entity: Int)] {
+            guard let hierarchy = layout.entity(number: number)?.hierarchyNumbers else { return [] }
+            return hierarchy.flatMap { entity in (keys[entity] ?? []).map { ($0, entity) } }
         }
+        var rows: [FillRow] = []
         for entity in layout.entities where !entity.isAbstract {
             for key in keys[entity.number] ?? [] {
-                var values: [SQLiteValue] = []
+                var values: [FillValue] = []
                 for (index, column) in entity.columns.enumerated() {
                     switch column.role {
                     case .primaryKey: values.append(.integer(key))
                     case .entity: values.append(.integer(Int64(entity.number)))
                     case .optimisticLock: values.append(.integer(key % 5 + 1))
-                    case .attribute:
-                        switch column.type {
-                        case .integer: values.append(.integer(key * 101 + Int64(index)))
-                        case .float, .timestamp: values.append(.real(Double(key) * 1.5 + Double(index)))
-                        case .decimal: values.append(.text("\(key).\(index)5"))
-                        case .varchar, .varchar255: values.append(.text("\(entity.name)-\(key)-\(column.name)"))
-                        case .blob: values.append(.blob(Data([UInt8(key & 0xFF), UInt8(index & 0xFF), 7])))
-                        }
+                    case .attribute: values.append(.attribute(column, key: key, index: index, entity: entity.name))
                     case .foreignKey, .foreignEntity, .foreignOrder:
                         let relationship = entity.relationships.first {
                             if case .foreignKey(let columns) = $0.storage {
@@ -153,7 +165,7 @@ import Testing
                             return false
                         }
                         guard let relationship, case .foreignKey(let columns) = relationship.storage,
-                            let target = rowOf(relationship.destinationEntityNumber)
+                            let target = rowsOf(relationship.destinationEntityNumber).first
                         else {
                             values.append(.null)
                             continue
@@ -168,35 +180,51 @@ import Testing
                     case .joinKey, .joinOrder, .system: values.append(.null)
                     }
                 }
-                let names = entity.columns.map { quote($0.name) }.joined(separator: ", ")
-                let marks = entity.columns.map { _ in "?" }.joined(separator: ", ")
-                try db.execute(
-                    sql: "INSERT INTO \(quote(entity.tableName)) (\(names)) VALUES (\(marks))", arguments: values)
+                rows.append(
+                    FillRow(table: entity.tableName, columns: entity.columns.map(\.name), values: values, isJoin: false)
+                )
             }
         }
         for join in layout.joinTables {
-            guard let sources = rowsOf(join.ownerEntityNumber), let destinations = rowsOf(join.destinationEntityNumber)
-            else { continue }
+            let sources = rowsOf(join.ownerEntityNumber).map(\.key)
+            let destinations = rowsOf(join.destinationEntityNumber).map(\.key)
             var position: Int64 = 0
             for source in sources.prefix(2) {
                 for destination in destinations.prefix(2) {
                     position += 1
                     var columns = [join.sourceColumn, join.destinationColumn]
-                    var values: [SQLiteValue] = [.integer(source), .integer(destination)]
+                    var values: [FillValue] = [.integer(source), .integer(destination)]
                     for order in [join.destinationOrderColumn, join.sourceOrderColumn].compactMap({ $0 }) {
                         columns.append(order)
                         values.append(.integer(position))
                     }
-                    try db.execute(
-                        sql: "INSERT INTO \(quote(join.name)) (\(columns.map(quote).joined(separator: ", "))) VALUES ("
-                            + columns.map { _ in "?" }.joined(separator: ", ") + ")", arguments: values)
+                    rows.append(FillRow(table: join.name, columns: columns, values: values, isJoin: true))
                 }
             }
         }
-        func rowsOf(_ number: Int) -> [Int64]? {
-            guard let hierarchy = layout.entity(number: number)?.hierarchyNumbers else { return nil }
-            let found = hierarchy.flatMap { keys[$0] ?? [] }
-            return found.isEmpty ? nil : found
+        return rows
+    }
+
+    /// ``fillRows(_:)`` written into an SQLite store.
+    static func fill(_ db: Database, _ layout: StoreLayout) throws {
+        for row in fillRows(layout) {
+            let values = row.values.map { value -> SQLiteValue in
+                switch value {
+                case .integer(let number): return .integer(number)
+                case .null: return .null
+                case .attribute(let column, let key, let index, let entity):
+                    switch column.type {
+                    case .integer: return .integer(key * 101 + Int64(index))
+                    case .float, .timestamp: return .real(Double(key) * 1.5 + Double(index))
+                    case .decimal: return .text("\(key).\(index)5")
+                    case .varchar, .varchar255: return .text("\(entity)-\(key)-\(column.name)")
+                    case .blob: return .blob(Data([UInt8(key & 0xFF), UInt8(index & 0xFF), 7]))
+                    }
+                }
+            }
+            let names = row.columns.map(quote).joined(separator: ", ")
+            let marks = row.columns.map { _ in "?" }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO \(quote(row.table)) (\(names)) VALUES (\(marks))", arguments: values)
         }
     }
 

@@ -151,79 +151,25 @@ import Testing
         }
     }
 
-    /// A few rows of every concrete entity with a value in each column; to-one keys point at rows of their
-    /// destination; each join table gets pairs with positions.
+    /// ``CorpusMigrationTests/fillRows(_:)`` written into a PostgreSQL store, each attribute a value of its
+    /// column's PostgreSQL type.
     static func fill(_ db: PostgresConnection, _ layout: StoreLayout) throws {
-        var keys: [Int: [Int64]] = [:]
-        var next: [String: Int64] = [:]
-        for entity in layout.entities where !entity.isAbstract {
-            for _ in 0..<3 {
-                let key = (next[entity.tableName] ?? 0) + 1
-                next[entity.tableName] = key
-                keys[entity.number, default: []].append(key)
-            }
-        }
-        func rowsOf(_ number: Int) -> [(key: Int64, entity: Int)] {
-            guard let hierarchy = layout.entity(number: number)?.hierarchyNumbers else { return [] }
-            return hierarchy.flatMap { entity in (keys[entity] ?? []).map { ($0, entity) } }
-        }
         let q = CorpusMigrationTests.quote
-        for entity in layout.entities where !entity.isAbstract {
-            for key in keys[entity.number] ?? [] {
-                var values: [PostgresValue] = []
-                for (index, column) in entity.columns.enumerated() {
-                    switch column.role {
-                    case .primaryKey: values.append(.int(key))
-                    case .entity: values.append(.int(Int64(entity.number)))
-                    case .optimisticLock: values.append(.int(key % 5 + 1))
-                    case .attribute: values.append(value(for: column, key: key, index: index, entity: entity.name))
-                    case .foreignKey, .foreignEntity, .foreignOrder:
-                        let relationship = entity.relationships.first {
-                            if case .foreignKey(let columns) = $0.storage {
-                                return [columns.column, columns.entityColumn, columns.orderColumn].contains(column.name)
-                            }
-                            return false
-                        }
-                        guard let relationship, case .foreignKey(let columns) = relationship.storage,
-                            let target = rowsOf(relationship.destinationEntityNumber).first
-                        else {
-                            values.append(.null)
-                            continue
-                        }
-                        if column.name == columns.column {
-                            values.append(.int(target.key))
-                        } else if column.name == columns.entityColumn {
-                            values.append(.int(Int64(target.entity)))
-                        } else {
-                            values.append(.int(key))
-                        }
-                    case .joinKey, .joinOrder, .system: values.append(.null)
-                    }
-                }
-                let names = entity.columns.map { q($0.name) }.joined(separator: ", ")
-                let marks = (1...entity.columns.count).map { "$\($0)" }.joined(separator: ", ")
-                try db.query("INSERT INTO \(q(entity.tableName)) (\(names)) VALUES (\(marks))", values)
-            }
-        }
-        for join in layout.joinTables {
-            let sources = rowsOf(join.ownerEntityNumber).map(\.key)
-            let destinations = rowsOf(join.destinationEntityNumber).map(\.key)
-            var position: Int64 = 0
-            for source in sources.prefix(2) {
-                for destination in destinations.prefix(2) {
-                    position += 1
-                    var columns = [join.sourceColumn, join.destinationColumn]
-                    var values: [PostgresValue] = [.int(source), .int(destination)]
-                    for order in [join.destinationOrderColumn, join.sourceOrderColumn].compactMap({ $0 }) {
-                        columns.append(order)
-                        values.append(.int(position))
-                    }
-                    let marks = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
-                    try db.query(
-                        "INSERT INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(marks))"
-                            + " ON CONFLICT DO NOTHING", values)
+        for row in CorpusMigrationTests.fillRows(layout) {
+            let values = row.values.map { value -> PostgresValue in
+                switch value {
+                case .integer(let number): .int(number)
+                case .null: .null
+                case .attribute(let column, let key, let index, let entity):
+                    Self.value(for: column, key: key, index: index, entity: entity)
                 }
             }
+            let names = row.columns.map(q).joined(separator: ", ")
+            let marks = (1...row.columns.count).map { "$\($0)" }.joined(separator: ", ")
+            try db.query(
+                "INSERT INTO \(q(row.table)) (\(names)) VALUES (\(marks))"
+                    + (row.isJoin ? " ON CONFLICT DO NOTHING" : ""),
+                values)
         }
     }
 
