@@ -145,34 +145,10 @@ extension ManagedObjectContext {
     private func writeDeletions(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
     ) throws(StoreError) {
-        if database.isPostgres {
-            var queued: [(object: ManagedObject, position: Int)] = []
-            queued.reserveCapacity(objects.count)
-            for object in objects {
-                let entity = object.entityRuntime
-                try external?.recordReplaced(
-                    entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
-                let statement = try database.cachedStatement(entity.deleteSQL)
-                try statement.bind(object.objectID.primaryKey, at: 1)
-                try statement.bind(object.version, at: 2)
-                queued.append((object, database.queuedCount))
-                try statement.runQueued()
-                for relationship in entity.joinRelationships {
-                    guard let sql = relationship.joinDeleteAllSQL else { continue }
-                    let delete = try database.cachedStatement(sql)
-                    try delete.bind(object.objectID.primaryKey, at: 1)
-                    try delete.runQueued()
-                }
-            }
-            let counts = try database.finishQueued()
-            for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
-                let version = try database.cachedStatement(object.entityRuntime.selectVersionSQL)
-                defer { version.resetIgnoringErrors() }
-                try version.bind(object.objectID.primaryKey, at: 1)
-                if try version.step() == .row { conflicts.append(object) }
-            }
-            return
-        }
+        let queues = database.isPostgres
+        var queued: [(object: ManagedObject, position: Int)] = []
+        if queues { queued.reserveCapacity(objects.count) }
+        var unmatched: [ManagedObject] = []
         for object in objects {
             let entity = object.entityRuntime
             try external?.recordReplaced(
@@ -180,19 +156,32 @@ extension ManagedObjectContext {
             let statement = try database.cachedStatement(entity.deleteSQL)
             try statement.bind(object.objectID.primaryKey, at: 1)
             try statement.bind(object.version, at: 2)
-            try statement.run()
-            if database.changes == 0 {
-                let version = try database.cachedStatement(entity.selectVersionSQL)
-                defer { version.resetIgnoringErrors() }
-                try version.bind(object.objectID.primaryKey, at: 1)
-                if try version.step() == .row { conflicts.append(object) }
+            if queues {
+                queued.append((object, database.queuedCount))
+                try statement.runQueued()
+            } else {
+                try statement.run()
+                if database.changes == 0 { unmatched.append(object) }
             }
             for relationship in entity.joinRelationships {
                 guard let sql = relationship.joinDeleteAllSQL else { continue }
                 let delete = try database.cachedStatement(sql)
                 try delete.bind(object.objectID.primaryKey, at: 1)
-                try delete.run()
+                try delete.runQueued()
             }
+        }
+        if queues {
+            let counts = try database.finishQueued()
+            for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
+                unmatched.append(object)
+            }
+        }
+        // A delete that matched nothing: a conflict when the row is still there (another version of it).
+        for object in unmatched {
+            let version = try database.cachedStatement(object.entityRuntime.selectVersionSQL)
+            defer { version.resetIgnoringErrors() }
+            try version.bind(object.objectID.primaryKey, at: 1)
+            if try version.step() == .row { conflicts.append(object) }
         }
     }
 
