@@ -124,9 +124,24 @@ extension PredicateSQLTranslator {
         case .equal, .matches: return nil
         }
         let (pattern, exact) = PostgresStringMatching.regularExpression(needle, anchor)
+        let regex = "normalize(" + text.sql + #", NFC) COLLATE "C" ~ ?"#
+        guard PostgresSQL.isColumnReference(text.sql), text.arguments.isEmpty else {
+            return .condition(SQLFragment(orFalse(regex), text.arguments + [.text(pattern)]), exact: exact)
+        }
+        // An ASCII value is its own NFC and its characters are its bytes: a `LIKE` of the needle, no normalizing and
+        // no regular expression (see ``PostgresStringMatching/asciiLikePattern(_:_:)``).
+        guard let like = PostgresStringMatching.asciiLikePattern(needle, anchor) else {
+            return .condition(
+                SQLFragment(
+                    orFalse("CASE WHEN " + PostgresSQL.isASCII(text.sql) + " THEN FALSE ELSE " + regex + " END"),
+                    [.text(pattern)]),
+                exact: exact)
+        }
         return .condition(
             SQLFragment(
-                orFalse(PostgresSQL.normalized(text.sql) + #" COLLATE "C" ~ ?"#), text.arguments + [.text(pattern)]),
+                orFalse(
+                    "CASE WHEN " + PostgresSQL.isASCII(text.sql) + " THEN " + text.sql + #" COLLATE "C" LIKE ? ELSE "#
+                        + regex + " END"), [.text(like), .text(pattern)]),
             exact: exact)
     }
 
@@ -182,6 +197,23 @@ enum PostgresStringMatching {
         }
         if anchor == .suffix { pattern += "$" }
         return (pattern, exact)
+    }
+
+    /// The `LIKE` pattern matching `needle` at `anchor` in an ASCII text, `nil` when the needle's NFC is not ASCII
+    /// (no ASCII text contains it).
+    ///
+    /// In ASCII text every character is one code point except `"\r\n"`, and no ASCII code point joins a plain
+    /// character: so where the regular expression is exact (the needle's ends plain, never CR or LF) the byte match
+    /// is exact too, and otherwise both select a superset.
+    static func asciiLikePattern(_ needle: String, _ anchor: Anchor) -> String? {
+        let nfc = String(decoding: needle._nfcCodeUnits, as: UTF8.self)
+        guard nfc.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var pattern = anchor == .prefix ? "" : "%"
+        for scalar in nfc.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { pattern += "\\" }
+            pattern.unicodeScalars.append(scalar)
+        }
+        return anchor == .suffix ? pattern : pattern + "%"
     }
 
     /// A `LIKE` pattern selecting a superset of a format `LIKE` (`*` any run of characters, `?` one character,
