@@ -283,8 +283,10 @@ struct StringMatchingPropertyTests {
         let store = try TestStore(kind, model: GadgetsModel.model)
         defer { store.cleanUp() }
         func word(length: Int) -> String {
-            (0..<length).map { _ in rng.chance(85) ? rng.pick(Array(Self.asciiAlphabet.prefix(9))) : rng.pick(Self.asciiAlphabet) }
-                .joined()
+            (0..<length).map { _ in
+                rng.chance(85) ? rng.pick(Array(Self.asciiAlphabet.prefix(9))) : rng.pick(Self.asciiAlphabet)
+            }
+            .joined()
         }
         for _ in 0..<80 {
             let gadget = Gadget(context: store.context)
