@@ -9,12 +9,13 @@ import PostgresKit
 // - Booleans: SQLite's `0` / `1`, PostgreSQL's `FALSE` / `TRUE` (its `BOOLEAN` columns and conditions).
 // - Null-safe equality: SQLite's `IS` / `IS NOT`, PostgreSQL's `IS NOT DISTINCT FROM` / `IS DISTINCT FROM`.
 // - Strings compare as Swift's `String` (canonical equivalence, code-point order of the NFC form): SQLite
-//   through the `DM_SWIFT` collation, PostgreSQL with `normalize(…, NFC) COLLATE "C"` on both sides, as its
-//   sorts do.
+//   through the `DM_SWIFT` collation, PostgreSQL with the NFC `COLLATE "C"` on both sides, as its sorts do (a
+//   column's ASCII values, their own NFC, are not normalized: ``PostgresSQL/normalized(_:)``).
 // - String matching (`starts(with:)`, `contains`, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`): SQLite calls
 //   Swift's own functions (`dm_*`); PostgreSQL matches the NFC text with a regular expression that also checks
 //   the grapheme boundaries at the match's ends (``PostgresStringMatching``), exact when the needle's ends are
-//   characters whose boundaries that check decides, a superset otherwise (checked again in memory).
+//   characters whose boundaries that check decides, a superset otherwise (checked again in memory); a column's
+//   ASCII values are matched by a `LIKE` of the needle instead, as exact.
 
 extension PredicateSQLTranslator {
     var isPostgres: Bool { dialect == .postgres }
