@@ -9,12 +9,13 @@ import PostgresKit
 // - Booleans: SQLite's `0` / `1`, PostgreSQL's `FALSE` / `TRUE` (its `BOOLEAN` columns and conditions).
 // - Null-safe equality: SQLite's `IS` / `IS NOT`, PostgreSQL's `IS NOT DISTINCT FROM` / `IS DISTINCT FROM`.
 // - Strings compare as Swift's `String` (canonical equivalence, code-point order of the NFC form): SQLite
-//   through the `DM_SWIFT` collation, PostgreSQL with `normalize(…, NFC) COLLATE "C"` on both sides, as its
-//   sorts do.
+//   through the `DM_SWIFT` collation, PostgreSQL with the NFC `COLLATE "C"` on both sides, as its sorts do (a
+//   column's ASCII values, their own NFC, are not normalized: ``PostgresSQL/normalized(_:)``).
 // - String matching (`starts(with:)`, `contains`, `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`): SQLite calls
 //   Swift's own functions (`dm_*`); PostgreSQL matches the NFC text with a regular expression that also checks
 //   the grapheme boundaries at the match's ends (``PostgresStringMatching``), exact when the needle's ends are
-//   characters whose boundaries that check decides, a superset otherwise (checked again in memory).
+//   characters whose boundaries that check decides, a superset otherwise (checked again in memory); a column's
+//   ASCII values are matched by a `LIKE` of the needle instead, as exact.
 
 extension PredicateSQLTranslator {
     var isPostgres: Bool { dialect == .postgres }
@@ -124,9 +125,24 @@ extension PredicateSQLTranslator {
         case .equal, .matches: return nil
         }
         let (pattern, exact) = PostgresStringMatching.regularExpression(needle, anchor)
+        let regex = "normalize(" + text.sql + #", NFC) COLLATE "C" ~ ?"#
+        guard PostgresSQL.isColumnReference(text.sql), text.arguments.isEmpty else {
+            return .condition(SQLFragment(orFalse(regex), text.arguments + [.text(pattern)]), exact: exact)
+        }
+        // An ASCII value is its own NFC and its characters are its bytes: a `LIKE` of the needle, no normalizing and
+        // no regular expression (see ``PostgresStringMatching/asciiLikePattern(_:_:)``).
+        guard let like = PostgresStringMatching.asciiLikePattern(needle, anchor) else {
+            return .condition(
+                SQLFragment(
+                    orFalse("CASE WHEN " + PostgresSQL.isASCII(text.sql) + " THEN FALSE ELSE " + regex + " END"),
+                    [.text(pattern)]),
+                exact: exact)
+        }
         return .condition(
             SQLFragment(
-                orFalse(PostgresSQL.normalized(text.sql) + #" COLLATE "C" ~ ?"#), text.arguments + [.text(pattern)]),
+                orFalse(
+                    "CASE WHEN " + PostgresSQL.isASCII(text.sql) + " THEN " + text.sql + #" COLLATE "C" LIKE ? ELSE "#
+                        + regex + " END"), [.text(like), .text(pattern)]),
             exact: exact)
     }
 
@@ -182,6 +198,23 @@ enum PostgresStringMatching {
         }
         if anchor == .suffix { pattern += "$" }
         return (pattern, exact)
+    }
+
+    /// The `LIKE` pattern matching `needle` at `anchor` in an ASCII text, `nil` when the needle's NFC is not ASCII
+    /// (no ASCII text contains it).
+    ///
+    /// In ASCII text every character is one code point except `"\r\n"`, and no ASCII code point joins a plain
+    /// character: so where the regular expression is exact (the needle's ends plain, never CR or LF) the byte match
+    /// is exact too, and otherwise both select a superset.
+    static func asciiLikePattern(_ needle: String, _ anchor: Anchor) -> String? {
+        let nfc = String(decoding: needle._nfcCodeUnits, as: UTF8.self)
+        guard nfc.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var pattern = anchor == .prefix ? "" : "%"
+        for scalar in nfc.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { pattern += "\\" }
+            pattern.unicodeScalars.append(scalar)
+        }
+        return anchor == .suffix ? pattern : pattern + "%"
     }
 
     /// A `LIKE` pattern selecting a superset of a format `LIKE` (`*` any run of characters, `?` one character,

@@ -916,8 +916,30 @@ final class PostgresStatement: StoreRow {
 enum PostgresSQL {
     /// `expression` in Unicode normalization form C: compared byte for byte (`COLLATE "C"`, code-point order for
     /// UTF-8), the order and equality of Swift's `String` (canonical equivalence).
+    ///
+    /// A column reads as it is when it is ASCII (its bytes are its characters: `octet_length = char_length`, which
+    /// PostgreSQL checks much faster than it normalizes, and ASCII is always NFC); `normalize` runs only on the
+    /// other values. Any other expression (a parameter, a subquery) is normalized as it is, written once.
     static func normalized(_ expression: String) -> String {
-        "normalize(" + expression + ", NFC)"
+        guard isColumnReference(expression) else { return "normalize(" + expression + ", NFC)" }
+        return "CASE WHEN " + isASCII(expression) + " THEN " + expression + " ELSE normalize(" + expression
+            + ", NFC) END"
+    }
+
+    /// The condition that the text `column` is ASCII (`NULL` for `NULL`).
+    static func isASCII(_ column: String) -> String {
+        "octet_length(" + column + ") = char_length(" + column + ")"
+    }
+
+    /// Whether `expression` is a column reference (`t0."ZNAME"`, `"ZNAME"`): cheap, and safe to write more than once.
+    static func isColumnReference(_ expression: String) -> Bool {
+        !expression.isEmpty
+            && expression.utf8.allSatisfy {
+                $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\"")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+            }
     }
 
     /// An `ORDER BY` term: strings normalized and in code-point order, `NULL` first ascending and last descending,

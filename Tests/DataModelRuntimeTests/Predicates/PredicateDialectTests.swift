@@ -142,13 +142,29 @@ struct PredicateDialectTests {
         }
         #expect(try sql(#Predicate { $0.i16 == nil }).contains("IS NOT DISTINCT FROM NULL"))
         #expect(try sql(#Predicate { $0.flag ?? false }).contains("IS TRUE"))
-        #expect(try sql(#Predicate { $0.title < "b" }).contains(#"normalize(t0."ZTITLE", NFC) COLLATE "C" <"#))
+        // A column is normalized only when it is not ASCII (a parameter always, once).
+        #expect(
+            try sql(#Predicate { $0.title < "b" }).contains(
+                #"CASE WHEN octet_length(t0."ZTITLE") = char_length(t0."ZTITLE") THEN t0."ZTITLE" "#
+                    + #"ELSE normalize(t0."ZTITLE", NFC) END COLLATE "C" < normalize(CAST(? AS TEXT), NFC)"#))
         // ASCII without K, ; and `: a plain comparison (its index stays usable).
         #expect(try sql(#Predicate { $0.title == "ab" }) == #"t0."ZTITLE" IS NOT DISTINCT FROM ?"#)
         let prefix = try store.context.explain(
             FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "ab") }))
+        // ASCII values match by a LIKE, the others by the regular expression on their NFC.
+        #expect(prefix.predicateSQL?.contains(#"THEN t0."ZTITLE" COLLATE "C" LIKE ? ELSE normalize("#) == true)
         #expect(prefix.predicateSQL?.contains("~ ?") == true)
+        #expect(prefix.arguments.first.map { "\($0)".contains("ab%") } == true, "\(prefix.arguments)")
         #expect(prefix.arguments.last.map { "\($0)".contains("^ab(?![") } == true, "\(prefix.arguments)")
+        // A needle whose NFC is not ASCII: no ASCII value contains it.
+        let accented = try store.context.explain(
+            FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.contains("é") }))
+        #expect(accented.predicateSQL?.contains("THEN FALSE ELSE") == true, "\(accented)")
+        #expect(accented.arguments.count == 1, "\(accented.arguments)")
+        // LIKE's wildcards in a needle are escaped.
+        let wild = try store.context.explain(
+            FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.contains("a%_") }))
+        #expect(wild.arguments.first == .text(#"%a\%\_%"#), "\(wild.arguments)")
         // A date constant between two microseconds would compare rounded: in memory, and explain() says why.
         let instant = Date(timeIntervalSinceReferenceDate: 100.000_000_1)
         let rounded = try store.context.explain(
@@ -254,5 +270,50 @@ struct StringMatchingPropertyTests {
         // Plain-ended needles are exact in SQL on every store; the rest is narrowed on PostgreSQL.
         #expect((paths[.sql] ?? 0) > 0 && paths[.memory] == nil, "\(kind): \(paths)")
         print("\(kind): string matching paths \(paths.map { "\($0.key.rawValue)=\($0.value)" }.sorted())")
+    }
+
+    /// Mostly ASCII: LIKE's wildcards and escape, CR LF, and a few NFC / NFD accents, so both of PostgreSQL's
+    /// branches (a `LIKE` on ASCII values, the regular expression on the NFC of the others) and both forms of the sort
+    /// key are taken; matching and the SQL sort must be Swift's.
+    static let asciiAlphabet = ["a", "b", "A", "%", "_", "\\", "\r", "\n", " ", "é", "e\u{301}", "\u{301}"]
+
+    @Test(arguments: StoreKind.allCases)
+    func asciiTextsAndWildcards(kind: StoreKind) throws {
+        var rng = SeededGenerator(seed: 1612)
+        let store = try TestStore(kind, model: GadgetsModel.model)
+        defer { store.cleanUp() }
+        func word(length: Int) -> String {
+            (0..<length).map { _ in
+                rng.chance(85) ? rng.pick(Array(Self.asciiAlphabet.prefix(9))) : rng.pick(Self.asciiAlphabet)
+            }
+            .joined()
+        }
+        for _ in 0..<80 {
+            let gadget = Gadget(context: store.context)
+            gadget.title = word(length: rng.int(7))
+        }
+        try store.context.save()
+        let context = try store.reopened()
+        let all = try context.fetch(FetchRequest<Gadget>())
+        let sorted = try context.fetch(FetchRequest<Gadget>().sorted(by: [SortDescriptor(\.title)]))
+        #expect(sorted.map(\.title) == all.map(\.title).sorted(), "\(kind): SQL sort")
+        for index in 0..<60 {
+            let needle = word(length: 1 + rng.int(3))
+            let predicates: [(String, Predicate<Gadget>)] = [
+                ("starts(with:)", #Predicate { $0.title.starts(with: needle) }),
+                ("contains", #Predicate { $0.title.contains(needle) }),
+                ("ENDSWITH", try Predicate<Gadget>(validatingFormat: "title ENDSWITH %@", argumentArray: [needle])),
+                ("<", #Predicate { $0.title < needle }),
+            ]
+            for (label, predicate) in predicates {
+                let request = FetchRequest<Gadget>().filtered(by: predicate)
+                let expected = Set(try all.filter { try predicate.evaluate($0) }.map(\.objectID))
+                let escaped = needle.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+                let plan = try context.explain(request)
+                #expect(
+                    Set(try context.fetch(request).map(\.objectID)) == expected,
+                    "\(kind) #\(index) \(label) [\(escaped)] — \(plan)")
+            }
+        }
     }
 }
