@@ -72,8 +72,9 @@ enum PostgresBenchmarks {
                 ours: {
                     guard let target = next, let url = URL(string: target.url) else { return }
                     oursURL = target.url
-                    try insertWithRuntime(
-                        url: url, employees: employees, departments: departments, dateJoined: dateJoined)
+                    try CompanyWorkload.insert(
+                        into: .postgres(url: url), employees: employees, departments: departments,
+                        dateJoined: dateJoined)
                 })
             let rawCount = try RawPostgresBaseline(url: rawURL).scalar(#"SELECT COUNT(*) FROM "ZEMPLOYEEENTITY""#)
             let oursCount = try RawPostgresBaseline(url: oursURL).scalar(#"SELECT COUNT(*) FROM "ZEMPLOYEEENTITY""#)
@@ -112,12 +113,7 @@ enum PostgresBenchmarks {
                     checksums.0 = sum
                 },
                 ours: {
-                    let context = container.newBackgroundContext()
-                    var sum = 0
-                    let objects = try context.fetch(EmployeeEntity.fetchRequest())
-                    for employee in objects { sum &+= Int(employee.age ?? 0) &+ (employee.name?.utf8.count ?? 0) }
-                    counts.1 = objects.count
-                    checksums.1 = sum
+                    (counts.1, checksums.1) = try CompanyWorkload.fetchAndRead(container)
                 })
             if counts.0 != employees || counts.1 != employees || checksums.0 != checksums.1 {
                 suite.fail(
@@ -132,11 +128,7 @@ enum PostgresBenchmarks {
 
         if suite.wants("postgres predicate") {
             var counts = (0, 0)
-            let request = EmployeeEntity.fetchRequest()
-                .filtered(
-                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
-                )
-                .sorted(by: [SortDescriptor(\.name)])
+            let request = CompanyWorkload.predicateRequest()
             let path = try container.newBackgroundContext().explain(request).path
             let times = try suite.compare(
                 baseline: { counts.0 = try raw.fetchFiltered().count },
@@ -154,14 +146,7 @@ enum PostgresBenchmarks {
             var counts = (0, 0)
             let times = try suite.compare(
                 baseline: { counts.0 = try raw.traverseDepartments(count: departments) },
-                ours: {
-                    let context = container.newBackgroundContext()
-                    var total = 0
-                    for department in try context.fetch(DepartmentEntity.fetchRequest()) {
-                        total += department.employees.count
-                    }
-                    counts.1 = total
-                })
+                ours: { counts.1 = try CompanyWorkload.traverse(container) })
             if counts.0 != employees || counts.1 != employees {
                 suite.fail("postgres traverse: expected \(employees), raw \(counts.0), ours \(counts.1)")
             }
@@ -186,11 +171,7 @@ enum PostgresBenchmarks {
                 ours: {
                     runs += 1
                     lastAge = 41
-                    let context = container.newBackgroundContext()
-                    let objects = try context.fetch(
-                        EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]).limited(to: updates))
-                    for employee in objects { employee.age = 41 }
-                    try context.save()
+                    try CompanyWorkload.update(container, count: updates, age: 41)
                 })
             let versionsAdded = try raw.scalar(versionQuery) - versionsBefore
             let changed = try raw.scalar(
@@ -206,27 +187,5 @@ enum PostgresBenchmarks {
                     name: "postgres update \(updates) + save", ours: times.ours, baseline: times.baseline,
                     target: "<= 1.5x raw libpq", note: "both read the rows by name first"))
         }
-    }
-
-    static func insertWithRuntime(url: URL, employees: Int, departments: Int, dateJoined: Date) throws {
-        let container = try PersistentContainer(model: CompanyModel.model, store: .postgres(url: url))
-        let context = container.viewContext
-        let business = BusinessEntity(context: context)
-        business.name = "Acme"
-        var departmentObjects: [DepartmentEntity] = []
-        for index in 1...departments {
-            let department = DepartmentEntity(context: context)
-            department.name = "Department \(index)"
-            departmentObjects.append(department)
-        }
-        for index in 1...employees {
-            let employee = EmployeeEntity(context: context)
-            employee.name = BenchmarkData.name(index)
-            employee.age = BenchmarkData.age(index)
-            employee.dateJoined = dateJoined
-            employee.business = business
-            employee.department = departmentObjects[index % departments]
-        }
-        try context.save()
     }
 }

@@ -70,29 +70,20 @@ enum ProfileRunner {
         let context = container.newBackgroundContext()
         switch name {
         case "insert":
-            try RuntimeBenchmarks.insertWithRuntime(
-                path: path + "-insert", employees: employees, departments: 100, dateJoined: dateJoined)
+            try CompanyWorkload.insert(
+                into: .sqlite(at: URL(fileURLWithPath: path + "-insert")), employees: employees, departments: 100,
+                dateJoined: dateJoined)
             try? FileManager.default.removeItem(atPath: path + "-insert")
             return employees
         case "fetch":
-            return RuntimeBenchmarks.readTwoAttributes(try context.fetch(EmployeeEntity.fetchRequest()))
+            return try CompanyWorkload.fetchAndRead(container).checksum
         case "traverse":
-            var total = 0
-            for department in try context.fetch(DepartmentEntity.fetchRequest()) { total += department.employees.count }
-            return total
+            return try CompanyWorkload.traverse(container)
         case "update":
-            let objects = try context.fetch(
-                EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]).limited(to: employees / 10))
-            for employee in objects { employee.age = 41 }
-            try context.save()
-            return objects.count
+            try CompanyWorkload.update(container, count: employees / 10, age: 41)
+            return employees / 10
         case "predicate":
-            let request = EmployeeEntity.fetchRequest()
-                .filtered(
-                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
-                )
-                .sorted(by: [SortDescriptor(\.name)])
-            return try context.fetch(request).count
+            return try context.fetch(CompanyWorkload.predicateRequest()).count
         case "raw-insert":
             let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
             let raw = try RawCompanyBaseline(

@@ -109,7 +109,7 @@ final class RawCompanyBaseline {
         return rows
     }
 
-    /// Reads `name` and `age` of every row, as ``RuntimeBenchmarks/readTwoAttributes(_:)`` reads them of objects.
+    /// Reads `name` and `age` of every row, as ``CompanyWorkload/readTwoAttributes(_:)`` reads them of objects.
     @inline(never)
     static func readTwoAttributes(_ rows: [Employee]) -> Int {
         var total = 0

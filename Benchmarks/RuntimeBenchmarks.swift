@@ -36,8 +36,9 @@ enum RuntimeBenchmarks {
                 },
                 ours: {
                     oursPath = freshPath()
-                    try insertWithRuntime(
-                        path: oursPath, employees: employees, departments: departments, dateJoined: dateJoined)
+                    try CompanyWorkload.insert(
+                        into: .sqlite(at: URL(fileURLWithPath: oursPath)), employees: employees,
+                        departments: departments, dateJoined: dateJoined)
                 })
             let rawCount = try RawCompanyBaseline(path: rawPath, schema: []).fetchAll().count
             let oursCount = try RawCompanyBaseline(path: oursPath, schema: []).fetchAll().count
@@ -71,10 +72,7 @@ enum RuntimeBenchmarks {
                     sums.0 = RawCompanyBaseline.readTwoAttributes(rows)
                 },
                 ours: {
-                    let context = container.newBackgroundContext()
-                    let objects = try context.fetch(EmployeeEntity.fetchRequest())
-                    counts.1 = objects.count
-                    sums.1 = readTwoAttributes(objects)
+                    (counts.1, sums.1) = try CompanyWorkload.fetchAndRead(container)
                 })
             if counts.0 != employees || counts.1 != employees || sums.0 != sums.1 {
                 suite.fail(
@@ -92,14 +90,7 @@ enum RuntimeBenchmarks {
             var counts = (0, 0)
             let times = try suite.compare(
                 baseline: { counts.0 = try raw.traverseDepartments(count: departments) },
-                ours: {
-                    let context = container.newBackgroundContext()
-                    var total = 0
-                    for department in try context.fetch(DepartmentEntity.fetchRequest()) {
-                        total += department.employees.count
-                    }
-                    counts.1 = total
-                })
+                ours: { counts.1 = try CompanyWorkload.traverse(container) })
             if counts.0 != employees || counts.1 != employees {
                 suite.fail("traverse: expected \(employees), raw \(counts.0), ours \(counts.1)")
             }
@@ -124,11 +115,7 @@ enum RuntimeBenchmarks {
                 ours: {
                     runs += 1
                     lastAge = 41
-                    let context = container.newBackgroundContext()
-                    let objects = try context.fetch(
-                        EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]).limited(to: updates))
-                    for employee in objects { employee.age = 41 }
-                    try context.save()
+                    try CompanyWorkload.update(container, count: updates, age: 41)
                 })
             let versionsAdded = try raw.totalVersion() - versionsBefore
             let changed = try raw.countFirstByName(updates, age: lastAge)
@@ -149,11 +136,7 @@ enum RuntimeBenchmarks {
 
         if suite.wants("predicate") {
             var counts = (0, 0)
-            let request = EmployeeEntity.fetchRequest()
-                .filtered(
-                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
-                )
-                .sorted(by: [SortDescriptor(\.name)])
+            let request = CompanyWorkload.predicateRequest()
             let path = try container.newBackgroundContext().explain(request).path
             let times = try suite.compare(
                 baseline: { counts.0 = try raw.fetchFiltered().count },
@@ -171,11 +154,7 @@ enum RuntimeBenchmarks {
         // predicate is made) and translated once per entity; each fetch reuses the translation.
         if suite.wants("format") {
             var counts = (0, 0)
-            let macro = EmployeeEntity.fetchRequest()
-                .filtered(
-                    by: #Predicate<EmployeeEntity> { ($0.age ?? 0) > 30 && ($0.name?.starts(with: "A") ?? false) }
-                )
-                .sorted(by: [SortDescriptor(\.name)])
+            let macro = CompanyWorkload.predicateRequest()
             let format = macro.copy()
             format.predicate = ManagedPredicate(format: "age > %d AND name BEGINSWITH %@", 30, "A")
             let path = try container.newBackgroundContext().explain(format).path
@@ -190,39 +169,5 @@ enum RuntimeBenchmarks {
                     name: "fetch with a format string vs the same #Predicate", ours: times.ours,
                     baseline: times.baseline, target: "<= 1.1x #Predicate", note: "\(counts.1) rows; path: \(path)"))
         }
-    }
-
-    /// Reads `name` and `age` of every employee: the sum of the ages and the names' UTF-8 lengths, so neither read
-    /// can be left out.
-    @inline(never)
-    static func readTwoAttributes(_ objects: [EmployeeEntity]) -> Int {
-        var total = 0
-        for employee in objects {
-            total &+= Int(employee.age ?? 0) &+ (employee.name?.utf8.count ?? 0)
-        }
-        return total
-    }
-
-    static func insertWithRuntime(path: String, employees: Int, departments: Int, dateJoined: Date) throws {
-        let container = try PersistentContainer(
-            model: CompanyModel.model, store: .sqlite(at: URL(fileURLWithPath: path)))
-        let context = container.viewContext
-        let business = BusinessEntity(context: context)
-        business.name = "Acme"
-        var departmentObjects: [DepartmentEntity] = []
-        for index in 1...departments {
-            let department = DepartmentEntity(context: context)
-            department.name = "Department \(index)"
-            departmentObjects.append(department)
-        }
-        for index in 1...employees {
-            let employee = EmployeeEntity(context: context)
-            employee.name = BenchmarkData.name(index)
-            employee.age = BenchmarkData.age(index)
-            employee.dateJoined = dateJoined
-            employee.business = business
-            employee.department = departmentObjects[index % departments]
-        }
-        try context.save()
     }
 }
