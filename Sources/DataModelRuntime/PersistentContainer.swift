@@ -90,17 +90,19 @@ public final class PersistentContainer {
     /// the store's external-data folder, as Core Data does; smaller ones in the store.
     public init(
         model: ManagedObjectModel, store: StoreDescription = .inMemory, migratesStoreAutomatically: Bool = true,
-        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold
+        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold,
+        connectionPoolMaxSize: Int = PersistentStoreDescription.defaultConnectionPoolMaxSize
     ) throws(StoreError) {
         name = model.name
         managedObjectModel = model
         modelError = nil
         let description = PersistentStoreDescription(store)
         description.shouldMigrateStoreAutomatically = migratesStoreAutomatically
+        description.connectionPoolMaxSize = connectionPoolMaxSize
         persistentStoreDescriptions = [description]
         loaded = try Self.open(
             model: model, store: store, migratesAutomatically: migratesStoreAutomatically,
-            externalBinaryDataThreshold: externalBinaryDataThreshold)
+            externalBinaryDataThreshold: externalBinaryDataThreshold, connectionPoolMaxSize: connectionPoolMaxSize)
     }
 
     /// A container for the generated model called `name` (``ManagedObjectModel/named(_:)``), as Core Data's
@@ -168,7 +170,8 @@ public final class PersistentContainer {
                 loaded = try Self.open(
                     model: managedObjectModel, store: store,
                     migratesAutomatically: description.shouldMigrateStoreAutomatically
-                        && description.shouldInferMappingModelAutomatically)
+                        && description.shouldInferMappingModelAutomatically,
+                    connectionPoolMaxSize: description.connectionPoolMaxSize)
                 completionHandler(description, nil)
             } catch let error as StoreError {
                 completionHandler(description, error)
@@ -213,11 +216,12 @@ public final class PersistentContainer {
 
     private static func open(
         model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool,
-        externalBinaryDataThreshold: Int = defaultExternalBinaryDataThreshold
+        externalBinaryDataThreshold: Int = defaultExternalBinaryDataThreshold,
+        connectionPoolMaxSize: Int = PersistentStoreDescription.defaultConnectionPoolMaxSize
     ) throws(StoreError) -> Loaded {
         let coordinator = try StoreCoordinator(
             model: model, store: store, migratesAutomatically: migratesAutomatically,
-            externalBinaryDataThreshold: externalBinaryDataThreshold)
+            externalBinaryDataThreshold: externalBinaryDataThreshold, connectionPoolMaxSize: connectionPoolMaxSize)
         return Loaded(
             store: store, coordinator: PersistentStoreCoordinator(coordinator: coordinator),
             viewContext: ManagedObjectContext(coordinator: coordinator))

@@ -42,7 +42,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
 
     init(
         model: ManagedObjectModel, store: StoreDescription, migratesAutomatically: Bool = true,
-        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold
+        externalBinaryDataThreshold: Int = PersistentContainer.defaultExternalBinaryDataThreshold,
+        connectionPoolMaxSize: Int = PersistentStoreDescription.defaultConnectionPoolMaxSize
     ) throws(StoreError) {
         self.migratesAutomatically = migratesAutomatically
         self.runtime = try ModelRuntime(model: model, storeNumber: 0)
@@ -56,7 +57,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
             path = url.path
         case .postgres(let url):
             hub = ChangeHub()
-            pool = BackgroundPool(url: url)
+            pool = BackgroundPool(url: url, limit: connectionPoolMaxSize)
             // Binary values with external storage stay in their column: there is no folder beside a server.
             path = Self.displayedURL(url)
             externalData = ExternalDataFiles(storePath: path, threshold: externalBinaryDataThreshold, needed: false)
@@ -128,7 +129,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     }
 
     /// The coordinator a new background context uses: on PostgreSQL one of a small pool
-    /// (``BackgroundPool/limit`` connections besides the view context's, opened as needed and handed out in turn),
+    /// (``PersistentStoreDescription/connectionPoolMaxSize`` connections besides the view context's, opened as needed and handed out in turn),
     /// so background work does not queue behind the view context or behind each other; on SQLite and in memory
     /// this one (one connection; SQLite has one writer at a time anyway). A pool connection that cannot be opened
     /// leaves the context on this coordinator's connection.
@@ -426,15 +427,17 @@ private final class ChangeHub: @unchecked Sendable {  // safe: `inboxes` is only
 /// A PostgreSQL store's coordinators for background contexts: at most ``limit``, opened when a background context
 /// first needs one, then handed out in turn (a context keeps its coordinator, and so its connection, for life).
 private final class BackgroundPool: @unchecked Sendable {  // safe: `members` and `turn` are only touched under `lock`
-    /// The most connections a container opens for background contexts, besides the view context's.
-    static let limit = 4
+    /// The most connections a container opens for background contexts, besides the view context's
+    /// (``PersistentStoreDescription/connectionPoolMaxSize``; 0: none, background contexts share the view context's).
+    let limit: Int
     let url: URL
     private let lock = NSLock()
     private var members: [StoreCoordinator] = []
     private var turn = 0
 
-    init(url: URL) {
+    init(url: URL, limit: Int) {
         self.url = url
+        self.limit = max(0, limit)
     }
 
     var count: Int {
@@ -448,12 +451,13 @@ private final class BackgroundPool: @unchecked Sendable {  // safe: `members` an
     func next(_ open: () throws(StoreError) -> StoreCoordinator) -> StoreCoordinator? {
         lock.lock()
         defer { lock.unlock() }
-        if members.count < Self.limit, turn >= members.count, let opened = try? open() {
+        guard limit > 0 else { return nil }
+        if members.count < limit, turn >= members.count, let opened = try? open() {
             members.append(opened)
         }
         guard !members.isEmpty else { return nil }
         let member = members[turn % members.count]
-        turn = (turn + 1) % Self.limit
+        turn = (turn + 1) % limit
         return member
     }
 }

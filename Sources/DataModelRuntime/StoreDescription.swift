@@ -51,6 +51,14 @@ public final class PersistentStoreDescription: CustomStringConvertible {
     /// what it can infer (it reads no mapping models): with `false`, such a store is refused with
     /// ``StoreError/migrationRequired(path:from:to:)``.
     public var shouldInferMappingModelAutomatically = true
+    /// The most connections a PostgreSQL store opens for background contexts (``PersistentContainer/newBackgroundContext()``,
+    /// ``PersistentContainer/performBackgroundTask(_:)``), besides the view context's: opened as needed and handed out
+    /// in turn, so a container holds at most `connectionPoolMaxSize + 1` server sessions. `0`: background contexts
+    /// share the view context's connection. Core Data's counterpart is the `NSPersistentStoreConnectionPoolMaxSizeKey`
+    /// option; SQLite and in-memory stores have one connection and ignore it.
+    public var connectionPoolMaxSize = PersistentStoreDescription.defaultConnectionPoolMaxSize
+    /// 4: the pool size unless a description sets another.
+    public static let defaultConnectionPoolMaxSize = 4
 
     /// A description of the SQLite store at `url`.
     public init(url: URL) {

@@ -20,12 +20,13 @@ struct PostgresConnectionLossTests {
         /// A connection of the test's own, on the same schema.
         let observer: PostgresConnection
 
-        init() throws {
+        init(connectionPoolMaxSize: Int = PersistentStoreDescription.defaultConnectionPoolMaxSize) throws {
             let fresh = try PostgresTestServer.freshSchema()
             schema = fresh.name
             sessionName = "drop_" + fresh.name
             url = try #require(URL(string: fresh.url.absoluteString + "&application_name=" + sessionName))
-            container = try PersistentContainer(model: MembersModel.model, store: .postgres(url: url))
+            container = try PersistentContainer(
+                model: MembersModel.model, store: .postgres(url: url), connectionPoolMaxSize: connectionPoolMaxSize)
             observer = try PostgresConnection(url: fresh.url.absoluteString)
         }
 
@@ -344,6 +345,52 @@ struct PostgresConnectionPoolTests {
         #expect(counts == [Int](repeating: 1, count: 20))
         // The view context's connection and four pooled ones.
         #expect(try Self.sessions(store) == 5)
+    }
+
+    @Test(
+        "the pool size is the description's connectionPoolMaxSize; 0 shares the view context's connection",
+        arguments: [0, 1, 2, 6])
+    func poolSizeIsConfigurable(size: Int) async throws {
+        let store = try PostgresConnectionLossTests.DroppableStore(connectionPoolMaxSize: size)
+        defer { store.cleanUp() }
+        #expect(store.container.persistentStoreDescriptions.first?.connectionPoolMaxSize == size)
+        let member = MemberEntity(context: store.context)
+        member.name = "one"
+        try store.context.save()
+        let container = store.container
+        var contexts: [ManagedObjectContext] = []
+        for index in 0..<10 {
+            let context = container.newBackgroundContext()
+            let added = MemberEntity(context: context)
+            added.name = "background \(index)"
+            try context.save()
+            contexts.append(context)
+        }
+        let total = try await container.performBackgroundTask { context in
+            try context.count(for: MemberEntity.fetchRequest())
+        }
+        #expect(total == 11)
+        #expect(try Self.sessions(store) == Int64(1 + size))
+    }
+
+    @Test("a description's connectionPoolMaxSize reaches the store loaded from it")
+    func descriptionSetsThePoolSize() throws {
+        let fresh = try PostgresTestServer.freshSchema()
+        defer { PostgresTestServer.drop(schema: fresh.name) }
+        let sessionName = "pool_" + fresh.name
+        let url = try #require(URL(string: fresh.url.absoluteString + "&application_name=" + sessionName))
+        let container = PersistentContainer(name: "Members", managedObjectModel: MembersModel.model)
+        let description = PersistentStoreDescription(url: url)
+        description.connectionPoolMaxSize = 1
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        for _ in 0..<5 {
+            _ = try container.newBackgroundContext().count(for: MemberEntity.fetchRequest())
+        }
+        let observer = try PostgresConnection(url: fresh.url.absoluteString)
+        let result = try observer.query(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1", [.text(sessionName)])
+        #expect(result[0, 0] == .int(2), "the view context's connection and one pooled")
     }
 }
 
