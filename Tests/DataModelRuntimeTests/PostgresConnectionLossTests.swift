@@ -152,6 +152,54 @@ struct PostgresConnectionLossTests {
         #expect(try reader.count(for: request) == 3)
     }
 
+    /// A deferred constraint trigger runs at `COMMIT` and waits there for an advisory lock the test holds; the test
+    /// ends the session while it waits, so the connection is lost at `COMMIT` itself, every time.
+    @Test("a session ended while COMMIT runs: the save fails saying the outcome is unknown; the next save goes through")
+    func droppedAtCommit() throws {
+        let store = try DroppableStore()
+        defer { store.cleanUp() }
+        let first = MemberEntity(context: store.context)
+        first.name = "before"
+        first.age = 1
+        try store.context.save()
+        try store.observer.execute(
+            """
+            CREATE FUNCTION wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$
+            """)
+        try store.observer.execute(
+            #"CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT OR UPDATE ON "ZMEMBERENTITY" "#
+                + "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_at_commit()")
+        try store.observer.query("SELECT pg_advisory_lock(4242)")
+        let context = store.container.newBackgroundContext()
+        let added = MemberEntity(context: context)
+        added.name = "at commit"
+        added.age = 2
+        let save = BlockedSave(context: context)
+        save.start()
+        defer { save.finish() }
+        var waitsAtCommit = false
+        for _ in 0..<1000 where !waitsAtCommit {
+            let found = try store.observer.query(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' "
+                    + "AND query = 'COMMIT'", [.text(store.sessionName)])
+            waitsAtCommit = found[0, 0] == .int(1)
+            if !waitsAtCommit { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(waitsAtCommit, "the save's COMMIT waits in the deferred trigger")
+        #expect(try store.terminate() >= 1)
+        let error = save.result()
+        #expect(error.map(Self.isConnectionLoss) == true, "\(String(describing: error))")
+        #expect("\(error.map { "\($0)" } ?? "")".contains("whether the transaction committed is unknown"))
+        try store.observer.query("SELECT pg_advisory_unlock(4242)")
+        // The server ended the session before the commit finished: the row is not there.
+        #expect(try store.committed() == ["before": 1])
+        try store.observer.execute(#"DROP TRIGGER wait_at_commit ON "ZMEMBERENTITY""#)
+        // Nothing is retried half-way; the next save reconnects and commits the change it still holds.
+        try context.save()
+        #expect(try store.committed() == ["before": 1, "at commit": 2])
+    }
+
     @Test("a session ended in the middle of a save's transaction: nothing of it is committed, and the save fails")
     func droppedMidSave() throws {
         let store = try DroppableStore()
