@@ -56,15 +56,35 @@ import Testing
         try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
         #expect(try db.fetchOne(sql: "PRAGMA integrity_check") == [.text("ok")], "\(name)")
 
+        try expectMigrated(
+            from: old, to: new, oldModel: oldModel, newModel: newModel, name: name, before: before,
+            joinsBefore: joinsBefore, integer: { .integer($0) }, null: .null, rows: { try rows(db, $0) },
+            pairs: { table, source, destination in
+                Set(
+                    try db.fetchAll(
+                        sql: "SELECT \(quote(source)), \(quote(destination)) FROM \(quote(table))"))
+            })
+    }
+
+    /// Every row of every mapped entity kept with its key, version, new entity number, attribute values and to-one
+    /// keys, and every many-to-many that stays one with its pairs: the comparison of a migrated store with its rows
+    /// before, for either database (`Value` is its value type, `rows` reads a table by `Z_PK`, `pairs` a join
+    /// table's two key columns).
+    static func expectMigrated<Value: Hashable>(
+        from old: StoreLayout, to new: StoreLayout, oldModel: LayoutModel, newModel: LayoutModel, name: String,
+        before: [String: [Int64: [String: Value]]], joinsBefore: [String: [[String: Value]]],
+        integer: (Int64) -> Value, null: Value, rows: (String) throws -> [Int64: [String: Value]],
+        pairs: (_ table: String, _ source: String, _ destination: String) throws -> Set<[Value]>
+    ) throws {
         for entity in new.entities {
             guard let source = mappedEntity(entity, old: old, oldModel: oldModel, newModel: newModel) else { continue }
-            let after = try rows(db, entity.tableName)
-            for (key, row) in before[source.tableName] ?? [:] where row["Z_ENT"] == .integer(Int64(source.number)) {
+            let after = try rows(entity.tableName)
+            for (key, row) in before[source.tableName] ?? [:] where row["Z_ENT"] == integer(Int64(source.number)) {
                 guard let migrated = after[key] else {
                     Issue.record("\(name): \(entity.name) row \(key) is gone")
                     continue
                 }
-                #expect(migrated["Z_ENT"] == .integer(Int64(entity.number)), "\(name): \(entity.name) \(key)")
+                #expect(migrated["Z_ENT"] == integer(Int64(entity.number)), "\(name): \(entity.name) \(key)")
                 #expect(migrated["Z_OPT"] == row["Z_OPT"], "\(name): \(entity.name) \(key)")
                 for attribute in entity.attributes {
                     guard let previous = mappedAttribute(attribute, of: entity, in: source, oldModel, newModel)
@@ -98,14 +118,10 @@ import Testing
                     }),
                     case .joinTable(let oldJoin) = previous.storage
                 else { continue }
-                let pairs = Set(
-                    try db.fetchAll(
-                        sql:
-                            "SELECT \(quote(join.sourceColumn)), \(quote(join.destinationColumn)) FROM \(quote(join.table))"
-                    ))
+                let pairs = try pairs(join.table, join.sourceColumn, join.destinationColumn)
                 let oldPairs = Set(
                     (joinsBefore[oldJoin.table] ?? []).map {
-                        [$0[oldJoin.sourceColumn] ?? .null, $0[oldJoin.destinationColumn] ?? .null]
+                        [$0[oldJoin.sourceColumn] ?? null, $0[oldJoin.destinationColumn] ?? null]
                     })
                 #expect(pairs == oldPairs, "\(name): \(entity.name).\(relationship.name)")
             }

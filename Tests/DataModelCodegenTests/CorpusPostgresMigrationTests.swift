@@ -71,68 +71,13 @@ import Testing
                 })
         #expect(tables == Set(new.tables.map(\.name)), "\(name)")
 
-        for entity in new.entities {
-            guard
-                let source = CorpusMigrationTests.mappedEntity(
-                    entity, old: old, oldModel: oldModel, newModel: newModel)
-            else { continue }
-            let after = try rows(db, entity.tableName)
-            for (key, row) in before[source.tableName] ?? [:] where row["Z_ENT"] == .int(Int64(source.number)) {
-                guard let migrated = after[key] else {
-                    Issue.record("\(name): \(entity.name) row \(key) is gone")
-                    continue
-                }
-                #expect(migrated["Z_ENT"] == .int(Int64(entity.number)), "\(name): \(entity.name) \(key)")
-                #expect(migrated["Z_OPT"] == row["Z_OPT"], "\(name): \(entity.name) \(key)")
-                for attribute in entity.attributes {
-                    guard
-                        let previous = CorpusMigrationTests.mappedAttribute(
-                            attribute, of: entity, in: source, oldModel, newModel)
-                    else { continue }
-                    #expect(
-                        migrated[attribute.column] == row[previous.column],
-                        "\(name): \(entity.name).\(attribute.name) of row \(key)")
-                }
-                for relationship in entity.relationships {
-                    guard case .foreignKey(let columns) = relationship.storage,
-                        let previous = source.relationships.first(where: {
-                            CorpusMigrationTests.identifier($0.name, of: source.name, in: oldModel, relationship: true)
-                                == CorpusMigrationTests.identifier(
-                                    relationship.name, of: entity.name, in: newModel, relationship: true)
-                        }),
-                        case .foreignKey(let oldColumns) = previous.storage
-                    else { continue }
-                    #expect(
-                        migrated[columns.column] == row[oldColumns.column],
-                        "\(name): \(entity.name).\(relationship.name) of row \(key)")
-                }
-            }
-        }
-        for entity in new.entities {
-            guard
-                let source = CorpusMigrationTests.mappedEntity(
-                    entity, old: old, oldModel: oldModel, newModel: newModel)
-            else { continue }
-            for relationship in entity.relationships where relationship.declaringEntityNumber == entity.number {
-                guard case .joinTable(let join) = relationship.storage,
-                    let previous = source.relationships.first(where: {
-                        CorpusMigrationTests.identifier($0.name, of: source.name, in: oldModel, relationship: true)
-                            == CorpusMigrationTests.identifier(
-                                relationship.name, of: entity.name, in: newModel, relationship: true)
-                    }),
-                    case .joinTable(let oldJoin) = previous.storage
-                else { continue }
+        try CorpusMigrationTests.expectMigrated(
+            from: old, to: new, oldModel: oldModel, newModel: newModel, name: name, before: before,
+            joinsBefore: joinsBefore, integer: { .int($0) }, null: .null, rows: { try rows(db, $0) },
+            pairs: { table, source, destination in
                 let q = CorpusMigrationTests.quote
-                let pairs = Set(
-                    try db.query("SELECT \(q(join.sourceColumn)), \(q(join.destinationColumn)) FROM \(q(join.table))")
-                        .rows)
-                let oldPairs = Set(
-                    (joinsBefore[oldJoin.table] ?? []).map {
-                        [$0[oldJoin.sourceColumn] ?? .null, $0[oldJoin.destinationColumn] ?? .null]
-                    })
-                #expect(pairs == oldPairs, "\(name): \(entity.name).\(relationship.name)")
-            }
-        }
+                return Set(try db.query("SELECT \(q(source)), \(q(destination)) FROM \(q(table))").rows)
+            })
     }
 
     /// A value of the column's PostgreSQL type, different per row and column.
