@@ -4,6 +4,9 @@
 #   Scripts/fuzz.sh --list            the target names, one a line
 #   Scripts/fuzz.sh TARGET SECONDS    build TARGET with -sanitize=fuzzer,address and run it for SECONDS
 #
+# FUZZ_TIMEOUT (seconds, default 10) is the time one input may take before it counts as a hang; raise it on a loaded
+# machine for the slow targets (fuzz-predicate-translator, fuzz-migration).
+#
 # Each run starts from a seed corpus drawn from the repository (Models/, the test fixtures, the templates), copied
 # into a temporary directory together with what earlier runs found (.build/fuzz-corpus/TARGET, kept between runs),
 # and uses the target's dictionary of the format's tokens (Fuzz/Dictionaries/TARGET.dict, when the target has one:
@@ -88,7 +91,7 @@ status=0
 # SWIFT_BACKTRACE=enable=no: libFuzzer prints the stack of a crash; Swift's own backtracer, reading another
 # thread's stack, would add a sanitizer report of its own.
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$binary" "$corpus" \
-    "${dictionary[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "${dictionary[@]}" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix=".build/fuzz-findings/$target/" \
     >"$work/log" 2>&1 || status=$?
 # Keep what the run found for the next one.
