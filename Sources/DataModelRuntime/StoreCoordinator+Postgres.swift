@@ -134,16 +134,7 @@ extension StoreCoordinator {
                             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
                     ).compactMap { $0.first?.textValue })
             } else {
-                let names = Set(recorded.keys).union(hashes.keys).sorted()
-                for name in names where recorded[name] != hashes[name] {
-                    switch (recorded[name], hashes[name]) {
-                    case (nil, _): differences.append("entity \(name) is not in the store")
-                    case (_, nil): differences.append("the store has entity \(name), which the model lacks")
-                    default: differences.append("entity \(name) differs")
-                    }
-                }
-                differences.append(
-                    "the store was written by a model that is neither this one nor one of its earlier versions")
+                differences += StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes)
             }
         } else if recorded == nil {
             differences.append("Z_METADATA records no entity version hashes of this runtime")
