@@ -80,6 +80,13 @@ public struct StoreSnapshot: Sendable, Hashable {
             }
         }
         guard differences.isEmpty else { return differences }
+        return entityRowDifferences(from: layout)
+    }
+
+    /// How `Z_PRIMARYKEY`'s rows differ from `layout`'s (the second half of ``differences(from:)``; a PostgreSQL
+    /// store compares its columns' types its own way).
+    public func entityRowDifferences(from layout: StoreLayout) -> [String] {
+        var differences: [String] = []
         let expected = layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
         let modelNumbers = Set(layout.primaryKeyRows.map(\.entityNumber))
         let all = entityRows.sorted { $0.number < $1.number }
