@@ -148,6 +148,15 @@ public enum StoreFile {
         /// an index is not part of a version, so a store can be at the target version and still lack one. A dry run
         /// reports them only when the plan is empty (otherwise they depend on what the plan does).
         public var indexRepair = AttributeIndexRepair()
+
+        /// A migration's outcome (for a store elsewhere than an SQLite file: `datamodelgen-postgres`).
+        public init(
+            sourceIndex: Int, targetIndex: Int, plan: MigrationPlan, migrated: Bool,
+            indexRepair: AttributeIndexRepair = AttributeIndexRepair()
+        ) {
+            (self.sourceIndex, self.targetIndex, self.plan, self.migrated) = (sourceIndex, targetIndex, plan, migrated)
+            self.indexRepair = indexRepair
+        }
     }
 
     /// Why a store cannot be migrated.
