@@ -73,7 +73,7 @@ let package = Package(
             name: "DataModelGenCLI",
             dependencies: [
                 "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelTemplates", "Mustache",
-                "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit",
+                "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit", "PostgresKit",
             ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.

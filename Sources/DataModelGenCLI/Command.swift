@@ -36,7 +36,7 @@ enum Command: String, CaseIterable, Sendable {
         case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
         case .migrate:
             shown =
-                ["<store.sqlite>"]
+                ["<store.sqlite | postgresql://…>"]
                 + ([.toVersion, .dryRun, .mergeHierarchies, .diffFormat] as [Option]).map {
                     $0.usage()
                 }

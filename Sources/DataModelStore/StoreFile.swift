@@ -133,6 +133,10 @@ public enum StoreFile {
         public var plan: MigrationPlan
         /// Whether the statements ran (false for a dry run or an empty plan).
         public var migrated: Bool
+
+        public init(sourceIndex: Int, targetIndex: Int, plan: MigrationPlan, migrated: Bool) {
+            (self.sourceIndex, self.targetIndex, self.plan, self.migrated) = (sourceIndex, targetIndex, plan, migrated)
+        }
     }
 
     /// Why a store cannot be migrated.

@@ -1,0 +1,151 @@
+import DataModelStore
+import DataModelStoreLayout
+import Foundation
+import PostgresKit
+
+/// `datamodelgen migrate <bundle> postgresql://…`: the migration the runtime runs when it opens a PostgreSQL store
+/// (`StoreDescription.postgres(url:)`), run offline. One transaction under the runtime's advisory lock, so an app
+/// instance opening the store meanwhile waits and then finds it migrated; the store's version is recognised by the
+/// entity version hashes its `Z_METADATA` row records; the plan is the runtime's (PostgreSQL statements, Binary
+/// values rewritten when their external-storage flag changed, the new hashes recorded). A dry run rolls back.
+enum PostgresMigration {
+    /// The key of the advisory lock the runtime takes while it creates, checks or migrates a schema.
+    static let advisoryLock: Int64 = 7_405_339_914_114_122_063
+
+    /// Whether `store` names a PostgreSQL database rather than a SQLite file.
+    static func isURL(_ store: String) -> Bool {
+        let lowered = store.lowercased()
+        return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
+    }
+
+    /// `url` as messages and reports show it: without its password.
+    static func displayed(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// Connects to `url` and migrates (or, with `dryRun`, plans) in one transaction.
+    ///
+    /// - Throws: ``IOFailure`` when the server cannot be reached, refuses the session or fails a statement (the
+    ///   transaction is rolled back: the store is as it was); ``StoreFile/MigrationFailure`` for a store of no known
+    ///   version, a newer version, or a change that is not inferable (nothing written).
+    static func migrate(
+        url: String, versions: [LayoutModel], to target: Int, dryRun: Bool, mergingHierarchies: Bool
+    ) throws -> StoreFile.Migration {
+        let shown = displayed(url)
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection(url: url)
+        } catch {
+            throw IOFailure(path: shown, message: error.description)
+        }
+        do {
+            try connection.execute("BEGIN")
+            let migration = try migrateInTransaction(
+                connection, versions: versions, to: target, dryRun: dryRun, mergingHierarchies: mergingHierarchies)
+            try connection.execute(dryRun ? "ROLLBACK" : "COMMIT")
+            return migration
+        } catch {
+            if connection.isConnected, connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            if let failure = error as? PostgresError { throw IOFailure(path: shown, message: failure.description) }
+            throw error
+        }
+    }
+
+    private static func migrateInTransaction(
+        _ connection: PostgresConnection, versions: [LayoutModel], to target: Int, dryRun: Bool,
+        mergingHierarchies: Bool
+    ) throws -> StoreFile.Migration {
+        _ = try connection.query("SELECT pg_advisory_xact_lock(\(advisoryLock))")
+        let tables = Set(
+            try connection.query(
+                "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+            ).rows.compactMap { row -> String? in
+                if case .text(let name)? = row.first { return name }
+                return nil
+            })
+        guard tables.contains("Z_METADATA") else {
+            let found = tables.sorted()
+            throw StoreFile.MigrationFailure.unknownVersion(differences: [
+                found.isEmpty
+                    ? "the database schema is empty: the runtime creates the store when it first opens it"
+                    : "the database holds tables that are not a store (no Z_METADATA): "
+                        + found.prefix(8).joined(separator: ", ") + (found.count > 8 ? ", …" : "")
+            ])
+        }
+        var metadata: [String: PropertyListValue] = [:]
+        var recorded: [String: String]?
+        let plist = try connection.query(#"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)
+        if case .bytes(let bytes)? = plist.rows.first?.first,
+            case .dictionary(let entries)? = BinaryPropertyList.decode(Data(bytes))
+        {
+            metadata = entries
+            if case .dictionary(let hashes)? = entries[StoreFile.versionHashesKey] {
+                recorded = hashes.compactMapValues {
+                    if case .string(let text) = $0 { return text }
+                    return nil
+                }
+            }
+        }
+        guard let recorded else {
+            throw StoreFile.MigrationFailure.unknownVersion(differences: [
+                "Z_METADATA records no entity version hashes of this runtime"
+            ])
+        }
+        let hashes = versions.map(\.versionHashes)
+        guard let source = hashes[target] == recorded ? target : hashes.lastIndex(of: recorded) else {
+            var differences: [String] = []
+            for name in Set(recorded.keys).union(hashes[target].keys).sorted()
+            where recorded[name] != hashes[target][name] {
+                switch (recorded[name], hashes[target][name]) {
+                case (nil, _): differences.append("entity \(name) is not in the store")
+                case (_, nil): differences.append("the store has entity \(name), which the model lacks")
+                default: differences.append("entity \(name) differs")
+                }
+            }
+            throw StoreFile.MigrationFailure.unknownVersion(differences: differences)
+        }
+        guard source <= target else { throw StoreFile.MigrationFailure.newerVersion(sourceIndex: source) }
+        let plan: MigrationPlan
+        do {
+            plan = try MigrationPlan(
+                from: versions[source], to: versions[target], oldLayout: try StoreLayout(model: versions[source]),
+                newLayout: try StoreLayout(model: versions[target]), mergingHierarchies: mergingHierarchies,
+                dialect: .postgres)
+        } catch let error as StoreLayoutError {
+            throw StoreFile.MigrationFailure.layout(error)
+        }
+        guard plan.isInferable else {
+            throw StoreFile.MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
+        }
+        guard !dryRun, source != target else {
+            return StoreFile.Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
+        }
+        for sql in plan.statements { try connection.execute(sql) }
+        for change in plan.externalStorageChanges {
+            // No folder beside a server: every value is in its column, in Core Data's marked form or bare.
+            let update =
+                "UPDATE " + SQLQuoting.identifier(change.table) + " SET " + SQLQuoting.identifier(change.column)
+                + #" = $1 WHERE "Z_PK" = $2"#
+            for row in try connection.query(change.selectSQL).rows {
+                guard row.count == 2, case .int(let key) = row[0] else { continue }
+                let stored: Data
+                switch row[1] {
+                case .bytes(let bytes): stored = Data(bytes)
+                case .text(let text): stored = Data(text.utf8)
+                default: continue
+                }
+                let value: PostgresValue =
+                    change.toExternalFormat
+                    ? .bytes(Array(ExternalBinaryData.inline(stored)))
+                    : ExternalBinaryData.value(of: stored, directory: nil).map { .bytes(Array($0)) } ?? .null
+                _ = try connection.query(update, [value, .int(key)])
+            }
+        }
+        metadata[StoreFile.versionHashesKey] = .dictionary(hashes[target].mapValues { .string($0) })
+        _ = try connection.query(
+            #"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.bytes(Array(StoreFile.propertyList(metadata)))])
+        return StoreFile.Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
+    }
+}
