@@ -117,7 +117,12 @@ let package = Package(
         .testTarget(
             name: "PluginOutputTests", dependencies: ["DataModelGenCLI"],
             exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
-        .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"], exclude: ["Golden"]),
+        .testTarget(
+            name: "DataModelGenCLITests",
+            dependencies: [
+                "DataModelGenCLI", "DataModel", "DataModelCodegen", "DataModelStore", "DataModelStoreLayout", "PostgresKit",
+            ],
+            exclude: ["Golden"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),

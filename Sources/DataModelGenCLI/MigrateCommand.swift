@@ -31,7 +31,8 @@ enum MigrateCommand {
         -> ExitCode
     {
         guard arguments.positionals.count == 2 else {
-            throw UsageError("migrate takes a model bundle and a store: migrate <bundle> <store.sqlite | postgresql://…>")
+            throw UsageError(
+                "migrate takes a model bundle and a store: migrate <bundle> <store.sqlite | postgresql://…>")
         }
         let (bundle, storePath) = (arguments.positionals[0], arguments.positionals[1])
         let versions: [LoadedModel]
@@ -70,7 +71,8 @@ enum MigrateCommand {
         let names = versions.map(\.model.versionName)
         let dryRun = arguments.flag(.dryRun)
         var report = Report(
-            store: isPostgres ? PostgresMigration.displayed(storePath) : storePath, sourceVersion: nil, targetVersion: names[target], inferable: false, migrated: false,
+            store: isPostgres ? PostgresMigration.displayed(storePath) : storePath, sourceVersion: nil,
+            targetVersion: names[target], inferable: false, migrated: false,
             steps: [], sql: [], reasons: [])
         var exitCode = ExitCode.success
         do {

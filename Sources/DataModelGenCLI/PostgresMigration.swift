@@ -107,15 +107,8 @@ enum PostgresMigration {
             throw StoreFile.MigrationFailure.unknownVersion(differences: differences)
         }
         guard source <= target else { throw StoreFile.MigrationFailure.newerVersion(sourceIndex: source) }
-        let plan: MigrationPlan
-        do {
-            plan = try MigrationPlan(
-                from: versions[source], to: versions[target], oldLayout: try StoreLayout(model: versions[source]),
-                newLayout: try StoreLayout(model: versions[target]), mergingHierarchies: mergingHierarchies,
-                dialect: .postgres)
-        } catch let error as StoreLayoutError {
-            throw StoreFile.MigrationFailure.layout(error)
-        }
+        let plan = try self.plan(
+            from: versions[source], to: versions[target], mergingHierarchies: mergingHierarchies)
         guard plan.isInferable else {
             throw StoreFile.MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
         }
@@ -147,5 +140,18 @@ enum PostgresMigration {
         _ = try connection.query(
             #"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.bytes(Array(StoreFile.propertyList(metadata)))])
         return StoreFile.Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
+    }
+
+    /// The PostgreSQL migration plan from `old` to `new`.
+    private static func plan(from old: LayoutModel, to new: LayoutModel, mergingHierarchies: Bool)
+        throws(StoreFile.MigrationFailure) -> MigrationPlan
+    {
+        do {
+            return try MigrationPlan(
+                from: old, to: new, oldLayout: try StoreLayout(model: old), newLayout: try StoreLayout(model: new),
+                mergingHierarchies: mergingHierarchies, dialect: .postgres)
+        } catch {
+            throw .layout(error)
+        }
     }
 }

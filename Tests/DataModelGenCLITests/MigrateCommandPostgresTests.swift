@@ -1,0 +1,128 @@
+import DataModel
+import DataModelCodegen
+import DataModelStore
+import DataModelStoreLayout
+import Foundation
+import PostgresKit
+import Testing
+
+/// `datamodelgen migrate <bundle> postgresql://…` against the server `Scripts/with-postgres.sh` starts
+/// (`DATAMODELGEN_TEST_POSTGRES_URL`); skipped, with the reason printed, without one.
+@Suite("migrate PostgreSQL", .enabled(if: MigratePostgresServer.available))
+struct MigrateCommandPostgresTests {
+    /// A store of `Person.xcdatamodeld`'s first version in a new schema (as the runtime creates it: the tables, the
+    /// `Z_PRIMARYKEY` rows, and `Z_METADATA` recording the version's entity hashes), with one person. Returns the
+    /// connection (its search path on the schema) and a URL whose sessions use that schema too.
+    static func firstVersionStore() throws -> (PostgresConnection, String) {
+        let server = try #require(MigratePostgresServer.url)
+        let connection = try PostgresConnection(url: server)
+        let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try connection.execute("CREATE SCHEMA \(schema); SET search_path TO \(schema)")
+        let versions = try ModelLoader.loadVersions(path: MigrateCommandTests.person, versionName: "Person").versions
+        let first = LayoutModel(try #require(versions.first).model)
+        let writer = DDLWriter(dialect: .postgres)
+        let layout = try StoreLayout(model: first)
+        for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
+            try connection.execute(sql)
+        }
+        let metadata: [String: PropertyListValue] = [
+            "NSStoreType": .string("PostgreSQL"), "NSStoreUUID": .string(UUID().uuidString),
+            StoreFile.versionHashesKey: .dictionary(first.versionHashes.mapValues { .string($0) }),
+        ]
+        _ = try connection.query(
+            #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, 'test', $1)"#,
+            [.bytes(Array(StoreFile.propertyList(metadata)))])
+        try connection.execute(#"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT", "ZNAME") VALUES (1, 1, 1, 'Ann')"#)
+        let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
+        return (connection, url)
+    }
+
+    static func columns(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query(
+            "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() "
+                + "AND table_name = 'ZPERSON' ORDER BY column_name"
+        ).rows.compactMap { row -> String? in
+            if case .text(let name)? = row.first { return name }
+            return nil
+        }
+    }
+
+    @Test func dryRunReportsAndWritesNothingThenMigrateMigrates() throws {
+        let (connection, url) = try Self.firstVersionStore()
+        let before = try Self.columns(connection)
+        let dry = runTool(["migrate", MigrateCommandTests.person, url, "--dry-run", "--format", "json"])
+        #expect(dry.code == .success, "\(dry.err)")
+        let report = try JSONSerialization.jsonObject(with: Data(dry.out.utf8)) as? [String: Any]
+        #expect(report?["sourceVersion"] as? String == "Person")
+        #expect(report?["targetVersion"] as? String == "Person 2")
+        #expect(report?["inferable"] as? Bool == true)
+        #expect(report?["migrated"] as? Bool == false)
+        #expect((report?["sql"] as? [String])?.contains { $0.contains(#""ZEMAIL""#) } == true, "\(dry.out)")
+        #expect(try Self.columns(connection) == before, "a dry run writes nothing")
+
+        let run = runTool(["migrate", MigrateCommandTests.person, url])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(run.out.contains("migrated"))
+        #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
+        let names = try connection.query(#"SELECT "ZNAME" FROM "ZPERSON""#).rows
+        #expect(names == [[.text("Ann")]])
+        let again = runTool(["migrate", MigrateCommandTests.person, url])
+        #expect(again.code == .success)
+        #expect(again.out.contains("up to date"), "the new hashes are recorded: \(again.out)")
+    }
+
+    @Test func anotherModelsStoreOrANewerVersionIsRefusedAndNothingWritten() throws {
+        let (connection, url) = try Self.firstVersionStore()
+        let before = try Self.columns(connection)
+        let company = Paths.repositoryRoot.appendingPathComponent("Models/Company.xcdatamodeld").path
+        let unknown = runTool(["migrate", company, url])
+        #expect(unknown.code == .modelError)
+        #expect(unknown.out.contains("no version of"), "\(unknown.out)")
+        #expect(runTool(["migrate", MigrateCommandTests.person, url]).code == .success)
+        let newer = runTool(["migrate", MigrateCommandTests.person, url, "--to", "Person"])
+        #expect(newer.code == .modelError)
+        #expect(newer.out.contains("newer than"), "\(newer.out)")
+        #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
+    }
+
+    @Test func anEmptySchemaIsNotAStore() throws {
+        let server = try #require(MigratePostgresServer.url)
+        let connection = try PostgresConnection(url: server)
+        let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try connection.execute("CREATE SCHEMA \(schema)")
+        let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
+        let run = runTool(["migrate", MigrateCommandTests.person, url])
+        #expect(run.code == .modelError)
+        #expect(run.out.contains("empty"), "\(run.out)")
+    }
+}
+
+/// Bad URLs and servers that are down need no server: a diagnostic and exit code 3, never a crash.
+@Suite("migrate PostgreSQL URLs")
+struct MigrateCommandPostgresURLTests {
+    @Test func aServerThatIsDownIsAnIOError() {
+        // Port 1 on the loopback interface: nothing listens there.
+        let run = runTool(["migrate", MigrateCommandTests.person, "postgresql://nobody:secret@127.0.0.1:1/none"])
+        #expect(run.code == .ioError)
+        #expect(run.err.contains("postgresql://nobody:***@127.0.0.1:1/none: error:"), "\(run.err)")
+        #expect(!run.err.contains("secret"), "the password is never shown")
+    }
+
+    @Test func aMalformedURLIsAnIOError() {
+        let run = runTool(["migrate", MigrateCommandTests.person, "postgresql://127.0.0.1:notaport/x"])
+        #expect(run.code == .ioError)
+        #expect(run.err.contains("error:"), "\(run.err)")
+    }
+}
+
+enum MigratePostgresServer {
+    static let url: String? = {
+        guard let url = ProcessInfo.processInfo.environment["DATAMODELGEN_TEST_POSTGRES_URL"], !url.isEmpty else {
+            print("migrate PostgreSQL: skipped, DATAMODELGEN_TEST_POSTGRES_URL is not set (Scripts/with-postgres.sh)")
+            return nil
+        }
+        return url
+    }()
+
+    static var available: Bool { url != nil }
+}
