@@ -1,6 +1,6 @@
 import DataModelStore
 import DataModelStoreLayout
-import Foundation
+import FoundationEssentials
 import PostgresKit
 
 /// `datamodelgen migrate <bundle> postgresql://…`: the migration the runtime runs when it opens a PostgreSQL store
