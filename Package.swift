@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "datamodelgen", targets: ["datamodelgen"]),
+        .executable(name: "datamodelgen-postgres", targets: ["datamodelgen-postgres"]),
         .library(name: "DataModelRuntime", targets: ["DataModelRuntime"]),
         .plugin(name: "DataModelGenPlugin", targets: ["DataModelGenPlugin"]),
         .plugin(name: "GenerateDataModels", targets: ["GenerateDataModels"]),
@@ -73,9 +74,14 @@ let package = Package(
             name: "DataModelGenCLI",
             dependencies: [
                 "DataModel", "DataModelNaming", "DataModelCodegen", "DataModelTemplates", "Mustache",
-                "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit", "PostgresKit",
+                "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit",
             ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
+        // `datamodelgen` with PostgreSQL stores (`migrate <bundle> postgresql://…`, which `datamodelgen` hands to it):
+        // a tool of its own so that `datamodelgen` does not link libpq, whose libraries every start would load.
+        .executableTarget(
+            name: "datamodelgen-postgres",
+            dependencies: ["DataModelGenCLI", "DataModelStore", "DataModelStoreLayout", "PostgresKit"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
         .plugin(

@@ -7,8 +7,8 @@ import SQLiteKit
 
 /// `datamodelgen migrate <bundle> <store.sqlite | postgresql://…>`: migrates a store offline, as the runtime does
 /// when it opens one (servers migrate before they deploy). A `postgresql://` (or `postgres://`) URL names a
-/// PostgreSQL store: the same plan as the runtime's on open, in one transaction under its advisory lock
-/// (``PostgresMigration``). Recognises the version that wrote the store, then migrates it to the
+/// PostgreSQL store: the same plan as the runtime's on open, in one transaction under its advisory lock, by the
+/// ``PostgresStoreMigrator`` of `datamodelgen-postgres` (`datamodelgen` runs that tool for a URL: ``PostgresTool``). Recognises the version that wrote the store, then migrates it to the
 /// current version (or `--to`) in one transaction; `--dry-run` writes nothing and reports the plan.
 ///
 /// Exit codes: 0 migrated (or nothing to do), 1 the store's version is unknown or the change is not inferable
@@ -27,9 +27,10 @@ enum MigrateCommand {
         var beyondCoreData: [String] = []
     }
 
-    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
-        -> ExitCode
-    {
+    static func run(
+        _ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console,
+        postgres: (any PostgresStoreMigrator)? = nil
+    ) throws -> ExitCode {
         guard arguments.positionals.count == 2 else {
             throw UsageError(
                 "migrate takes a model bundle and a store: migrate <bundle> <store.sqlite | postgresql://…>")
@@ -54,7 +55,7 @@ enum MigrateCommand {
                 return .modelError
             }
         }
-        let isPostgres = PostgresMigration.isURL(storePath)
+        let isPostgres = PostgresURL.isURL(storePath)
         var database: Database?
         if !isPostgres {
             guard FileManager.default.fileExists(atPath: storePath) else {
@@ -71,7 +72,7 @@ enum MigrateCommand {
         let names = versions.map(\.model.versionName)
         let dryRun = arguments.flag(.dryRun)
         var report = Report(
-            store: isPostgres ? PostgresMigration.displayed(storePath) : storePath, sourceVersion: nil,
+            store: isPostgres ? PostgresURL.displayed(storePath) : storePath, sourceVersion: nil,
             targetVersion: names[target], inferable: false, migrated: false,
             steps: [], sql: [], reasons: [])
         var exitCode = ExitCode.success
@@ -82,11 +83,14 @@ enum MigrateCommand {
                 migration = try StoreFile.migrate(
                     database, versions: layouts, to: target, dryRun: dryRun,
                     mergingHierarchies: arguments.flag(.mergeHierarchies))
-            } else {
+            } else if let postgres {
                 // A PostgreSQL store: the runtime's plan, in one transaction under its advisory lock.
-                migration = try PostgresMigration.migrate(
+                migration = try postgres.migrate(
                     url: storePath, versions: layouts, to: target, dryRun: dryRun,
                     mergingHierarchies: arguments.flag(.mergeHierarchies))
+            } else {
+                // `CommandLineTool` runs `datamodelgen-postgres` for a URL before it comes here.
+                throw IOFailure(path: report.store, message: "this tool cannot migrate PostgreSQL stores")
             }
             report.sourceVersion = names[migration.sourceIndex]
             report.inferable = true
@@ -98,7 +102,10 @@ enum MigrateCommand {
             throw failure
         } catch {
             exitCode = .modelError
-            guard let error = error as? StoreFile.MigrationFailure else { throw error }
+            // Anything else the PostgreSQL migrator throws is a failure to reach or change the database.
+            guard let error = error as? StoreFile.MigrationFailure else {
+                throw IOFailure(path: report.store, message: "\(error)")
+            }
             switch error {
             case .unknownVersion(let differences):
                 report.reasons = ["no version of \(bundle) wrote this store"] + differences

@@ -1,54 +1,36 @@
+import DataModelGenCLI
 import DataModelStore
 import DataModelStoreLayout
 import FoundationEssentials
 import PostgresKit
 
-/// `datamodelgen migrate <bundle> postgresql://…`: the migration the runtime runs when it opens a PostgreSQL store
-/// (`StoreDescription.postgres(url:)`), run offline. One transaction under the runtime's advisory lock, so an app
-/// instance opening the store meanwhile waits and then finds it migrated; the store's version is recognised by the
-/// entity version hashes its `Z_METADATA` row records; the plan is the runtime's (PostgreSQL statements, Binary
-/// values rewritten when their external-storage flag changed, the new hashes recorded). A dry run rolls back.
-enum PostgresMigration {
+/// `datamodelgen-postgres migrate <bundle> postgresql://…` (which `datamodelgen migrate` runs for a PostgreSQL URL):
+/// the migration the runtime runs when it opens a PostgreSQL store (`StoreDescription.postgres(url:)`), run offline.
+/// One transaction under the runtime's advisory lock, so an app instance opening the store meanwhile waits and then
+/// finds it migrated; the store's version is recognised by the entity version hashes its `Z_METADATA` row records; the
+/// plan is the runtime's (PostgreSQL statements, Binary values rewritten when their external-storage flag changed, the
+/// new hashes recorded). A dry run rolls back.
+struct PostgresMigration: PostgresStoreMigrator {
     /// The key of the advisory lock the runtime takes while it creates, checks or migrates a schema.
     static let advisoryLock: Int64 = 7_405_339_914_114_122_063
 
-    /// Whether `store` names a PostgreSQL database rather than a SQLite file.
-    static func isURL(_ store: String) -> Bool {
-        let lowered = store.lowercased()
-        return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
-    }
-
-    /// `url` as messages and reports show it: without its password.
-    static func displayed(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
-    }
-
     /// Connects to `url` and migrates (or, with `dryRun`, plans) in one transaction.
     ///
-    /// - Throws: ``IOFailure`` when the server cannot be reached, refuses the session or fails a statement (the
+    /// - Throws: ``PostgresError`` when the server cannot be reached, refuses the session or fails a statement (the
     ///   transaction is rolled back: the store is as it was); ``StoreFile/MigrationFailure`` for a store of no known
     ///   version, a newer version, or a change that is not inferable (nothing written).
-    static func migrate(
+    func migrate(
         url: String, versions: [LayoutModel], to target: Int, dryRun: Bool, mergingHierarchies: Bool
     ) throws -> StoreFile.Migration {
-        let shown = displayed(url)
-        let connection: PostgresConnection
-        do {
-            connection = try PostgresConnection(url: url)
-        } catch {
-            throw IOFailure(path: shown, message: error.description)
-        }
+        let connection = try PostgresConnection(url: url)
         do {
             try connection.execute("BEGIN")
-            let migration = try migrateInTransaction(
+            let migration = try Self.migrateInTransaction(
                 connection, versions: versions, to: target, dryRun: dryRun, mergingHierarchies: mergingHierarchies)
             try connection.execute(dryRun ? "ROLLBACK" : "COMMIT")
             return migration
         } catch {
             if connection.isConnected, connection.isInTransaction { try? connection.execute("ROLLBACK") }
-            if let failure = error as? PostgresError { throw IOFailure(path: shown, message: failure.description) }
             throw error
         }
     }
