@@ -6,9 +6,12 @@ import Foundation
 import PostgresKit
 import Testing
 
+@testable import DataModelGenCLI
+
 /// `datamodelgen migrate <bundle> postgresql://…` against the server `Scripts/with-postgres.sh` starts
-/// (`DATAMODELGEN_TEST_POSTGRES_URL`); skipped, with the reason printed, without one.
-@Suite("migrate PostgreSQL", .enabled(if: MigratePostgresServer.available))
+/// (`DATAMODELGEN_TEST_POSTGRES_URL`); skipped, with the reason printed, without one. Every run is of the built
+/// `datamodelgen` executable, which runs the built `datamodelgen-postgres` beside it.
+@Suite("migrate PostgreSQL", .enabled(if: MigratePostgresServer.available && MigratePostgresServer.toolsBuilt))
 struct MigrateCommandPostgresTests {
     /// A store of `Person.xcdatamodeld`'s first version in a new schema (as the runtime creates it: the tables, the
     /// `Z_PRIMARYKEY` rows, and `Z_METADATA` recording the version's entity hashes), with one person. Returns the
@@ -50,7 +53,7 @@ struct MigrateCommandPostgresTests {
     @Test func dryRunReportsAndWritesNothingThenMigrateMigrates() throws {
         let (connection, url) = try Self.firstVersionStore()
         let before = try Self.columns(connection)
-        let dry = runTool(["migrate", MigrateCommandTests.person, url, "--dry-run", "--format", "json"])
+        let dry = runBuiltTool(["migrate", MigrateCommandTests.person, url, "--dry-run", "--format", "json"])
         #expect(dry.code == .success, "\(dry.err)")
         let report = try JSONSerialization.jsonObject(with: Data(dry.out.utf8)) as? [String: Any]
         #expect(report?["sourceVersion"] as? String == "Person")
@@ -60,13 +63,13 @@ struct MigrateCommandPostgresTests {
         #expect((report?["sql"] as? [String])?.contains { $0.contains(#""ZEMAIL""#) } == true, "\(dry.out)")
         #expect(try Self.columns(connection) == before, "a dry run writes nothing")
 
-        let run = runTool(["migrate", MigrateCommandTests.person, url])
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, url])
         #expect(run.code == .success, "\(run.err)")
         #expect(run.out.contains("migrated"))
         #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
         let names = try connection.query(#"SELECT "ZNAME" FROM "ZPERSON""#).rows
         #expect(names == [[.text("Ann")]])
-        let again = runTool(["migrate", MigrateCommandTests.person, url])
+        let again = runBuiltTool(["migrate", MigrateCommandTests.person, url])
         #expect(again.code == .success)
         #expect(again.out.contains("up to date"), "the new hashes are recorded: \(again.out)")
     }
@@ -75,11 +78,11 @@ struct MigrateCommandPostgresTests {
         let (connection, url) = try Self.firstVersionStore()
         let before = try Self.columns(connection)
         let company = Paths.repositoryRoot.appendingPathComponent("Models/Company.xcdatamodeld").path
-        let unknown = runTool(["migrate", company, url])
+        let unknown = runBuiltTool(["migrate", company, url])
         #expect(unknown.code == .modelError)
         #expect(unknown.out.contains("no version of"), "\(unknown.out)")
-        #expect(runTool(["migrate", MigrateCommandTests.person, url]).code == .success)
-        let newer = runTool(["migrate", MigrateCommandTests.person, url, "--to", "Person"])
+        #expect(runBuiltTool(["migrate", MigrateCommandTests.person, url]).code == .success)
+        let newer = runBuiltTool(["migrate", MigrateCommandTests.person, url, "--to", "Person"])
         #expect(newer.code == .modelError)
         #expect(newer.out.contains("newer than"), "\(newer.out)")
         #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
@@ -91,28 +94,108 @@ struct MigrateCommandPostgresTests {
         let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try connection.execute("CREATE SCHEMA \(schema)")
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
-        let run = runTool(["migrate", MigrateCommandTests.person, url])
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, url])
         #expect(run.code == .modelError)
         #expect(run.out.contains("empty"), "\(run.out)")
     }
 }
 
-/// Bad URLs and servers that are down need no server: a diagnostic and exit code 3, never a crash.
-@Suite("migrate PostgreSQL URLs")
+/// Bad URLs and servers that are down need no server: a diagnostic and exit code 3, never a crash. These run the built
+/// `datamodelgen` too, and so show that it finds `datamodelgen-postgres` (only that tool talks to a server).
+@Suite("migrate PostgreSQL URLs", .enabled(if: MigratePostgresServer.toolsBuilt))
 struct MigrateCommandPostgresURLTests {
+    /// A URL where nothing listens (port 1 on the loopback interface), with a password.
+    static let down = "postgresql://nobody:secret@127.0.0.1:1/none"
+    /// What `datamodelgen-postgres` says about ``down``: the URL without its password, then libpq's reason.
+    static let downDiagnostic = "postgresql://nobody:***@127.0.0.1:1/none: error:"
+
     @Test func aServerThatIsDownIsAnIOError() {
-        // Port 1 on the loopback interface: nothing listens there.
-        let run = runTool(["migrate", MigrateCommandTests.person, "postgresql://nobody:secret@127.0.0.1:1/none"])
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, Self.down])
         #expect(run.code == .ioError)
-        #expect(run.err.contains("postgresql://nobody:***@127.0.0.1:1/none: error:"), "\(run.err)")
+        #expect(run.err.contains(Self.downDiagnostic), "\(run.err)")
         #expect(!run.err.contains("secret"), "the password is never shown")
     }
 
     @Test func aMalformedURLIsAnIOError() {
-        let run = runTool(["migrate", MigrateCommandTests.person, "postgresql://127.0.0.1:notaport/x"])
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, "postgresql://127.0.0.1:notaport/x"])
         #expect(run.code == .ioError)
-        #expect(run.err.contains("error:"), "\(run.err)")
+        #expect(run.err.contains("postgresql://127.0.0.1:notaport/x: error:"), "\(run.err)")
     }
+
+    @Test func aUsageErrorIsDatamodelgensOwn() {
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, Self.down, "--frobnicate"])
+        #expect(run.code == .usageError)
+        #expect(run.err.contains("--frobnicate"), "\(run.err)")
+    }
+
+    /// In a process that is not `datamodelgen` (this test's), the tool's output still reaches its `Console`.
+    @Test func inProcessTheToolsOutputReachesTheConsole() {
+        let run = runTool(["migrate", MigrateCommandTests.person, Self.down, "--format", "json"])
+        #expect(run.code == .ioError)
+        #expect(run.err.contains(Self.downDiagnostic), "\(run.err)")
+    }
+
+    @Test func datamodelgenPostgresRunsDirectly() {
+        let run = runBuiltTool(
+            ["migrate", MigrateCommandTests.person, Self.down], executable: Paths.postgresExecutable)
+        #expect(run.code == .ioError)
+        #expect(run.err.contains(Self.downDiagnostic), "\(run.err)")
+    }
+
+    /// A copy of the built `datamodelgen` alone in a new directory, and an empty one, both removed after `body`.
+    static func withLoneCopy(_ body: (_ copy: URL, _ empty: URL) throws -> Void) throws {
+        let built = try #require(Paths.executable)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dmg-\(UUID().uuidString)")
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("datamodelgen")
+        try FileManager.default.copyItem(at: built, to: copy)
+        try body(copy, empty)
+    }
+
+    @Test func withoutTheToolBesideItOrOnThePathTheDiagnosticSaysHowToBuildIt() throws {
+        try Self.withLoneCopy { copy, empty in
+            let run = runBuiltTool(
+                ["migrate", MigrateCommandTests.person, Self.down], executable: copy,
+                environment: ["PATH": empty.path])
+            #expect(run.code == .ioError)
+            #expect(
+                run.err
+                    == "error: migrating a PostgreSQL store needs the datamodelgen-postgres tool next to datamodelgen; "
+                    + "build it with swift build --product datamodelgen-postgres\n")
+            #expect(run.out.isEmpty)
+            // A SQLite store needs no other tool.
+            let sqlite = runBuiltTool(
+                ["migrate", MigrateCommandTests.person, empty.appendingPathComponent("none.sqlite").path],
+                executable: copy, environment: ["PATH": empty.path])
+            #expect(sqlite.code == .ioError)
+            #expect(sqlite.err.contains("none.sqlite: error: no such store"), "\(sqlite.err)")
+        }
+    }
+
+    @Test func notBesideItButOnThePathTheToolIsFound() throws {
+        let tool = try #require(Paths.postgresExecutable)
+        try Self.withLoneCopy { copy, empty in
+            let run = runBuiltTool(
+                ["migrate", MigrateCommandTests.person, Self.down], executable: copy,
+                environment: ["PATH": empty.path + ":" + tool.deletingLastPathComponent().path])
+            #expect(run.code == .ioError)
+            #expect(run.err.contains(Self.downDiagnostic), "\(run.err)")
+        }
+    }
+
+    #if os(Linux)
+        /// The point of the separate tool: `datamodelgen` does not load libpq (a library it needs is named in its
+        /// dynamic section, so the name is in the file); `datamodelgen-postgres` does.
+        @Test func onlyDatamodelgenPostgresLinksLibpq() throws {
+            let linksLibpq = { (url: URL) throws -> Bool in
+                try Data(contentsOf: url).range(of: Data("libpq.so".utf8)) != nil
+            }
+            #expect(try !linksLibpq(try #require(Paths.executable)))
+            #expect(try linksLibpq(try #require(Paths.postgresExecutable)))
+        }
+    #endif
 }
 
 enum MigratePostgresServer {
@@ -125,4 +208,14 @@ enum MigratePostgresServer {
     }()
 
     static var available: Bool { url != nil }
+
+    /// Whether `datamodelgen` and `datamodelgen-postgres` were built next to the test bundle (`swift build
+    /// --build-tests` builds them); printed when not.
+    static let toolsBuilt: Bool = {
+        guard Paths.executable != nil, Paths.postgresExecutable != nil else {
+            print("migrate PostgreSQL: skipped, datamodelgen and datamodelgen-postgres were not built next to the tests")
+            return false
+        }
+        return true
+    }()
 }
