@@ -95,8 +95,8 @@ enum MigrateCommand {
             report.sourceVersion = names[migration.sourceIndex]
             report.inferable = true
             report.migrated = migration.migrated
-            report.steps = migration.plan.steps
-            report.sql = migration.plan.statements
+            report.steps = migration.plan.steps + migration.indexRepair.steps
+            report.sql = migration.plan.statements + migration.indexRepair.statements
             report.beyondCoreData = migration.plan.beyondCoreData
         } catch let failure as IOFailure {
             throw failure

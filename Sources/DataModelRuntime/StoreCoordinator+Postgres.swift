@@ -151,6 +151,15 @@ extension StoreCoordinator {
         let missing = runtime.layout.tables.map(\.name).filter { !tables.contains($0) }
         if !missing.isEmpty { differences.append("missing tables: " + missing.joined(separator: ", ")) }
         if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
+        // Attribute indexes are not part of a version: the store may lack one the model has, or (after a migration)
+        // keep one the model dropped.
+        guard migratesAutomatically else { return }
+        let indexes = Set(
+            try database.fetchAll(sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()")
+                .compactMap { $0.first?.textValue })
+        let repair = runtime.layout.attributeIndexRepair(
+            existing: indexes, droppingStale: recorded != hashes, dialect: .postgres)
+        for sql in repair.statements { try database.execute(sql: sql) }
     }
 
     /// Migrates the store, written by `earlierVersions[source]`, to the model, in the open transaction: the

@@ -257,7 +257,12 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
-        if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) { return }
+        if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) {
+            // The store is of this version; it may still lack an attribute index the model has (the flag is not
+            // part of a version): `migrate` creates it, under the write lock.
+            let repair = runtime.layout.attributeIndexRepair(existing: snapshot.indexNames ?? [], droppingStale: false)
+            if repair.isEmpty || !migratesAutomatically { return }
+        }
         let versions = runtime.model.earlierVersions
         let layouts = versions.map(\.layoutModel) + [current]
         let currentName = runtime.model.versionName ?? "current"

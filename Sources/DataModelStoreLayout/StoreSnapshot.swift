@@ -40,12 +40,19 @@ public struct StoreSnapshot: Sendable, Hashable {
     public var entityRows: [EntityRow]
     /// The entity version hashes the runtime recorded when it created or migrated the store, or nil.
     public var versionHashes: [String: String]?
+    /// The names of the store's indexes (nil when they were not read). They do not decide the version
+    /// (``differences(from:)``); ``StoreLayout/attributeIndexRepair(existing:droppingStale:dialect:)`` compares them.
+    public var indexNames: Set<String>?
 
     /// Creates a snapshot.
-    public init(tables: [String: [Column]], entityRows: [EntityRow], versionHashes: [String: String]?) {
+    public init(
+        tables: [String: [Column]], entityRows: [EntityRow], versionHashes: [String: String]?,
+        indexNames: Set<String>? = nil
+    ) {
         self.tables = tables
         self.entityRows = entityRows
         self.versionHashes = versionHashes
+        self.indexNames = indexNames
     }
 
     /// How the store differs from `layout`, one line each; empty when a store of the layout's model can use it.
