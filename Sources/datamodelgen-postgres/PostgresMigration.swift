@@ -94,9 +94,52 @@ struct PostgresMigration: PostgresStoreMigrator {
         guard plan.isInferable else {
             throw StoreFile.MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
         }
-        guard !dryRun, source != target else {
-            return StoreFile.Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
+        // Attribute indexes are not part of a version: the store may lack one the model has, or (after a migration)
+        // keep one the model dropped; they are repaired after the plan, as the runtime does when it opens the store.
+        let targetLayout: StoreLayout
+        do {
+            targetLayout = try StoreLayout(model: versions[target])
+        } catch {
+            throw StoreFile.MigrationFailure.layout(error)
         }
+        let dropping = !plan.isEmpty || source != target
+        guard !dryRun else {
+            // The repair depends on what the plan does, so a dry run reports it only when there is no plan.
+            let repair =
+                plan.isEmpty
+                ? targetLayout.attributeIndexRepair(
+                    existing: try Self.indexNames(connection), droppingStale: dropping, dialect: .postgres)
+                : AttributeIndexRepair()
+            return StoreFile.Migration(
+                sourceIndex: source, targetIndex: target, plan: plan, migrated: false, indexRepair: repair)
+        }
+        if source != target {
+            try Self.run(plan, metadata: metadata, hashes: hashes[target], on: connection)
+        }
+        let repair = targetLayout.attributeIndexRepair(
+            existing: try Self.indexNames(connection), droppingStale: dropping, dialect: .postgres)
+        for sql in repair.statements { try connection.execute(sql) }
+        return StoreFile.Migration(
+            sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty || !repair.isEmpty,
+            indexRepair: repair)
+    }
+
+    /// The names of the indexes in the connection's schema.
+    private static func indexNames(_ connection: PostgresConnection) throws -> Set<String> {
+        Set(
+            try connection.query("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()").rows
+                .compactMap { row -> String? in
+                    if case .text(let name)? = row.first { return name }
+                    return nil
+                })
+    }
+
+    /// Runs `plan`'s statements and Binary rewrites, and records `hashes` in `Z_METADATA` (keeping its other keys).
+    private static func run(
+        _ plan: MigrationPlan, metadata: [String: PropertyListValue], hashes: [String: String],
+        on connection: PostgresConnection
+    ) throws {
+        var metadata = metadata
         for sql in plan.statements { try connection.execute(sql) }
         for change in plan.externalStorageChanges {
             // No folder beside a server: every value is in its column, in Core Data's marked form or bare.
@@ -118,10 +161,9 @@ struct PostgresMigration: PostgresStoreMigrator {
                 _ = try connection.query(update, [value, .int(key)])
             }
         }
-        metadata[StoreFile.versionHashesKey] = .dictionary(hashes[target].mapValues { .string($0) })
+        metadata[StoreFile.versionHashesKey] = .dictionary(hashes.mapValues { .string($0) })
         _ = try connection.query(
             #"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.bytes(Array(StoreFile.propertyList(metadata)))])
-        return StoreFile.Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
     }
 
     /// The PostgreSQL migration plan from `old` to `new`.

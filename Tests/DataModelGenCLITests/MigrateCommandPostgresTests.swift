@@ -17,12 +17,18 @@ struct MigrateCommandPostgresTests {
     /// `Z_PRIMARYKEY` rows, and `Z_METADATA` recording the version's entity hashes), with one person. Returns the
     /// connection (its search path on the schema) and a URL whose sessions use that schema too.
     static func firstVersionStore() throws -> (PostgresConnection, String) {
+        let versions = try ModelLoader.loadVersions(path: MigrateCommandTests.person, versionName: "Person").versions
+        let (connection, url) = try store(of: LayoutModel(try #require(versions.first).model))
+        try connection.execute(#"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT", "ZNAME") VALUES (1, 1, 1, 'Ann')"#)
+        return (connection, url)
+    }
+
+    /// A store of `first` in a new schema, as the runtime creates it, without rows.
+    static func store(of first: LayoutModel) throws -> (PostgresConnection, String) {
         let server = try #require(MigratePostgresServer.url)
         let connection = try PostgresConnection(url: server)
         let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try connection.execute("CREATE SCHEMA \(schema); SET search_path TO \(schema)")
-        let versions = try ModelLoader.loadVersions(path: MigrateCommandTests.person, versionName: "Person").versions
-        let first = LayoutModel(try #require(versions.first).model)
         let writer = DDLWriter(dialect: .postgres)
         let layout = try StoreLayout(model: first)
         for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
@@ -35,7 +41,6 @@ struct MigrateCommandPostgresTests {
         _ = try connection.query(
             #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, 'test', $1)"#,
             [.bytes(Array(StoreFile.propertyList(metadata)))])
-        try connection.execute(#"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT", "ZNAME") VALUES (1, 1, 1, 'Ann')"#)
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
         return (connection, url)
     }
@@ -86,6 +91,40 @@ struct MigrateCommandPostgresTests {
         #expect(newer.code == .modelError)
         #expect(newer.out.contains("newer than"), "\(newer.out)")
         #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
+    }
+
+    /// As on SQLite (`MigrateCommandTests.aMissingAttributeIndexIsCreated`): a store of the model's version that lacks
+    /// an attribute index gets it, reported as a step; an index of the store's own is left alone.
+    @Test func aMissingAttributeIndexIsCreated() throws {
+        let model = Paths.repositoryRoot.appendingPathComponent("Models/ReservedNames.xcdatamodeld").path
+        let loaded = try ModelLoader.loadVersions(path: model, versionName: nil)
+        let (connection, url) = try Self.store(of: LayoutModel(loaded.versions[loaded.chosen].model))
+        try connection.execute(
+            #"DROP INDEX "ZDATA_ZCHECKSUM_INDEX"; CREATE INDEX "MY_OWN" ON "ZDATA" ("ZCHECKSUM")"#)
+        let indexes = {
+            try connection.query("SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()").rows
+                .compactMap { row -> String? in
+                    if case .text(let name)? = row.first { return name }
+                    return nil
+                }
+        }
+        #expect(try !indexes().contains("ZDATA_ZCHECKSUM_INDEX"))
+
+        let dry = runBuiltTool(["migrate", model, url, "--dry-run", "--format", "json"])
+        #expect(dry.code == .success, "\(dry.err)")
+        let report = try JSONSerialization.jsonObject(with: Data(dry.out.utf8)) as? [String: Any]
+        #expect((report?["steps"] as? [String]) == ["create index ZDATA_ZCHECKSUM_INDEX (the store lacks it)"])
+        let sql = report?["sql"] as? [String] ?? []
+        #expect(sql.count == 1 && sql[0].hasPrefix(#"CREATE INDEX IF NOT EXISTS "ZDATA_ZCHECKSUM_INDEX""#), "\(sql)")
+        #expect(try !indexes().contains("ZDATA_ZCHECKSUM_INDEX"), "a dry run writes nothing")
+
+        let run = runBuiltTool(["migrate", model, url])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(run.out.contains("migrated"), "\(run.out)")
+        #expect(try indexes().contains("ZDATA_ZCHECKSUM_INDEX"))
+        #expect(try indexes().contains("MY_OWN"))
+        let again = runBuiltTool(["migrate", model, url])
+        #expect(again.out.contains("up to date"), "\(again.out)")
     }
 
     @Test func anEmptySchemaIsNotAStore() throws {
