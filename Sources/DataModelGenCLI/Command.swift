@@ -19,7 +19,8 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
         case .diff: "Show what changed between two model versions and whether stores migrate automatically."
-        case .migrate: "Migrate a SQLite or PostgreSQL store to the model's current version (or --to), as the runtime does."
+        case .migrate:
+            "Migrate a SQLite or PostgreSQL store to the model's current version (or --to), as the runtime does."
         }
     }
 

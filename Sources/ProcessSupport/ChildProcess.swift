@@ -96,8 +96,12 @@ public enum ChildProcess {
     }
 
     /// Reads `first` and `second` to their ends, whichever has data first.
-    private static func readBoth(_ first: Int32, into firstBytes: inout [UInt8], _ second: Int32, into secondBytes: inout [UInt8]) {
-        var descriptors = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+    private static func readBoth(
+        _ first: Int32, into firstBytes: inout [UInt8], _ second: Int32, into secondBytes: inout [UInt8]
+    ) {
+        var descriptors = [
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while descriptors.contains(where: { $0.fd >= 0 }) {
             let ready = poll(&descriptors, nfds_t(descriptors.count), -1)

@@ -252,7 +252,8 @@ enum MigratePostgresServer {
     /// --build-tests` builds them); printed when not.
     static let toolsBuilt: Bool = {
         guard Paths.executable != nil, Paths.postgresExecutable != nil else {
-            print("migrate PostgreSQL: skipped, datamodelgen and datamodelgen-postgres were not built next to the tests")
+            print(
+                "migrate PostgreSQL: skipped, datamodelgen and datamodelgen-postgres were not built next to the tests")
             return false
         }
         return true
