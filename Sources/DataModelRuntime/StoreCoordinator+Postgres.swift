@@ -76,6 +76,11 @@ extension StoreCoordinator {
         let writer = DDLWriter(dialect: .postgres)
         for sql in writer.statements(for: runtime.layout) { try database.execute(sql: sql) }
         for sql in writer.primaryKeyRowStatements(for: runtime.layout) { try database.execute(sql: sql) }
+        try insertPostgresMetadata()
+    }
+
+    /// The store's `Z_METADATA` row: a new UUID and the model's version hashes.
+    private func insertPostgresMetadata() throws {
         let uuid = UUID().uuidString
         let metadata: [String: PropertyListValue] = [
             "NSStoreType": .string("PostgreSQL"), "NSStoreUUID": .string(uuid),
@@ -134,19 +139,18 @@ extension StoreCoordinator {
                             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
                     ).compactMap { $0.first?.textValue })
             } else {
-                let names = Set(recorded.keys).union(hashes.keys).sorted()
-                for name in names where recorded[name] != hashes[name] {
-                    switch (recorded[name], hashes[name]) {
-                    case (nil, _): differences.append("entity \(name) is not in the store")
-                    case (_, nil): differences.append("the store has entity \(name), which the model lacks")
-                    default: differences.append("entity \(name) differs")
-                    }
-                }
-                differences.append(
-                    "the store was written by a model that is neither this one nor one of its earlier versions")
+                differences += StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes)
             }
         } else if recorded == nil {
-            differences.append("Z_METADATA records no entity version hashes of this runtime")
+            // Tables created from `datamodelgen schema --dialect postgres` (no `Z_METADATA` row): the model's when
+            // they have its layout, as an SQLite store Core Data wrote is recognised; the row is written then.
+            let found = try postgresLayoutDifferences()
+            if found.isEmpty, try database.fetchOne(sql: #"SELECT COUNT(*) FROM "Z_METADATA""#)?.first == .integer(0) {
+                try insertPostgresMetadata()
+            } else {
+                differences.append("Z_METADATA records no entity version hashes of this runtime")
+                differences += found
+            }
         }
         let missing = runtime.layout.tables.map(\.name).filter { !tables.contains($0) }
         if !missing.isEmpty { differences.append("missing tables: " + missing.joined(separator: ", ")) }
@@ -158,8 +162,58 @@ extension StoreCoordinator {
             try database.fetchAll(sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema()")
                 .compactMap { $0.first?.textValue })
         let repair = runtime.layout.attributeIndexRepair(
-            existing: indexes, droppingStale: recorded != hashes, dialect: .postgres)
+            existing: indexes, droppingStale: recorded != nil && recorded != hashes, dialect: .postgres)
         for sql in repair.statements { try database.execute(sql: sql) }
+    }
+
+    /// How the tables of the current schema differ from the model's layout: every column by name with the
+    /// PostgreSQL type the schema's DDL gives it (both spelled by PostgreSQL: `TIMESTAMPTZ` is `timestamp with time
+    /// zone`), and `Z_PRIMARYKEY`'s entity rows. Extra columns, tables and indexes do not matter.
+    private func postgresLayoutDifferences() throws -> [String] {
+        var columns: [String: [String: String]] = [:]  // table → column → type
+        for row in try database.fetchAll(
+            sql: "SELECT c.relname::text, a.attname::text, format_type(a.atttypid, NULL) FROM pg_attribute a "
+                + "JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = current_schema()::regnamespace "
+                + "AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped")
+        where row.count == 3 {
+            guard let table = row[0].textValue, let column = row[1].textValue else { continue }
+            columns[table, default: [:]][column] = row[2].textValue ?? ""
+        }
+        let dialect = SQLDialect.postgres
+        var spelled: [String: String] = [:]  // the DDL's type name → PostgreSQL's
+        for column in runtime.layout.tables.flatMap(\.columns) {
+            let name = dialect.typeName(of: column)
+            guard spelled[name] == nil else { continue }
+            spelled[name] =
+                try database.fetchOne(
+                    sql: "SELECT format_type(CAST(CAST(? AS TEXT) AS regtype), NULL)", arguments: [.text(name)])?
+                .first?.textValue ?? name
+        }
+        var differences: [String] = []
+        for table in runtime.layout.tables {
+            guard let found = columns[table.name] else {
+                differences.append("table \(table.name) is missing")
+                continue
+            }
+            for column in table.columns {
+                let expected = spelled[dialect.typeName(of: column)] ?? ""
+                guard let type = found[column.name] else {
+                    differences.append("table \(table.name) has no column \(column.name) (\(expected))")
+                    continue
+                }
+                if type != expected {
+                    differences.append("column \(table.name).\(column.name) is \(type), the model expects \(expected)")
+                }
+            }
+        }
+        guard differences.isEmpty else { return differences }
+        let rows = try database.fetchAll(sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY""#).map { row in
+            StoreSnapshot.EntityRow(
+                number: Int(row.first?.integerValue ?? 0), name: row.count > 1 ? row[1].textValue ?? "" : "",
+                superentityNumber: Int(row.count > 2 ? row[2].integerValue ?? 0 : 0))
+        }
+        return StoreSnapshot(tables: [:], entityRows: rows, versionHashes: nil).entityRowDifferences(
+            from: runtime.layout)
     }
 
     /// Migrates the store, written by `earlierVersions[source]`, to the model, in the open transaction: the

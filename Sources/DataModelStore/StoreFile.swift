@@ -228,7 +228,7 @@ public enum StoreFile {
             let snapshot = current.snapshot
             guard let source = try snapshot.recognizedVersion(among: versions, layouts: &layouts) else {
                 throw MigrationFailure.unknownVersion(
-                    differences: snapshot.differences(from: try layouts.layout(target)))
+                    differences: snapshot.mismatch(with: try layouts.layout(target), hashes: layouts.hashes(target)))
             }
             guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
             let plan = try MigrationPlan(

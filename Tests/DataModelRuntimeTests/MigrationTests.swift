@@ -421,4 +421,29 @@ struct MigrationTests {
         #expect(try location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
         #expect(try location.rows(#"SELECT COUNT(*) FROM "ZNOTE" WHERE "ZAGE" IS NULL"#) == ["0"])
     }
+
+    /// A program of an older version opening a store a newer version wrote (its version hashes are none of the
+    /// program's versions) is refused, as Core Data refuses it (an incompatible model), even when the store's tables
+    /// have everything the older version needs: nothing is written, and the newer program still opens the store.
+    @Test(arguments: StoreKind.persistent)
+    func anOlderProgramDoesNotOpenANewerStore(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        let older = Self.notes(indexed: false, name: "Notes")
+        let newer = Self.notes(indexed: false, age: true, name: "Notes 2", earlier: [older])
+        do {
+            let container = try PersistentContainer(model: newer, store: location.store)
+            let note = try container.viewContext.insertNewObject(forEntityName: "Note")
+            note.setValue("First", for: "title")
+            note.setValue(Int64(3), for: "age")
+            try container.viewContext.save()
+        }
+        let metadata = #"SELECT "Z_PLIST" FROM "Z_METADATA""#
+        let before = try location.rows(metadata)
+        #expect(throws: StoreError.self) { _ = try PersistentContainer(model: older, store: location.store) }
+        #expect(try location.rows(metadata) == before)
+        let container = try PersistentContainer(model: newer, store: location.store)
+        let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+        #expect(notes.map { $0.value(for: "age") as Int64? } == [3])
+    }
 }
