@@ -71,22 +71,17 @@ struct PostgresMigration: PostgresStoreMigrator {
             }
         }
         guard let recorded else {
+            // Tables created with `schema --dialect postgres` have no Z_METADATA row until the runtime first opens them
+            // (it checks their structure then and writes the row); this tool recognises a store by its hashes only.
             throw StoreFile.MigrationFailure.unknownVersion(differences: [
-                "Z_METADATA records no entity version hashes of this runtime"
+                "Z_METADATA records no entity version hashes of this runtime (tables created with the schema command "
+                    + "get them when the runtime first opens the store)"
             ])
         }
         let hashes = versions.map(\.versionHashes)
         guard let source = hashes[target] == recorded ? target : hashes.lastIndex(of: recorded) else {
-            var differences: [String] = []
-            for name in Set(recorded.keys).union(hashes[target].keys).sorted()
-            where recorded[name] != hashes[target][name] {
-                switch (recorded[name], hashes[target][name]) {
-                case (nil, _): differences.append("entity \(name) is not in the store")
-                case (_, nil): differences.append("the store has entity \(name), which the model lacks")
-                default: differences.append("entity \(name) differs")
-                }
-            }
-            throw StoreFile.MigrationFailure.unknownVersion(differences: differences)
+            throw StoreFile.MigrationFailure.unknownVersion(
+                differences: StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes[target]))
         }
         guard source <= target else { throw StoreFile.MigrationFailure.newerVersion(sourceIndex: source) }
         let plan = try self.plan(

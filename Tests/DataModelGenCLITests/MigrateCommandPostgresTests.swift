@@ -23,8 +23,9 @@ struct MigrateCommandPostgresTests {
         return (connection, url)
     }
 
-    /// A store of `first` in a new schema, as the runtime creates it, without rows.
-    static func store(of first: LayoutModel) throws -> (PostgresConnection, String) {
+    /// A store of `first` in a new schema, as the runtime creates it (without `recordingHashes`: as `schema --dialect
+    /// postgres` creates it, no `Z_METADATA` row), without rows.
+    static func store(of first: LayoutModel, recordingHashes: Bool = true) throws -> (PostgresConnection, String) {
         let server = try #require(MigratePostgresServer.url)
         let connection = try PostgresConnection(url: server)
         let schema = "m" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -34,13 +35,15 @@ struct MigrateCommandPostgresTests {
         for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
             try connection.execute(sql)
         }
-        let metadata: [String: PropertyListValue] = [
-            "NSStoreType": .string("PostgreSQL"), "NSStoreUUID": .string(UUID().uuidString),
-            StoreFile.versionHashesKey: .dictionary(first.versionHashes.mapValues { .string($0) }),
-        ]
-        _ = try connection.query(
-            #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, 'test', $1)"#,
-            [.bytes(Array(StoreFile.propertyList(metadata)))])
+        if recordingHashes {
+            let metadata: [String: PropertyListValue] = [
+                "NSStoreType": .string("PostgreSQL"), "NSStoreUUID": .string(UUID().uuidString),
+                StoreFile.versionHashesKey: .dictionary(first.versionHashes.mapValues { .string($0) }),
+            ]
+            _ = try connection.query(
+                #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, 'test', $1)"#,
+                [.bytes(Array(StoreFile.propertyList(metadata)))])
+        }
         let url = server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
         return (connection, url)
     }
@@ -125,6 +128,19 @@ struct MigrateCommandPostgresTests {
         #expect(try indexes().contains("MY_OWN"))
         let again = runBuiltTool(["migrate", model, url])
         #expect(again.out.contains("up to date"), "\(again.out)")
+    }
+
+    /// Tables the schema command created have no recorded hashes until the runtime first opens them: refused, with
+    /// the reason, and nothing written.
+    @Test func tablesWithoutRecordedHashesAreRefused() throws {
+        let versions = try ModelLoader.loadVersions(path: MigrateCommandTests.person, versionName: "Person").versions
+        let (connection, url) = try Self.store(
+            of: LayoutModel(try #require(versions.first).model), recordingHashes: false)
+        let before = try Self.columns(connection)
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, url])
+        #expect(run.code == .modelError)
+        #expect(run.out.contains("records no entity version hashes"), "\(run.out)")
+        #expect(try Self.columns(connection) == before)
     }
 
     @Test func anEmptySchemaIsNotAStore() throws {
