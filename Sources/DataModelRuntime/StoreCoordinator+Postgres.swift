@@ -142,11 +142,19 @@ extension StoreCoordinator {
                 differences += StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes)
             }
         } else if recorded == nil {
-            // Tables created from `datamodelgen schema --dialect postgres` (no `Z_METADATA` row): the model's when
-            // they have its layout, as an SQLite store Core Data wrote is recognised; the row is written then.
-            let found = try postgresLayoutDifferences()
-            if found.isEmpty, try database.fetchOne(sql: #"SELECT COUNT(*) FROM "Z_METADATA""#)?.first == .integer(0) {
+            // Tables created from `datamodelgen schema --dialect postgres` (no `Z_METADATA` row) are recognised by
+            // their layout, as an SQLite store Core Data wrote is: the model's (the row is written then), or an
+            // earlier version's (migrated first).
+            let columns = try postgresColumns()
+            let found = try postgresLayoutDifferences(runtime.layout, columns: columns)
+            let unrecorded =
+                try database.fetchOne(sql: #"SELECT COUNT(*) FROM "Z_METADATA""#)?.first == .integer(0)
+            if found.isEmpty && unrecorded {
                 try insertPostgresMetadata()
+            } else if unrecorded, let source = try earlierVersionByLayout(columns: columns) {
+                try migratePostgresStore(from: source, metadata: [:])
+                try insertPostgresMetadata()
+                tables = Set(columns.keys).union(runtime.layout.tables.map(\.name))
             } else {
                 differences.append("Z_METADATA records no entity version hashes of this runtime")
                 differences += found
@@ -169,19 +177,12 @@ extension StoreCoordinator {
     /// How the tables of the current schema differ from the model's layout: every column by name with the
     /// PostgreSQL type the schema's DDL gives it (both spelled by PostgreSQL: `TIMESTAMPTZ` is `timestamp with time
     /// zone`), and `Z_PRIMARYKEY`'s entity rows. Extra columns, tables and indexes do not matter.
-    private func postgresLayoutDifferences() throws -> [String] {
-        var columns: [String: [String: String]] = [:]  // table → column → type
-        for row in try database.fetchAll(
-            sql: "SELECT c.relname::text, a.attname::text, format_type(a.atttypid, NULL) FROM pg_attribute a "
-                + "JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = current_schema()::regnamespace "
-                + "AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped")
-        where row.count == 3 {
-            guard let table = row[0].textValue, let column = row[1].textValue else { continue }
-            columns[table, default: [:]][column] = row[2].textValue ?? ""
-        }
+    private func postgresLayoutDifferences(_ layout: StoreLayout, columns: [String: [String: String]]) throws
+        -> [String]
+    {
         let dialect = SQLDialect.postgres
         var spelled: [String: String] = [:]  // the DDL's type name → PostgreSQL's
-        for column in runtime.layout.tables.flatMap(\.columns) {
+        for column in layout.tables.flatMap(\.columns) {
             let name = dialect.typeName(of: column)
             guard spelled[name] == nil else { continue }
             spelled[name] =
@@ -190,7 +191,7 @@ extension StoreCoordinator {
                 .first?.textValue ?? name
         }
         var differences: [String] = []
-        for table in runtime.layout.tables {
+        for table in layout.tables {
             guard let found = columns[table.name] else {
                 differences.append("table \(table.name) is missing")
                 continue
@@ -212,8 +213,36 @@ extension StoreCoordinator {
                 number: Int(row.first?.integerValue ?? 0), name: row.count > 1 ? row[1].textValue ?? "" : "",
                 superentityNumber: Int(row.count > 2 ? row[2].integerValue ?? 0 : 0))
         }
-        return StoreSnapshot(tables: [:], entityRows: rows, versionHashes: nil).entityRowDifferences(
-            from: runtime.layout)
+        return StoreSnapshot(tables: [:], entityRows: rows, versionHashes: nil).entityRowDifferences(from: layout)
+    }
+
+    /// The newest earlier version whose layout the tables have (``postgresLayoutDifferences(_:columns:)``), if any.
+    private func earlierVersionByLayout(columns: [String: [String: String]]) throws -> Int? {
+        let versions = runtime.model.earlierVersions
+        for index in versions.indices.reversed() {
+            let layout: StoreLayout
+            do {
+                layout = try StoreLayout(model: versions[index].layoutModel)
+            } catch {
+                throw StoreError.invalidModel(error.description)
+            }
+            if try postgresLayoutDifferences(layout, columns: columns).isEmpty { return index }
+        }
+        return nil
+    }
+
+    /// Every column of the current schema's tables and its type as PostgreSQL spells it: table → column → type.
+    private func postgresColumns() throws -> [String: [String: String]] {
+        var columns: [String: [String: String]] = [:]
+        for row in try database.fetchAll(
+            sql: "SELECT c.relname::text, a.attname::text, format_type(a.atttypid, NULL) FROM pg_attribute a "
+                + "JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = current_schema()::regnamespace "
+                + "AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped")
+        where row.count == 3 {
+            guard let table = row[0].textValue, let column = row[1].textValue else { continue }
+            columns[table, default: [:]][column] = row[2].textValue ?? ""
+        }
+        return columns
     }
 
     /// Migrates the store, written by `earlierVersions[source]`, to the model, in the open transaction: the

@@ -125,6 +125,40 @@ struct PostgresStoreServerTests {
         }
     }
 
+    @Test("tables an earlier version's schema command created are migrated when the current version opens them")
+    func schemaCommandTablesOfAnEarlierVersionMigrate() throws {
+        let fresh = try PostgresTestServer.freshSchema()
+        defer { PostgresTestServer.drop(schema: fresh.name) }
+        let connection = try PostgresConnection(url: fresh.url.absoluteString)
+        let older = MigrationTests.notes(indexed: false, name: "Notes")
+        let newer = MigrationTests.notes(indexed: true, age: true, name: "Notes 2", earlier: [older])
+        let writer = DDLWriter(dialect: .postgres)
+        let layout = try StoreLayout(model: older.layoutModel)
+        for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
+            try connection.execute(sql)
+        }
+        try connection.execute(#"INSERT INTO "ZNOTE" ("Z_PK", "Z_ENT", "Z_OPT", "ZTITLE") VALUES (1, 1, 1, 'First')"#)
+        try connection.execute(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 1"#)
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(
+                model: newer, store: .postgres(url: fresh.url), migratesStoreAutomatically: false)
+        }
+        let container = try PersistentContainer(model: newer, store: .postgres(url: fresh.url))
+        let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+        #expect(notes.map { $0.value(for: "title") as String? } == ["First"])
+        notes.first?.setValue(Int64(4), for: "age")
+        try container.viewContext.save()
+        #expect(try connection.query(#"SELECT "ZAGE" FROM "ZNOTE""#)[0, 0] == PostgresValue.int(4))
+        #expect(try connection.query(#"SELECT COUNT(*) FROM "Z_METADATA""#)[0, 0] == PostgresValue.int(1))
+        #expect(
+            try connection.query(
+                #"SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'ZNOTE_ZTITLE_INDEX'"#
+            )[0, 0]
+                == PostgresValue.int(1))
+        // Reopened: recognised by its recorded hashes, nothing to do.
+        _ = try PersistentContainer(model: newer, store: .postgres(url: fresh.url), migratesStoreAutomatically: false)
+    }
+
     @Test("a database holding other tables is refused, and nothing is written to it")
     func otherTablesRefused() throws {
         let fresh = try PostgresTestServer.freshSchema()
