@@ -46,12 +46,25 @@ enum PostgresTool {
         + "build it with swift build --product \(name)\n"
 
     /// Runs `datamodelgen-postgres` (found by ``ChildProcess/companion(named:)``: beside this executable, then on the
-    /// `PATH`) with `arguments` (the command's, `migrate` first) and returns its exit code; what it writes goes to
-    /// `console` unchanged.
+    /// `PATH`) with `arguments` (the command's, `migrate` first).
+    ///
+    /// In the `datamodelgen` executable (``BatchProcess/isActive``) the process becomes `datamodelgen-postgres`
+    /// (`execv`): its output, its exit code and any signal sent to the process (a deploy script killing the migration)
+    /// are the tool's own, and this returns only when that fails. Elsewhere (a test, a program using
+    /// ``CommandLineTool``) it runs as a child process whose output goes to `console` unchanged, and its exit code is
+    /// returned.
     static func forward(_ arguments: [String], console: Console) -> ExitCode {
         guard let tool = ChildProcess.companion(named: name) else {
             console.err(missing)
             return .ioError
+        }
+        if BatchProcess.isActive {
+            do {
+                try ChildProcess.replaceProcess(with: [tool] + arguments)
+            } catch {
+                console.err("error: \(error.description)\n")
+                return .ioError
+            }
         }
         let outcome: ChildProcess.Outcome
         do {

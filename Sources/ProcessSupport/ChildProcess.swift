@@ -95,6 +95,19 @@ public enum ChildProcess {
         return Outcome(termination: termination, output: output, errors: errors)
     }
 
+    /// Replaces the running program with the one at `arguments[0]` (a path), run with `arguments` in the same process:
+    /// the same process id (a signal sent to it reaches the new program), standard input, output and error, environment
+    /// and working directory. C's buffered streams are flushed first. Returns only by throwing, when it cannot.
+    public static func replaceProcess(with arguments: [String]) throws(SpawnFailure) -> Never {
+        guard let program = arguments.first else { throw SpawnFailure(program: "", code: EINVAL) }
+        fflush(nil)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        execv(program, &argv)
+        let code = errno
+        for pointer in argv { free(pointer) }
+        throw SpawnFailure(program: program, code: code)
+    }
+
     /// Reads `first` and `second` to their ends, whichever has data first.
     private static func readBoth(
         _ first: Int32, into firstBytes: inout [UInt8], _ second: Int32, into secondBytes: inout [UInt8]

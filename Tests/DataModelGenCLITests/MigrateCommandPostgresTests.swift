@@ -241,6 +241,47 @@ struct MigrateCommandPostgresURLTests {
     }
 
     #if os(Linux)
+        /// In the `datamodelgen` executable the process becomes `datamodelgen-postgres` (the same process id): a
+        /// signal sent to it, such as a deploy script's `kill -9`, stops the migration itself rather than leaving it
+        /// running in an orphaned child. The URL names a port that accepts connections and never answers, so the tool
+        /// waits there.
+        @Test func datamodelgenBecomesTheToolInTheSameProcess() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(listener >= 0)
+            defer { close(listener) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, length) == 0 && listen(listener, 4) == 0
+                        && getsockname(listener, $0, &length) == 0
+                }
+            }
+            try #require(bound)
+            let port = UInt16(bigEndian: address.sin_port)
+            let process = Process()
+            process.executableURL = try #require(Paths.executable)
+            process.arguments = [
+                "migrate", MigrateCommandTests.person, "postgresql://nobody@127.0.0.1:\(port)/none?connect_timeout=60",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var became = false
+            for _ in 0..<600 where !became {
+                let exe = try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "/proc/\(process.processIdentifier)/exe")
+                became = exe?.hasSuffix("/datamodelgen-postgres") == true
+                if !became { usleep(50_000) }
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(became, "the process did not become datamodelgen-postgres")
+            #expect(process.terminationReason == .uncaughtSignal)
+        }
+
         /// The point of the separate tool: `datamodelgen` does not load libpq (a library it needs is named in its
         /// dynamic section, so the name is in the file); `datamodelgen-postgres` does.
         @Test func onlyDatamodelgenPostgresLinksLibpq() throws {
