@@ -70,18 +70,42 @@ struct PostgresMigration: PostgresStoreMigrator {
                 }
             }
         }
-        guard let recorded else {
-            // Tables created with `schema --dialect postgres` have no Z_METADATA row until the runtime first opens them
-            // (it checks their structure then and writes the row); this tool recognises a store by its hashes only.
-            throw StoreFile.MigrationFailure.unknownVersion(differences: [
-                "Z_METADATA records no entity version hashes of this runtime (tables created with the schema command "
-                    + "get them when the runtime first opens the store)"
-            ])
-        }
         let hashes = versions.map(\.versionHashes)
-        guard let source = hashes[target] == recorded ? target : hashes.lastIndex(of: recorded) else {
-            throw StoreFile.MigrationFailure.unknownVersion(
-                differences: StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes[target]))
+        let source: Int
+        // Whether the store has no Z_METADATA row yet: its tables came from `schema --dialect postgres`.
+        var unrecorded = false
+        if let recorded {
+            guard let found = hashes[target] == recorded ? target : hashes.lastIndex(of: recorded) else {
+                throw StoreFile.MigrationFailure.unknownVersion(
+                    differences: StoreSnapshot.versionHashDifferences(recorded: recorded, expected: hashes[target]))
+            }
+            source = found
+        } else {
+            // Tables created with `schema --dialect postgres` are recognised by their layout, as the runtime does when
+            // it opens them: the newest version whose columns (with the types that DDL gives them) and Z_PRIMARYKEY
+            // rows the tables have; the row is written with the target's hashes.
+            let noHashes = "Z_METADATA records no entity version hashes of this runtime"
+            let rows = try connection.query(#"SELECT COUNT(*)::text FROM "Z_METADATA""#).rows
+            guard case .text("0")? = rows.first?.first else {
+                throw StoreFile.MigrationFailure.unknownVersion(differences: [noHashes])
+            }
+            let columns = try Self.columns(connection)
+            var found: Int?
+            var targetDifferences: [String] = []
+            for index in versions.indices.reversed() {
+                let differences = try Self.layoutDifferences(
+                    try Self.layout(of: versions[index]), columns: columns, connection)
+                if index == target { targetDifferences = differences }
+                if differences.isEmpty {
+                    found = index
+                    break
+                }
+            }
+            guard let found else {
+                throw StoreFile.MigrationFailure.unknownVersion(differences: [noHashes] + targetDifferences)
+            }
+            source = found
+            unrecorded = true
         }
         guard source <= target else { throw StoreFile.MigrationFailure.newerVersion(sourceIndex: source) }
         let plan = try self.plan(
@@ -108,15 +132,83 @@ struct PostgresMigration: PostgresStoreMigrator {
             return StoreFile.Migration(
                 sourceIndex: source, targetIndex: target, plan: plan, migrated: false, indexRepair: repair)
         }
-        if source != target {
-            try Self.run(plan, metadata: metadata, hashes: hashes[target], on: connection)
+        if source != target { try Self.run(plan, on: connection) }
+        if source != target || unrecorded {
+            try Self.record(hashes[target], metadata: metadata, insertingRow: unrecorded, on: connection)
         }
         let repair = targetLayout.attributeIndexRepair(
             existing: try Self.indexNames(connection), droppingStale: dropping, dialect: .postgres)
         for sql in repair.statements { try connection.execute(sql) }
         return StoreFile.Migration(
-            sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty || !repair.isEmpty,
-            indexRepair: repair)
+            sourceIndex: source, targetIndex: target, plan: plan,
+            migrated: !plan.isEmpty || !repair.isEmpty || unrecorded, indexRepair: repair)
+    }
+
+    private static func layout(of version: LayoutModel) throws(StoreFile.MigrationFailure) -> StoreLayout {
+        do {
+            return try StoreLayout(model: version)
+        } catch {
+            throw .layout(error)
+        }
+    }
+
+    /// Every column of the current schema's tables and its type as PostgreSQL spells it: table → column → type.
+    private static func columns(_ connection: PostgresConnection) throws -> [String: [String: String]] {
+        var columns: [String: [String: String]] = [:]
+        for row in try connection.query(
+            "SELECT c.relname::text, a.attname::text, format_type(a.atttypid, NULL) FROM pg_attribute a "
+                + "JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = current_schema()::regnamespace "
+                + "AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped"
+        ).rows where row.count == 3 {
+            guard case .text(let table) = row[0], case .text(let column) = row[1] else { continue }
+            if case .text(let type) = row[2] { columns[table, default: [:]][column] = type }
+        }
+        return columns
+    }
+
+    /// How the current schema's tables differ from `layout` (as the runtime compares them when it opens tables without
+    /// a Z_METADATA row): every column by name with the type the schema command's DDL gives it (both spelled by
+    /// PostgreSQL), and `Z_PRIMARYKEY`'s entity rows. Extra columns, tables and indexes do not matter.
+    private static func layoutDifferences(
+        _ layout: StoreLayout, columns: [String: [String: String]], _ connection: PostgresConnection
+    ) throws -> [String] {
+        let dialect = SQLDialect.postgres
+        var spelled: [String: String] = [:]  // the DDL's type name → PostgreSQL's
+        for column in layout.tables.flatMap(\.columns) {
+            let name = dialect.typeName(of: column)
+            guard spelled[name] == nil else { continue }
+            let row = try connection.query("SELECT format_type(CAST($1::text AS regtype), NULL)", [.text(name)]).rows
+            if case .text(let type)? = row.first?.first { spelled[name] = type } else { spelled[name] = name }
+        }
+        var differences: [String] = []
+        for table in layout.tables {
+            guard let found = columns[table.name] else {
+                differences.append("table \(table.name) is missing")
+                continue
+            }
+            for column in table.columns {
+                let expected = spelled[dialect.typeName(of: column)] ?? ""
+                guard let type = found[column.name] else {
+                    differences.append("table \(table.name) has no column \(column.name) (\(expected))")
+                    continue
+                }
+                if type != expected {
+                    differences.append("column \(table.name).\(column.name) is \(type), the model expects \(expected)")
+                }
+            }
+        }
+        guard differences.isEmpty else { return differences }
+        let rows = try connection.query(#"SELECT "Z_ENT", "Z_NAME", "Z_SUPER" FROM "Z_PRIMARYKEY""#).rows.map { row in
+            let number = { (value: PostgresValue?) -> Int in
+                if case .int(let number)? = value { return Int(number) }
+                return 0
+            }
+            let name: String
+            if row.count > 1, case .text(let text) = row[1] { name = text } else { name = "" }
+            return StoreSnapshot.EntityRow(
+                number: number(row.first), name: name, superentityNumber: number(row.count > 2 ? row[2] : nil))
+        }
+        return StoreSnapshot(tables: [:], entityRows: rows, versionHashes: nil).entityRowDifferences(from: layout)
     }
 
     /// The names of the indexes in the connection's schema.
@@ -129,12 +221,8 @@ struct PostgresMigration: PostgresStoreMigrator {
                 })
     }
 
-    /// Runs `plan`'s statements and Binary rewrites, and records `hashes` in `Z_METADATA` (keeping its other keys).
-    private static func run(
-        _ plan: MigrationPlan, metadata: [String: PropertyListValue], hashes: [String: String],
-        on connection: PostgresConnection
-    ) throws {
-        var metadata = metadata
+    /// Runs `plan`'s statements and Binary rewrites.
+    private static func run(_ plan: MigrationPlan, on connection: PostgresConnection) throws {
         for sql in plan.statements { try connection.execute(sql) }
         for change in plan.externalStorageChanges {
             // No folder beside a server: every value is in its column, in Core Data's marked form or bare.
@@ -156,9 +244,28 @@ struct PostgresMigration: PostgresStoreMigrator {
                 _ = try connection.query(update, [value, .int(key)])
             }
         }
+    }
+
+    /// Records `hashes` in `Z_METADATA`, keeping `metadata`'s other keys; with `insertingRow`, writes the row the
+    /// runtime writes for a new store (a new store UUID) into the empty table.
+    private static func record(
+        _ hashes: [String: String], metadata: [String: PropertyListValue], insertingRow: Bool,
+        on connection: PostgresConnection
+    ) throws {
+        var metadata = metadata
         metadata[StoreFile.versionHashesKey] = .dictionary(hashes.mapValues { .string($0) })
+        guard insertingRow else {
+            _ = try connection.query(
+                #"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.bytes(Array(StoreFile.propertyList(metadata)))])
+            return
+        }
+        let uuid = UUID().uuidString
+        metadata["NSStoreType"] = .string("PostgreSQL")
+        metadata["NSStoreUUID"] = .string(uuid)
+        metadata["NSPersistenceFrameworkVersion"] = .string("DataModelRuntime")
         _ = try connection.query(
-            #"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.bytes(Array(StoreFile.propertyList(metadata)))])
+            #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, $1, $2)"#,
+            [.text(uuid), .bytes(Array(StoreFile.propertyList(metadata)))])
     }
 
     /// The PostgreSQL migration plan from `old` to `new`.

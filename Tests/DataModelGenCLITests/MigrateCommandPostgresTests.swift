@@ -130,17 +130,32 @@ struct MigrateCommandPostgresTests {
         #expect(again.out.contains("up to date"), "\(again.out)")
     }
 
-    /// Tables the schema command created have no recorded hashes until the runtime first opens them: refused, with
-    /// the reason, and nothing written.
-    @Test func tablesWithoutRecordedHashesAreRefused() throws {
+    /// Tables the schema command created have no `Z_METADATA` row: recognised by their layout, as the runtime does
+    /// when it opens them (an earlier version's are migrated, and the row is written); tables of no version are
+    /// refused with the reason, nothing written.
+    @Test func tablesTheSchemaCommandCreatedAreRecognisedByTheirLayout() throws {
         let versions = try ModelLoader.loadVersions(path: MigrateCommandTests.person, versionName: "Person").versions
         let (connection, url) = try Self.store(
             of: LayoutModel(try #require(versions.first).model), recordingHashes: false)
         let before = try Self.columns(connection)
-        let run = runBuiltTool(["migrate", MigrateCommandTests.person, url])
-        #expect(run.code == .modelError)
-        #expect(run.out.contains("records no entity version hashes"), "\(run.out)")
+        let company = Paths.repositoryRoot.appendingPathComponent("Models/Company.xcdatamodeld").path
+        let other = runBuiltTool(["migrate", company, url])
+        #expect(other.code == .modelError)
+        #expect(other.out.contains("records no entity version hashes"), "\(other.out)")
         #expect(try Self.columns(connection) == before)
+
+        let dry = runBuiltTool(["migrate", MigrateCommandTests.person, url, "--dry-run"])
+        #expect(dry.code == .success, "\(dry.err)")
+        #expect(dry.out.contains("source version: Person\n"), "\(dry.out)")
+        #expect(try Self.columns(connection) == before, "a dry run writes nothing")
+        #expect(try connection.query(#"SELECT "Z_VERSION" FROM "Z_METADATA""#).rows.isEmpty)
+
+        let run = runBuiltTool(["migrate", MigrateCommandTests.person, url])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(try Self.columns(connection) == (before + ["ZEMAIL"]).sorted())
+        #expect(try connection.query(#"SELECT "Z_VERSION" FROM "Z_METADATA""#).rows.count == 1)
+        let again = runBuiltTool(["migrate", MigrateCommandTests.person, url])
+        #expect(again.out.contains("up to date"), "the row records the new version's hashes: \(again.out)")
     }
 
     @Test func anEmptySchemaIsNotAStore() throws {
