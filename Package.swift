@@ -81,7 +81,7 @@ let package = Package(
         // a tool of its own so that `datamodelgen` does not link libpq, whose libraries every start would load.
         .executableTarget(
             name: "datamodelgen-postgres",
-            dependencies: ["DataModelGenCLI", "DataModelStore", "DataModelStoreLayout", "PostgresKit"]),
+            dependencies: ["DataModelGenCLI", "DataModelRuntime", "DataModelStore", "DataModelStoreLayout"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
         .plugin(

@@ -21,7 +21,7 @@ work=$(mktemp -d)
 base=$DATAMODELGEN_TEST_POSTGRES_URL
 template="kill_migrate_template_$$"
 database="kill_migrate_$$"
-admin() { psql -q -X -v ON_ERROR_STOP=1 "$base" -c "$1" >/dev/null; }
+admin() { PGOPTIONS="-c client_min_messages=warning" psql -q -X -v ON_ERROR_STOP=1 "$base" -c "$1" >/dev/null; }
 cleanup() {
     rm -rf "$work"
     admin "DROP DATABASE IF EXISTS $database WITH (FORCE)" 2>/dev/null || true

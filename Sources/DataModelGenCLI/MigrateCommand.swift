@@ -86,7 +86,8 @@ enum MigrateCommand {
             } else if let postgres {
                 // A PostgreSQL store: the runtime's plan, in one transaction under its advisory lock.
                 migration = try postgres.migrate(
-                    url: storePath, versions: layouts, to: target, dryRun: dryRun,
+                    url: storePath, versions: layouts, to: target, modelName: versions[target].model.name,
+                    dryRun: dryRun,
                     mergingHierarchies: arguments.flag(.mergeHierarchies))
             } else {
                 // `CommandLineTool` runs `datamodelgen-postgres` for a URL before it comes here.

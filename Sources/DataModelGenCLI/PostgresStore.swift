@@ -15,12 +15,15 @@ public protocol PostgresStoreMigrator: Sendable {
     ///   that is not inferable (the command reports it, exit code 1, nothing written). Any other error is a failure to
     ///   reach or change the database (the command prints `URL: error: <the error>`, exit code 3); the migrator has
     ///   rolled the transaction back.
-    func migrate(url: String, versions: [LayoutModel], to target: Int, dryRun: Bool, mergingHierarchies: Bool)
-        throws -> StoreFile.Migration
+    /// `modelName` is recorded in the store's metadata, as the runtime records its model's name.
+    func migrate(
+        url: String, versions: [LayoutModel], to target: Int, modelName: String, dryRun: Bool,
+        mergingHierarchies: Bool
+    ) throws -> StoreFile.Migration
 }
 
 /// Store arguments that name a PostgreSQL database rather than a SQLite file.
-enum PostgresURL {
+public enum PostgresURL {
     /// Whether `store` is a `postgresql://` or `postgres://` URL.
     static func isURL(_ store: String) -> Bool {
         let lowered = store.lowercased()
@@ -28,7 +31,7 @@ enum PostgresURL {
     }
 
     /// `url` as messages and reports show it: without its password.
-    static func displayed(_ url: String) -> String {
+    public static func displayed(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? url
