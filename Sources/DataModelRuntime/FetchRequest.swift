@@ -44,7 +44,16 @@ public final class FetchRequest<Result: ManagedObject> {
         var predicate: Predicate<Result>?
     }
 
-    private var settings: Settings
+    /// Any change of a setting (entity, predicate, order, window …) drops the cached translation of the predicate.
+    private var settings: Settings {
+        didSet { predicatePlanCache = nil }
+    }
+
+    /// The predicate's SQL translation made by the last fetch, for the entity and SQL dialect it was made for: a
+    /// request fetched again with the same settings reuses it instead of walking the predicate again (a walk is
+    /// dynamic casts over the expression tree, about a tenth of a small sorted fetch). Set by the fetch; cleared
+    /// by any change of the request's settings; a fetch from another entity or dialect makes a new one.
+    var predicatePlanCache: CachedPredicatePlan?
 
     /// The entity to fetch, in its model spelling; empty for the entity whose class is `Result`.
     public var entityName: String {
@@ -134,7 +143,9 @@ public final class FetchRequest<Result: ManagedObject> {
     /// oldestFirst.sortDescriptors = [SortDescriptor(\.age, order: .reverse)]  // `adults` keeps no order
     /// ```
     public func copy() -> FetchRequest {
-        FetchRequest(settings: settings)
+        let copy = FetchRequest(settings: settings)
+        copy.predicatePlanCache = predicatePlanCache
+        return copy
     }
 
     /// A copy of the request with `change` applied: what the fluent methods return.
