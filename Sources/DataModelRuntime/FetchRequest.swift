@@ -51,7 +51,7 @@ public final class FetchRequest<Result: ManagedObject> {
 
     /// The predicate's SQL translation made by the last fetch, for the entity and SQL dialect it was made for: a
     /// request fetched again with the same settings reuses it instead of walking the predicate again (a walk is
-    /// dynamic casts over the expression tree, about a tenth of a small sorted fetch). Set by the fetch; cleared
+    /// dynamic casts over the expression tree). Set by the fetch; cleared
     /// by any change of the request's settings; a fetch from another entity or dialect makes a new one.
     var predicatePlanCache: CachedPredicatePlan?
 

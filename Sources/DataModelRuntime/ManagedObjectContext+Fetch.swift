@@ -591,9 +591,11 @@ private struct ObjectCollector: ~Copyable {
 }
 
 /// A request's predicate plan with what it was made for (``FetchRequest/predicatePlanCache``). The entity is held
-/// weakly: a request outliving its container keeps no model alive, and a plan whose entity is gone matches nothing.
+/// strongly, so no other entity can take its place (and identity) while the plan is kept. Not `weak`: a weak
+/// reference gives the entity a side table, and every retain and release of it then takes Swift's slow path
+/// (measured: +2.9 M instructions over eight 20,000-row fetches, more than the cache saved).
 struct CachedPredicatePlan {
-    weak var entity: EntityRuntime?
+    let entity: EntityRuntime
     let dialect: SQLDialect
     let plan: ManagedObjectContext.PredicatePlan
 }

@@ -482,8 +482,18 @@ extension ManagedObjectContext {
 
     private func writeJoinRows(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasJoinTables else { return }
+        // Objects come in runs of one entity: its join relationships are looked up once per run, and a run of an
+        // entity without any (the employees beside a business's departments) costs one comparison per object.
+        var entity: EntityRuntime?
+        var relationships: [RelationshipRuntime] = []
         for object in objects {
-            for relationship in object.entityRuntime.joinWritingRelationships {
+            let objectEntity = object.entityRuntime
+            if objectEntity !== entity {
+                entity = objectEntity
+                relationships = objectEntity.joinWritingRelationships
+            }
+            if relationships.isEmpty { continue }
+            for relationship in relationships {
                 guard case .joinTable(let columns)? = relationship.storage,
                     case .toMany(let current) = object.values[relationship: relationship.index]
                 else { continue }

@@ -121,7 +121,7 @@ struct PredicatePlanCacheTests {
         other.predicate = request.predicate
         other.predicatePlanCache = departmentPlan
         #expect(try store.context.fetch(other).isEmpty)
-        #expect(other.predicatePlanCache?.entity?.name == "EmployeeEntity")
+        #expect(other.predicatePlanCache?.entity.name == "EmployeeEntity")
         #expect(employees.count == 4)
     }
 }
