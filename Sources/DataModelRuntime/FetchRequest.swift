@@ -24,6 +24,10 @@ import Foundation
 /// Sorting by attributes is done by SQLite (binary collation for strings); sort descriptors
 /// the entity cannot map to a stored attribute are applied in memory.
 ///
+/// A request keeps the SQL translation of its ``predicate`` from one fetch to the next (per entity and store
+/// dialect): fetching the same request again does not walk the predicate again. Changing any setting of the
+/// request drops the kept translation.
+///
 /// **Not `Sendable`**, as Core Data's `NSFetchRequest` is not: it is mutable, and two tasks sharing one could race.
 /// A request belongs to the isolation domain that made it, like a context. Use it with any number of contexts
 /// there; for another task, make the request in that task (`container.performBackgroundTask { try
