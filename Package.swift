@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "datamodelgen", targets: ["datamodelgen"]),
+        .executable(name: "datamodelgen-postgres", targets: ["datamodelgen-postgres"]),
         .library(name: "DataModelRuntime", targets: ["DataModelRuntime"]),
         .plugin(name: "DataModelGenPlugin", targets: ["DataModelGenPlugin"]),
         .plugin(name: "GenerateDataModels", targets: ["GenerateDataModels"]),
@@ -76,6 +77,11 @@ let package = Package(
                 "DataModelStoreLayout", "ProcessSupport", "DataModelStore", "SQLiteKit",
             ]),
         .executableTarget(name: "datamodelgen", dependencies: ["DataModel", "DataModelGenCLI"]),
+        // `datamodelgen` with PostgreSQL stores (`migrate <bundle> postgresql://…`, which `datamodelgen` hands to it):
+        // a tool of its own so that `datamodelgen` does not link libpq, whose libraries every start would load.
+        .executableTarget(
+            name: "datamodelgen-postgres",
+            dependencies: ["DataModelGenCLI", "DataModelRuntime", "DataModelStore", "DataModelStoreLayout"]),
         // SwiftPM plugins: generate on every build, or write the generated files into the package once.
         .plugin(name: "DataModelGenPlugin", capability: .buildTool(), dependencies: ["datamodelgen"]),
         .plugin(
@@ -117,7 +123,12 @@ let package = Package(
         .testTarget(
             name: "PluginOutputTests", dependencies: ["DataModelGenCLI"],
             exclude: ["PluginsShared/SourceModuleTarget+Directory.swift"]),
-        .testTarget(name: "DataModelGenCLITests", dependencies: ["DataModelGenCLI", "DataModel"], exclude: ["Golden"]),
+        .testTarget(
+            name: "DataModelGenCLITests",
+            dependencies: [
+                "DataModelGenCLI", "DataModel", "DataModelCodegen", "DataModelStore", "DataModelStoreLayout", "PostgresKit",
+            ],
+            exclude: ["Golden"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "StoreLayoutTests", dependencies: ["DataModelStoreLayout", "SQLiteKit"], exclude: ["Golden"]),
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),

@@ -15,29 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "kill-migrate-test: $*" >&2; exit 1; }
 
-bundle="$work/Ledger.xcdatamodeld"
-mkdir -p "$bundle/Ledger.xcdatamodel" "$bundle/Ledger 2.xcdatamodel"
-header='<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23C71" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">'
-cat >"$bundle/Ledger.xcdatamodel/contents" <<XML
-$header
-    <entity name="Entry" representedClassName="Entry" syncable="YES" codeGenerationType="class">
-        <attribute name="name" optional="YES" attributeType="String"/>
-        <attribute name="amount" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
-        <attribute name="note" optional="YES" attributeType="String"/>
-    </entity>
-</model>
-XML
-cat >"$bundle/Ledger 2.xcdatamodel/contents" <<XML
-$header
-    <entity name="Entry" representedClassName="Entry" syncable="YES" codeGenerationType="class">
-        <attribute name="title" optional="YES" attributeType="String" elementID="name"/>
-        <attribute name="amount" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
-    </entity>
-</model>
-XML
-printf '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Ledger 2.xcdatamodel</string></dict></plist>\n' \
-    >"$bundle/.xccurrentversion"
+. Scripts/lib/ledger-model.sh
+bundle=$(write_ledger_bundle "$work")
 
 template="$work/template.sqlite"
 "$tool" schema "$bundle" --model-version Ledger | sqlite3 "$template"

@@ -1,5 +1,6 @@
 import DataModel
 import ProcessSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,9 +21,16 @@ public enum BatchProcess {
     ///   (`M_TOP_PAD`). Generating a large model touches a hundred megabytes; without this a fifth of the
     ///   kernel time went to page faults for memory freed and allocated again. Elsewhere it does nothing.
     public static func prepare() {
+        active.store(true, ordering: .relaxed)
         ExitTeardown.skipDeallocation()
         tuneMalloc()
     }
+
+    private static let active = Atomic<Bool>(false)
+
+    /// Whether ``prepare()`` was called: the process runs one command and exits, so a command may hand the process
+    /// over to another program (`migrate` on a PostgreSQL URL becomes `datamodelgen-postgres`: ``PostgresTool``).
+    public static var isActive: Bool { active.load(ordering: .relaxed) }
 
     /// Ends the process with `code` as soon as its output is out: C's buffered streams are flushed, and then
     /// the process ends without running exit handlers, which only free memory the kernel reclaims anyway.

@@ -19,7 +19,8 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: "Check models for errors the way Xcode's model compiler does."
         case .dump: "Print a model's parsed form as deterministic JSON or text."
         case .diff: "Show what changed between two model versions and whether stores migrate automatically."
-        case .migrate: "Migrate a SQLite store to the model's current version (or --to), as the runtime does on open."
+        case .migrate:
+            "Migrate a SQLite or PostgreSQL store to the model's current version (or --to), as the runtime does."
         }
     }
 
@@ -36,7 +37,7 @@ enum Command: String, CaseIterable, Sendable {
         case .dump: shown = ([.format, .modelVersion] as [Option]).map { $0.usage() }
         case .migrate:
             shown =
-                ["<store.sqlite>"]
+                ["<store.sqlite | postgresql://…>"]
                 + ([.toVersion, .dryRun, .mergeHierarchies, .diffFormat] as [Option]).map {
                     $0.usage()
                 }
@@ -82,7 +83,9 @@ enum Command: String, CaseIterable, Sendable {
         return text
     }
 
-    func run(_ arguments: ArgumentParser.Parsed, console: Console) throws -> ExitCode {
+    func run(_ arguments: ArgumentParser.Parsed, console: Console, postgres: (any PostgresStoreMigrator)? = nil)
+        throws -> ExitCode
+    {
         let printer = DiagnosticPrinter(
             format: arguments.value(.diagnosticsFormat).flatMap(DiagnosticsFormat.init) ?? .text,
             warningsAsErrors: arguments.flag(.warningsAsErrors), console: console)
@@ -92,7 +95,8 @@ enum Command: String, CaseIterable, Sendable {
         case .validate: return try ValidateCommand.run(arguments, printer: printer, console: console)
         case .dump: return try DumpCommand.run(arguments, printer: printer, console: console)
         case .diff: return try DiffCommand.run(arguments, printer: printer, console: console)
-        case .migrate: return try MigrateCommand.run(arguments, printer: printer, console: console)
+        case .migrate:
+            return try MigrateCommand.run(arguments, printer: printer, console: console, postgres: postgres)
         }
     }
 }

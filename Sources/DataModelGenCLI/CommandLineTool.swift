@@ -8,10 +8,14 @@ public struct CommandLineTool: Sendable {
     public static let version = "0.1.0"
 
     let console: Console
+    /// What migrates a PostgreSQL store; without one (`datamodelgen`), `migrate` on a PostgreSQL URL runs
+    /// `datamodelgen-postgres`, which has one (``PostgresTool``).
+    let postgres: (any PostgresStoreMigrator)?
 
-    /// Creates the tool writing to `console`.
-    public init(console: Console = .standard) {
+    /// Creates the tool writing to `console`, migrating PostgreSQL stores with `postgres` when given.
+    public init(console: Console = .standard, postgres: (any PostgresStoreMigrator)? = nil) {
         self.console = console
+        self.postgres = postgres
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -52,7 +56,12 @@ public struct CommandLineTool: Sendable {
         }
         do {
             let parsed = try ArgumentParser(options: command.options).parse(rest)
-            return try command.run(parsed, console: console)
+            if command == .migrate, postgres == nil, parsed.positionals.count == 2,
+                PostgresURL.isURL(parsed.positionals[1])
+            {
+                return PostgresTool.forward(arguments, console: console)
+            }
+            return try command.run(parsed, console: console, postgres: postgres)
         } catch let error as UsageError {
             console.err(
                 "error: \(error.description)\n\(command.usageLine)\nRun 'datamodelgen \(command.rawValue) --help' for details.\n"

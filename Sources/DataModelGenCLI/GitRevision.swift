@@ -1,5 +1,6 @@
 import DataModel
 import FoundationEssentials
+import ProcessSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -55,57 +56,23 @@ enum GitRevision {
         return (root, root + "/" + name)
     }
 
-    /// Runs `arguments` (found on the `PATH`) and returns its standard output; a failure is an I/O error naming
-    /// what git said.
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Runs `arguments` (git, found on the `PATH`) and returns its standard output; a failure is an I/O error naming
+    /// what git said.
     private static func run(_ arguments: [String], path: String) throws -> [UInt8] {
-        var pipes: [Int32] = [0, 0]
-        var errors: [Int32] = [0, 0]
-        guard pipe(&pipes) == 0, pipe(&errors) == 0 else { throw IOFailure(path: path, message: "cannot start git") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipes[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipes[0])
-        posix_spawn_file_actions_addclose(&actions, errors[0])
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
-        close(pipes[1])
-        close(errors[1])
-        defer {
-            close(pipes[0])
-            close(errors[0])
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(arguments, capturing: true)
+        } catch {
+            throw IOFailure(path: path, message: "cannot run git (is it installed?)")
         }
-        guard spawned == 0 else { throw IOFailure(path: path, message: "cannot run git (is it installed?)") }
-        // Standard error is small; read standard output to the end first, then the errors.
-        let output = readAll(pipes[0])
-        let message = readAll(errors[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        guard status == 0 else {
+        guard outcome.termination == .exited(0) else {
             throw IOFailure(
                 path: path,
-                message: "git \(arguments[3]) failed: " + String(decoding: message, as: UTF8.self).trimmingSuffix("\n"))
+                message: "git \(arguments[3]) failed: " + text(outcome.errors).trimmingSuffix("\n"))
         }
-        return output
-    }
-
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += buffer[0..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        return bytes
+        return outcome.output
     }
 }
 

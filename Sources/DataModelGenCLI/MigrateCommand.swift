@@ -5,8 +5,10 @@ import DataModelStoreLayout
 import FoundationEssentials
 import SQLiteKit
 
-/// `datamodelgen migrate <bundle> <store.sqlite>`: migrates a store offline, as the runtime does when it opens
-/// one (servers migrate before they deploy). Recognises the version that wrote the store, then migrates it to the
+/// `datamodelgen migrate <bundle> <store.sqlite | postgresql://…>`: migrates a store offline, as the runtime does
+/// when it opens one (servers migrate before they deploy). A `postgresql://` (or `postgres://`) URL names a
+/// PostgreSQL store: the same plan as the runtime's on open, in one transaction under its advisory lock, by the
+/// ``PostgresStoreMigrator`` of `datamodelgen-postgres` (`datamodelgen` runs that tool for a URL: ``PostgresTool``). Recognises the version that wrote the store, then migrates it to the
 /// current version (or `--to`) in one transaction; `--dry-run` writes nothing and reports the plan.
 ///
 /// Exit codes: 0 migrated (or nothing to do), 1 the store's version is unknown or the change is not inferable
@@ -25,11 +27,13 @@ enum MigrateCommand {
         var beyondCoreData: [String] = []
     }
 
-    static func run(_ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console) throws
-        -> ExitCode
-    {
+    static func run(
+        _ arguments: ArgumentParser.Parsed, printer: DiagnosticPrinter, console: Console,
+        postgres: (any PostgresStoreMigrator)? = nil
+    ) throws -> ExitCode {
         guard arguments.positionals.count == 2 else {
-            throw UsageError("migrate takes a model bundle and a store: migrate <bundle> <store.sqlite>")
+            throw UsageError(
+                "migrate takes a model bundle and a store: migrate <bundle> <store.sqlite | postgresql://…>")
         }
         let (bundle, storePath) = (arguments.positionals[0], arguments.positionals[1])
         let versions: [LoadedModel]
@@ -51,34 +55,58 @@ enum MigrateCommand {
                 return .modelError
             }
         }
-        guard FileManager.default.fileExists(atPath: storePath) else {
-            throw IOFailure(path: storePath, message: "no such store")
-        }
-        let database: Database
-        do {
-            database = try Database(location: .file(path: storePath), flags: [.readWrite])
-            database.setBusyTimeout(milliseconds: 5000)
-        } catch {
-            throw IOFailure(path: storePath, message: error.description)
+        let isPostgres = PostgresURL.isURL(storePath)
+        var database: Database?
+        if !isPostgres {
+            guard FileManager.default.fileExists(atPath: storePath) else {
+                throw IOFailure(path: storePath, message: "no such store")
+            }
+            do {
+                let opened = try Database(location: .file(path: storePath), flags: [.readWrite])
+                opened.setBusyTimeout(milliseconds: 5000)
+                database = opened
+            } catch {
+                throw IOFailure(path: storePath, message: error.description)
+            }
         }
         let names = versions.map(\.model.versionName)
         let dryRun = arguments.flag(.dryRun)
         var report = Report(
-            store: storePath, sourceVersion: nil, targetVersion: names[target], inferable: false, migrated: false,
+            store: isPostgres ? PostgresURL.displayed(storePath) : storePath, sourceVersion: nil,
+            targetVersion: names[target], inferable: false, migrated: false,
             steps: [], sql: [], reasons: [])
         var exitCode = ExitCode.success
         do {
-            let migration = try StoreFile.migrate(
-                database, versions: versions.map { LayoutModel($0.model) }, to: target, dryRun: dryRun,
-                mergingHierarchies: arguments.flag(.mergeHierarchies))
+            let layouts = versions.map { LayoutModel($0.model) }
+            let migration: StoreFile.Migration
+            if let database {
+                migration = try StoreFile.migrate(
+                    database, versions: layouts, to: target, dryRun: dryRun,
+                    mergingHierarchies: arguments.flag(.mergeHierarchies))
+            } else if let postgres {
+                // A PostgreSQL store: the runtime's plan, in one transaction under its advisory lock.
+                migration = try postgres.migrate(
+                    url: storePath, versions: layouts, to: target, modelName: versions[target].model.name,
+                    dryRun: dryRun,
+                    mergingHierarchies: arguments.flag(.mergeHierarchies))
+            } else {
+                // `CommandLineTool` runs `datamodelgen-postgres` for a URL before it comes here.
+                throw IOFailure(path: report.store, message: "this tool cannot migrate PostgreSQL stores")
+            }
             report.sourceVersion = names[migration.sourceIndex]
             report.inferable = true
             report.migrated = migration.migrated
-            report.steps = migration.plan.steps
-            report.sql = migration.plan.statements
+            report.steps = migration.plan.steps + migration.indexRepair.steps
+            report.sql = migration.plan.statements + migration.indexRepair.statements
             report.beyondCoreData = migration.plan.beyondCoreData
+        } catch let failure as IOFailure {
+            throw failure
         } catch {
             exitCode = .modelError
+            // Anything else the PostgreSQL migrator throws is a failure to reach or change the database.
+            guard let error = error as? StoreFile.MigrationFailure else {
+                throw IOFailure(path: report.store, message: "\(error)")
+            }
             switch error {
             case .unknownVersion(let differences):
                 report.reasons = ["no version of \(bundle) wrote this store"] + differences

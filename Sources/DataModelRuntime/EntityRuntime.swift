@@ -186,10 +186,13 @@ final class EntityRuntime {
     }
     /// Relationships stored in join tables (rows deleted with the object).
     private(set) lazy var joinRelationships: [RelationshipRuntime] = relationships.filter { $0.joinDeleteAllSQL != nil }
-    /// Whether save must check any relationship (required, min or max count) of the entity.
+    /// The relationships save must check (required, min or max count) of the entity. An optional to-one is not
+    /// among them: its only rule is "required", and its count (its model's `maxCount` of 1) cannot be broken, so
+    /// an entity whose to-ones are all optional costs its inserted and updated objects no validation pass.
     private(set) lazy var validatedRelationships: [RelationshipRuntime] = relationships.filter { relationship in
         let description = relationship.description
         guard !description.isTransient else { return false }
+        guard relationship.isToMany else { return !description.isOptional }
         return !description.isOptional || description.minCount > 0 || description.maxCount > 0
     }
     /// All relationships, inherited first; filled in by ``ModelRuntime`` once every entity exists.

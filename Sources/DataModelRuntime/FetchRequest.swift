@@ -24,6 +24,10 @@ import Foundation
 /// Sorting by attributes is done by SQLite (binary collation for strings); sort descriptors
 /// the entity cannot map to a stored attribute are applied in memory.
 ///
+/// A request keeps the SQL translation of its ``predicate`` from one fetch to the next (per entity and store
+/// dialect): fetching the same request again does not walk the predicate again. Changing any setting of the
+/// request drops the kept translation.
+///
 /// **Not `Sendable`**, as Core Data's `NSFetchRequest` is not: it is mutable, and two tasks sharing one could race.
 /// A request belongs to the isolation domain that made it, like a context. Use it with any number of contexts
 /// there; for another task, make the request in that task (`container.performBackgroundTask { try
@@ -44,7 +48,16 @@ public final class FetchRequest<Result: ManagedObject> {
         var predicate: Predicate<Result>?
     }
 
-    private var settings: Settings
+    /// Any change of a setting (entity, predicate, order, window …) drops the cached translation of the predicate.
+    private var settings: Settings {
+        didSet { predicatePlanCache = nil }
+    }
+
+    /// The predicate's SQL translation made by the last fetch, for the entity and SQL dialect it was made for: a
+    /// request fetched again with the same settings reuses it instead of walking the predicate again (a walk is
+    /// dynamic casts over the expression tree). Set by the fetch; cleared
+    /// by any change of the request's settings; a fetch from another entity or dialect makes a new one.
+    var predicatePlanCache: CachedPredicatePlan?
 
     /// The entity to fetch, in its model spelling; empty for the entity whose class is `Result`.
     public var entityName: String {
@@ -134,7 +147,9 @@ public final class FetchRequest<Result: ManagedObject> {
     /// oldestFirst.sortDescriptors = [SortDescriptor(\.age, order: .reverse)]  // `adults` keeps no order
     /// ```
     public func copy() -> FetchRequest {
-        FetchRequest(settings: settings)
+        let copy = FetchRequest(settings: settings)
+        copy.predicatePlanCache = predicatePlanCache
+        return copy
     }
 
     /// A copy of the request with `change` applied: what the fluent methods return.

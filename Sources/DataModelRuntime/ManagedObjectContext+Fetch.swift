@@ -266,7 +266,24 @@ extension ManagedObjectContext {
         let reason: String?
     }
 
+    /// The request's predicate plan: the one its last fetch made when that was for the same entity and dialect
+    /// (the request's settings have not changed since: changing them drops it), else a new one, kept on the request.
     func predicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) throws(StoreError) -> PredicatePlan {
+        guard request.predicate != nil else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
+        let dialect = database.dialect
+        if let cached = request.predicatePlanCache, cached.entity === entity, cached.dialect == dialect {
+            return cached.plan
+        }
+        let plan = try makePredicatePlan(for: request, entity: entity)
+        request.predicatePlanCache = CachedPredicatePlan(entity: entity, dialect: dialect, plan: plan)
+        return plan
+    }
+
+    /// Translates the request's predicate for `entity` (a pure function of the predicate, the entity and the
+    /// dialect: captured objects are read by their permanent ``ObjectID``).
+    private func makePredicatePlan<T>(for request: FetchRequest<T>, entity: EntityRuntime) throws(StoreError)
+        -> PredicatePlan
+    {
         guard let predicate = request.predicate else { return PredicatePlan(path: .sql, translated: nil, reason: nil) }
         // A format predicate's keys are checked against the entity before anything runs.
         try (predicate.expression as? FormatPredicateExpression)?.checkKeys(entity: entity)
@@ -572,4 +589,14 @@ private struct ObjectCollector: ~Copyable {
             initialized = taken
         }
     }
+}
+
+/// A request's predicate plan with what it was made for (``FetchRequest/predicatePlanCache``). The entity is held
+/// strongly, so no other entity can take its place (and identity) while the plan is kept. Not `weak`: a weak
+/// reference gives the entity a side table, and every retain and release of it then takes Swift's slow path
+/// (measured: +2.9 M instructions over eight 20,000-row fetches, more than the cache saved).
+struct CachedPredicatePlan {
+    let entity: EntityRuntime
+    let dialect: SQLDialect
+    let plan: ManagedObjectContext.PredicatePlan
 }

@@ -276,6 +276,9 @@ extension ManagedObjectContext {
         var lastEntity: EntityRuntime?
         var lastMask: UInt64 = 0
         var lastSQL = ""
+        // The statement of the last update, reused while the entity and the changed columns stay the same (a run
+        // of objects changed alike is one statement rewound, not a statement-cache lookup hashing the SQL each).
+        var lastStatement: StoreStatement?
         for object in objects {
             let entity = object.entityRuntime
             let columns = entity.updateColumns
@@ -289,6 +292,7 @@ extension ManagedObjectContext {
                     lastSQL = entity.updateSQL(columns: mask)
                     lastEntity = entity
                     lastMask = mask
+                    lastStatement = nil
                 }
                 if let external, !entity.externalAttributes.isEmpty {
                     var changedExternal = Set<Int>()
@@ -303,7 +307,13 @@ extension ManagedObjectContext {
                             database: database)
                     }
                 }
-                update = try database.cachedStatement(lastSQL)
+                if let statement = lastStatement {
+                    try statement.reset()
+                    update = statement
+                } else {
+                    update = try database.cachedStatement(lastSQL)
+                    lastStatement = update
+                }
                 try update.bind(object.version + 1, at: 1)
                 var index: Int32 = 2
                 for (offset, column) in columns.enumerated() where mask & (1 << UInt64(offset)) != 0 {
@@ -316,6 +326,8 @@ extension ManagedObjectContext {
                 try external?.recordReplaced(
                     entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
                 update = try database.cachedStatement(entity.updateSQL)
+                lastEntity = nil
+                lastStatement = nil
                 try update.bind(object.version + 1, at: 1)
                 try bind(columns, of: object, to: update, from: 2, external: external)
                 let next = Int32(columns.count + 2)
@@ -470,8 +482,18 @@ extension ManagedObjectContext {
 
     private func writeJoinRows(_ objects: [ManagedObject]) throws(StoreError) {
         guard runtime.hasJoinTables else { return }
+        // Objects come in runs of one entity: its join relationships are looked up once per run, and a run of an
+        // entity without any (the employees beside a business's departments) costs one comparison per object.
+        var entity: EntityRuntime?
+        var relationships: [RelationshipRuntime] = []
         for object in objects {
-            for relationship in object.entityRuntime.joinWritingRelationships {
+            let objectEntity = object.entityRuntime
+            if objectEntity !== entity {
+                entity = objectEntity
+                relationships = objectEntity.joinWritingRelationships
+            }
+            if relationships.isEmpty { continue }
+            for relationship in relationships {
                 guard case .joinTable(let columns)? = relationship.storage,
                     case .toMany(let current) = object.values[relationship: relationship.index]
                 else { continue }

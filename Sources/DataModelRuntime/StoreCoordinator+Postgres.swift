@@ -31,22 +31,35 @@ extension StoreCoordinator {
         }
     }
 
-    /// Creates the schema in an empty database or checks that the tables there are this model's, then reads the
-    /// primary key counters; returns the store's UUID. Nothing is written to a database that holds other tables.
+    /// Creates the schema in an empty database or checks that the tables there are this model's (``PostgresSchema``:
+    /// a store an earlier version wrote is migrated in place, in the open transaction — PostgreSQL's DDL is
+    /// transactional, and the opener holds the advisory lock, so a second process opening meanwhile waits, then finds
+    /// the store migrated), then reads the primary key counters; returns the store's UUID. Anything else is
+    /// ``StoreError/modelMismatch(path:differences:)``; a change Core Data's inferred mapping refuses is
+    /// ``StoreError/migrationNotInferable(path:from:reasons:)``, and with automatic migration turned off a store of an
+    /// earlier version is ``StoreError/migrationRequired(path:from:to:)`` — nothing written in any of these cases.
     func openPostgresSchema() throws(StoreError) -> String {
         do {
             try database.transaction {
-                // One opener at a time creates the schema: a second process waits here, then finds the tables.
-                try database.execute(sql: "SELECT pg_advisory_xact_lock(7405339914114122063)")
-                let tables = Set(
-                    try database.fetchAll(
-                        sql:
-                            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
-                    ).compactMap { $0.first?.textValue })
-                if tables.isEmpty {
-                    try createPostgresSchema()
-                } else {
-                    try checkPostgresSchema(tables: tables)
+                // One opener at a time creates or migrates the schema: a second process waits here, then finds it done.
+                try database.execute(sql: "SELECT pg_advisory_xact_lock(\(PostgresSchema.advisoryLock))")
+                let versions = runtime.model.earlierVersions.map(\.layoutModel) + [runtime.model.layoutModel]
+                let target = versions.count - 1
+                var schema = PostgresSchema(
+                    database: database, versions: versions, modelName: runtime.model.name,
+                    known: [target: runtime.layout])
+                let tables = try schema.tableNames()
+                guard !tables.isEmpty else { return try schema.create(target: target) }
+                do {
+                    let recognized = try schema.recognize(tables: tables, target: target)
+                    if recognized.source != target && !migratesAutomatically {
+                        throw StoreError.migrationRequired(
+                            path: path, from: versionName(recognized.source), to: versionName(target))
+                    }
+                    // Attribute indexes are not part of a version: repaired only when migrations may write.
+                    _ = try schema.migrate(recognized, to: target, repairsIndexes: migratesAutomatically)
+                } catch let failure as StoreFile.MigrationFailure {
+                    throw StoreError(failure, path: path, versionName: versionName)
                 }
             }
             let roots = runtime.entities.filter(\.layout.isRoot)
@@ -69,135 +82,5 @@ extension StoreCoordinator {
         } catch {
             throw StoreError(error)
         }
-    }
-
-    /// The model's tables, indexes, `Z_PRIMARYKEY` rows and `Z_METADATA` row, in the open transaction.
-    private func createPostgresSchema() throws {
-        let writer = DDLWriter(dialect: .postgres)
-        for sql in writer.statements(for: runtime.layout) { try database.execute(sql: sql) }
-        for sql in writer.primaryKeyRowStatements(for: runtime.layout) { try database.execute(sql: sql) }
-        let uuid = UUID().uuidString
-        let metadata: [String: PropertyListValue] = [
-            "NSStoreType": .string("PostgreSQL"), "NSStoreUUID": .string(uuid),
-            "NSPersistenceFrameworkVersion": .string("DataModelRuntime"),
-            "DataModelRuntimeModelName": .string(runtime.model.name),
-            StoreFile.versionHashesKey: .dictionary(runtime.model.layoutModel.versionHashes.mapValues { .string($0) }),
-        ]
-        try database.execute(
-            sql: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
-            arguments: [.text(uuid), .blob(StoreFile.propertyList(metadata))])
-    }
-
-    /// Checks that the database's tables are a store of this model (its `Z_METADATA` records the model's entity
-    /// version hashes, and every table of the layout exists). A store an earlier version of the model wrote (its
-    /// hashes are that version's) is migrated in place, in the open transaction (PostgreSQL's DDL is
-    /// transactional, and the opener holds the advisory lock: a second process opening meanwhile waits, then finds
-    /// the store migrated). Anything else is ``StoreError/modelMismatch(path:differences:)``; a change Core Data's
-    /// inferred mapping refuses is ``StoreError/migrationNotInferable(path:from:reasons:)``, and with automatic
-    /// migration turned off a store of an earlier version is ``StoreError/migrationRequired(path:from:to:)`` —
-    /// nothing written in any of these cases.
-    private func checkPostgresSchema(tables: Set<String>) throws {
-        guard tables.contains("Z_METADATA") else {
-            let found = tables.sorted()
-            throw StoreError.modelMismatch(
-                path: path,
-                differences: [
-                    "the database holds tables that are not a store of this model ("
-                        + found.prefix(8).joined(separator: ", ") + (found.count > 8 ? ", …" : "")
-                        + "); use an empty database or schema"
-                ])
-        }
-        var metadata: [String: PropertyListValue] = [:]
-        var recorded: [String: String]?
-        if let blob = try database.fetchOne(
-            sql: #"SELECT "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.blobValue,
-            case .dictionary(let entries)? = BinaryPropertyList.decode(blob)
-        {
-            metadata = entries
-            if case .dictionary(let hashes)? = entries[StoreFile.versionHashesKey] {
-                recorded = hashes.compactMapValues {
-                    if case .string(let text) = $0 { return text }
-                    return nil
-                }
-            }
-        }
-        let hashes = runtime.model.layoutModel.versionHashes
-        var differences: [String] = []
-        var tables = tables
-        if let recorded, recorded != hashes {
-            let versions = runtime.model.earlierVersions
-            if let source = versions.lastIndex(where: { $0.layoutModel.versionHashes == recorded }) {
-                try migratePostgresStore(from: source, metadata: metadata)
-                tables = Set(
-                    try database.fetchAll(
-                        sql:
-                            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
-                    ).compactMap { $0.first?.textValue })
-            } else {
-                let names = Set(recorded.keys).union(hashes.keys).sorted()
-                for name in names where recorded[name] != hashes[name] {
-                    switch (recorded[name], hashes[name]) {
-                    case (nil, _): differences.append("entity \(name) is not in the store")
-                    case (_, nil): differences.append("the store has entity \(name), which the model lacks")
-                    default: differences.append("entity \(name) differs")
-                    }
-                }
-                differences.append(
-                    "the store was written by a model that is neither this one nor one of its earlier versions")
-            }
-        } else if recorded == nil {
-            differences.append("Z_METADATA records no entity version hashes of this runtime")
-        }
-        let missing = runtime.layout.tables.map(\.name).filter { !tables.contains($0) }
-        if !missing.isEmpty { differences.append("missing tables: " + missing.joined(separator: ", ")) }
-        if !differences.isEmpty { throw StoreError.modelMismatch(path: path, differences: differences) }
-    }
-
-    /// Migrates the store, written by `earlierVersions[source]`, to the model, in the open transaction: the
-    /// migration plan's PostgreSQL statements, the rewritten values of Binary attributes whose external-storage
-    /// flag changed, and the new version hashes in `Z_METADATA` (its other keys kept).
-    private func migratePostgresStore(from source: Int, metadata: [String: PropertyListValue]) throws {
-        let versions = runtime.model.earlierVersions
-        let name = versions[source].versionName ?? "version \(source + 1)"
-        let target = runtime.model.versionName ?? "current"
-        guard migratesAutomatically else {
-            throw StoreError.migrationRequired(path: path, from: name, to: target)
-        }
-        let plan: MigrationPlan
-        do {
-            let old = versions[source].layoutModel
-            plan = try MigrationPlan(
-                from: old, to: runtime.model.layoutModel, oldLayout: try StoreLayout(model: old),
-                newLayout: runtime.layout, dialect: .postgres)
-        } catch {
-            throw StoreError.invalidModel(error.description)
-        }
-        guard plan.isInferable else {
-            throw StoreError.migrationNotInferable(path: path, from: name, reasons: plan.blockers)
-        }
-        for sql in plan.statements { try database.execute(sql: sql) }
-        for change in plan.externalStorageChanges {
-            // No folder beside a server: every value is in its column, in Core Data's marked form or bare.
-            for row in try database.fetchAll(sql: change.selectSQL) {
-                guard row.count == 2, let key = row[0].integerValue else { continue }
-                let stored: Data
-                switch row[1] {
-                case .blob(let data): stored = data
-                case .text(let text): stored = Data(text.utf8)
-                default: continue
-                }
-                let value: SQLiteValue =
-                    change.toExternalFormat
-                    ? .blob(ExternalBinaryData.inline(stored))
-                    : ExternalBinaryData.value(of: stored, directory: nil).map { .blob($0) } ?? .null
-                try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
-            }
-        }
-        var updated = metadata
-        updated[StoreFile.versionHashesKey] = .dictionary(
-            runtime.model.layoutModel.versionHashes.mapValues { .string($0) })
-        updated["DataModelRuntimeModelName"] = .string(runtime.model.name)
-        try database.execute(
-            sql: #"UPDATE "Z_METADATA" SET "Z_PLIST" = ?"#, arguments: [.blob(StoreFile.propertyList(updated))])
     }
 }

@@ -250,6 +250,13 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         }
     }
 
+    /// The name of version `index` of the model (its earlier versions, then the current one) in messages.
+    func versionName(_ index: Int) -> String {
+        let versions = runtime.model.earlierVersions
+        guard index < versions.count else { return runtime.model.versionName ?? "current" }
+        return versions[index].versionName ?? "version \(index + 1)"
+    }
+
     /// Checks that the store was written by the model; when an earlier version of it wrote the store, migrates the
     /// store in place (one transaction, so a killed process leaves it whole in either version).
     private func checkSchema(_ state: StoreFile.State, _ sqlite: Database) throws {
@@ -257,13 +264,14 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
         let snapshot = state.snapshot
         let differences = snapshot.differences(from: runtime.layout)
         let hashes = current.versionHashes
-        if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) { return }
-        let versions = runtime.model.earlierVersions
-        let layouts = versions.map(\.layoutModel) + [current]
-        let currentName = runtime.model.versionName ?? "current"
-        let name = { (index: Int) in
-            index < versions.count ? versions[index].versionName ?? "version \(index + 1)" : currentName
+        if differences.isEmpty && (snapshot.versionHashes == nil || snapshot.versionHashes == hashes) {
+            // The store is of this version; it may still lack an attribute index the model has (the flag is not
+            // part of a version): `migrate` creates it, under the write lock.
+            let repair = runtime.layout.attributeIndexRepair(existing: snapshot.indexNames ?? [], droppingStale: false)
+            if repair.isEmpty || !migratesAutomatically { return }
         }
+        let layouts = runtime.model.earlierVersions.map(\.layoutModel) + [current]
+        let name = versionName
         if !migratesAutomatically {
             // Only look: a store of an earlier version is an error to report, not to fix.
             if let source = try snapshot.recognizedVersion(among: layouts), source < layouts.count - 1 {
@@ -275,16 +283,7 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
                 sqlite, versions: layouts, to: layouts.count - 1, known: state,
                 layouts: [layouts.count - 1: runtime.layout], hashes: [layouts.count - 1: hashes])
         } catch {
-            switch error {
-            case .unknownVersion(let differences): throw StoreError.modelMismatch(path: path, differences: differences)
-            case .newerVersion(let source):
-                throw StoreError.modelMismatch(
-                    path: path, differences: ["the store was written by the newer version \(name(source))"])
-            case .notInferable(let source, let reasons):
-                throw StoreError.migrationNotInferable(path: path, from: name(source), reasons: reasons)
-            case .layout(let failure): throw StoreError.invalidModel(failure.description)
-            case .sqlite(let failure): throw StoreError.sqlite(failure)
-            }
+            throw StoreError(error, path: path, versionName: name)
         }
     }
 
@@ -497,6 +496,22 @@ extension StoreError {
         case let error as SQLiteError: self = .sqlite(error)
         case let error as PostgresError: self = .postgres(error)
         default: self = .unexpected(String(describing: error))
+        }
+    }
+}
+
+extension StoreError {
+    /// The error a store's open reports for a migration that failed: `versionName` names version indices.
+    init(_ failure: StoreFile.MigrationFailure, path: String, versionName name: (Int) -> String) {
+        switch failure {
+        case .unknownVersion(let differences): self = .modelMismatch(path: path, differences: differences)
+        case .newerVersion(let source):
+            self = .modelMismatch(
+                path: path, differences: ["the store was written by the newer version \(name(source))"])
+        case .notInferable(let source, let reasons):
+            self = .migrationNotInferable(path: path, from: name(source), reasons: reasons)
+        case .layout(let failure): self = .invalidModel(failure.description)
+        case .sqlite(let failure): self = .sqlite(failure)
         }
     }
 }

@@ -118,7 +118,18 @@ public enum StoreFile {
                 return nil
             }
         }
-        return (StoreSnapshot(tables: tables, entityRows: rows, versionHashes: hashes), metadata)
+        return (
+            StoreSnapshot(
+                tables: tables, entityRows: rows, versionHashes: hashes, indexNames: try indexNames(of: database)),
+            metadata
+        )
+    }
+
+    /// The names of the store's indexes (SQLite's own, for `UNIQUE` and `PRIMARY KEY` columns, left out).
+    public static func indexNames(of database: Database) throws(SQLiteError) -> Set<String> {
+        Set(
+            try database.fetchAll(sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+                .compactMap { $0.first?.textValue })
     }
 
     // MARK: Migration
@@ -133,6 +144,19 @@ public enum StoreFile {
         public var plan: MigrationPlan
         /// Whether the statements ran (false for a dry run or an empty plan).
         public var migrated: Bool
+        /// The attribute indexes created or dropped after the plan (``StoreLayout/attributeIndexRepair(existing:droppingStale:dialect:)``):
+        /// an index is not part of a version, so a store can be at the target version and still lack one. A dry run
+        /// reports them only when the plan is empty (otherwise they depend on what the plan does).
+        public var indexRepair = AttributeIndexRepair()
+
+        /// A migration's outcome (for a store elsewhere than an SQLite file: `datamodelgen-postgres`).
+        public init(
+            sourceIndex: Int, targetIndex: Int, plan: MigrationPlan, migrated: Bool,
+            indexRepair: AttributeIndexRepair = AttributeIndexRepair()
+        ) {
+            (self.sourceIndex, self.targetIndex, self.plan, self.migrated) = (sourceIndex, targetIndex, plan, migrated)
+            self.indexRepair = indexRepair
+        }
     }
 
     /// Why a store cannot be migrated.
@@ -204,7 +228,7 @@ public enum StoreFile {
             let snapshot = current.snapshot
             guard let source = try snapshot.recognizedVersion(among: versions, layouts: &layouts) else {
                 throw MigrationFailure.unknownVersion(
-                    differences: snapshot.differences(from: try layouts.layout(target)))
+                    differences: snapshot.mismatch(with: try layouts.layout(target), hashes: layouts.hashes(target)))
             }
             guard source <= target else { throw MigrationFailure.newerVersion(sourceIndex: source) }
             let plan = try MigrationPlan(
@@ -213,8 +237,16 @@ public enum StoreFile {
             guard plan.isInferable else {
                 throw MigrationFailure.notInferable(sourceIndex: source, reasons: plan.blockers)
             }
+            // Indexes no longer in the model go only in a migration between versions (see `attributeIndexRepair`).
+            let targetHashes = layouts.hashes(target)
+            let dropping = !plan.isEmpty || (snapshot.versionHashes != nil && snapshot.versionHashes != targetHashes)
             guard !dryRun else {
-                return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
+                var migration = Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: false)
+                if plan.isEmpty {
+                    migration.indexRepair = try layouts.layout(target).attributeIndexRepair(
+                        existing: try indexNames(of: database), droppingStale: dropping)
+                }
+                return migration
             }
             // The files of removed values are found before the statements remove the values, and removed only after
             // the commit (by `migrate`): a migration that does not commit leaves every file in place.
@@ -227,12 +259,17 @@ public enum StoreFile {
                 removedFiles.subtract(try referencedFiles(plan.externalFileCleanup?.keptValuesSQL ?? [], in: database))
                 obsoleteFiles += removedFiles.sorted()
             }
-            let hashes = layouts.hashes(target)
-            if snapshot.versionHashes != hashes {
+            let repair = try layouts.layout(target).attributeIndexRepair(
+                existing: try indexNames(of: database), droppingStale: dropping)
+            for sql in repair.statements { try database.execute(sql: sql) }
+            if snapshot.versionHashes != targetHashes {
                 // `current` was read under the write lock, or before it with the schema unchanged since.
-                try recordVersionHashes(hashes, in: database, metadata: .some(current.metadata))
+                try recordVersionHashes(targetHashes, in: database, metadata: .some(current.metadata))
             }
-            return Migration(sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty)
+            var migration = Migration(
+                sourceIndex: source, targetIndex: target, plan: plan, migrated: !plan.isEmpty || !repair.isEmpty)
+            migration.indexRepair = repair
+            return migration
         } catch let error as MigrationFailure {
             throw error
         } catch let error as SQLiteError {

@@ -40,12 +40,19 @@ public struct StoreSnapshot: Sendable, Hashable {
     public var entityRows: [EntityRow]
     /// The entity version hashes the runtime recorded when it created or migrated the store, or nil.
     public var versionHashes: [String: String]?
+    /// The names of the store's indexes (nil when they were not read). They do not decide the version
+    /// (``differences(from:)``); ``StoreLayout/attributeIndexRepair(existing:droppingStale:dialect:)`` compares them.
+    public var indexNames: Set<String>?
 
     /// Creates a snapshot.
-    public init(tables: [String: [Column]], entityRows: [EntityRow], versionHashes: [String: String]?) {
+    public init(
+        tables: [String: [Column]], entityRows: [EntityRow], versionHashes: [String: String]?,
+        indexNames: Set<String>? = nil
+    ) {
         self.tables = tables
         self.entityRows = entityRows
         self.versionHashes = versionHashes
+        self.indexNames = indexNames
     }
 
     /// How the store differs from `layout`, one line each; empty when a store of the layout's model can use it.
@@ -73,6 +80,13 @@ public struct StoreSnapshot: Sendable, Hashable {
             }
         }
         guard differences.isEmpty else { return differences }
+        return entityRowDifferences(from: layout)
+    }
+
+    /// How `Z_PRIMARYKEY`'s rows differ from `layout`'s (the second half of ``differences(from:)``; a PostgreSQL
+    /// store compares its columns' types its own way).
+    public func entityRowDifferences(from layout: StoreLayout) -> [String] {
+        var differences: [String] = []
         let expected = layout.primaryKeyRows.map { "\($0.entityNumber)|\($0.name)|\($0.superentityNumber)" }
         let modelNumbers = Set(layout.primaryKeyRows.map(\.entityNumber))
         let all = entityRows.sorted { $0.number < $1.number }
@@ -88,8 +102,8 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// Which of `versions` (oldest first) wrote the store: the one whose version hashes the store recorded (when
-    /// the store has its layout too; otherwise none), else the newest whose layout the store has. Nil when none
-    /// matches.
+    /// the store has its layout too; otherwise none); for a store without recorded hashes (Core Data wrote it), the
+    /// newest whose layout the store has. Nil when none matches, and for recorded hashes that are none of `versions`'.
     public func recognizedVersion(among versions: [LayoutModel]) throws(StoreLayoutError) -> Int? {
         var cache = LayoutCache(versions: versions)
         return try recognizedVersion(among: versions, layouts: &cache)
@@ -104,11 +118,42 @@ public struct StoreSnapshot: Sendable, Hashable {
             for index in versions.indices.reversed() where layouts.hashes(index) == versionHashes {
                 return differences(from: try layouts.layout(index)).isEmpty ? index : nil
             }
+            // A version none of these is (a newer one, or the model changed without a new version): its tables may
+            // hold everything an older version reads, but the older version must not take the store for its own
+            // (Core Data refuses an incompatible model too).
+            return nil
         }
         for index in versions.indices.reversed() where differences(from: try layouts.layout(index)).isEmpty {
             return index
         }
         return nil
+    }
+
+    /// Why the store is not of the version whose layout is `layout` and whose entity version hashes are `hashes`, one
+    /// line each: ``differences(from:)``, and how the recorded hashes differ when the store has some.
+    public func mismatch(with layout: StoreLayout, hashes: [String: String]) -> [String] {
+        var lines = differences(from: layout)
+        if let versionHashes, !versionHashes.isEmpty, versionHashes != hashes {
+            lines += Self.versionHashDifferences(recorded: versionHashes, expected: hashes)
+        }
+        return lines
+    }
+
+    /// How a store's `recorded` entity version hashes differ from a model version's `expected` ones, one line per
+    /// entity, and a last line saying what that means.
+    public static func versionHashDifferences(recorded: [String: String], expected: [String: String]) -> [String] {
+        var lines: [String] = []
+        for name in Set(recorded.keys).union(expected.keys).sorted() where recorded[name] != expected[name] {
+            switch (recorded[name], expected[name]) {
+            case (nil, _): lines.append("entity \(name) is not in the store")
+            case (_, nil): lines.append("the store has entity \(name), which the model lacks")
+            default: lines.append("entity \(name) differs")
+            }
+        }
+        lines.append(
+            "the store was written by a version of the model that is neither this one nor one of its earlier versions "
+                + "(a newer version, or the model was changed without adding a version)")
+        return lines
     }
 
     /// SQLite's type affinity of a declared column type (section 3.1 of its datatype rules).

@@ -89,6 +89,44 @@ struct MigrateCommandTests {
         #expect(try rows(#"SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_NAME" = 'Animal'"#) == [["4"]])
     }
 
+    /// An attribute's `indexed` flag is not part of a version: a store of the model's version that lacks the index of
+    /// an indexed attribute (written by a version without the flag) gets it from `migrate`, reported as a step; other
+    /// indexes the store has are left alone.
+    @Test func aMissingAttributeIndexIsCreated() throws {
+        let model = Paths.repositoryRoot.appendingPathComponent("Models/ReservedNames.xcdatamodeld").path
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let schema = runTool(["schema", model])
+        #expect(schema.code == .success)
+        let db = try Database(path: store)
+        try db.execute(sql: schema.out)
+        try db.execute(sql: #"DROP INDEX "ZDATA_ZCHECKSUM_INDEX"; CREATE INDEX "MY_OWN" ON "ZDATA" ("ZCHECKSUM")"#)
+        let indexes = {
+            try Database(path: store).fetchAll(sql: "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY 1")
+                .compactMap { $0.first?.textValue }
+        }
+        #expect(try !indexes().contains("ZDATA_ZCHECKSUM_INDEX"))
+
+        let dry = runTool(["migrate", model, store, "--dry-run", "--format", "json"])
+        #expect(dry.code == .success, "\(dry.err)")
+        let report = try JSONSerialization.jsonObject(with: Data(dry.out.utf8)) as? [String: Any]
+        #expect(
+            (report?["sql"] as? [String]) == [
+                #"CREATE INDEX IF NOT EXISTS "ZDATA_ZCHECKSUM_INDEX" ON "ZDATA" ("ZCHECKSUM")"#
+            ]
+        )
+        #expect((report?["steps"] as? [String]) == ["create index ZDATA_ZCHECKSUM_INDEX (the store lacks it)"])
+        #expect(try !indexes().contains("ZDATA_ZCHECKSUM_INDEX"), "a dry run writes nothing")
+
+        let run = runTool(["migrate", model, store])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(run.out.contains("migrated"))
+        #expect(try indexes().contains("ZDATA_ZCHECKSUM_INDEX"))
+        #expect(try indexes().contains("MY_OWN"))
+        #expect(runTool(["migrate", model, store]).out.contains("up to date"))
+    }
+
     @Test func anUnknownStoreOrVersionFails() throws {
         let store = try Self.firstVersionStore()
         defer { try? FileManager.default.removeItem(atPath: store) }

@@ -52,7 +52,14 @@ enum Paths {
     static let withError = invalid + "/MissingDestinationEntity.xcdatamodel"
 
     /// The built `datamodelgen` executable next to the test bundle, when it was built.
-    static let executable: URL? = {
+    static let executable = builtExecutable(named: "datamodelgen")
+
+    /// The built `datamodelgen-postgres` executable next to the test bundle, when it was built.
+    static let postgresExecutable = builtExecutable(named: "datamodelgen-postgres")
+
+    /// The executable product `name` next to the test bundle (`swift build --build-tests` builds every product
+    /// there), when it was built.
+    static func builtExecutable(named name: String) -> URL? {
         var candidates: [URL] = []
         if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
@@ -62,7 +69,7 @@ enum Paths {
         }
         for directory in candidates {
             for candidate in [directory, directory.deletingLastPathComponent()] {
-                let url = candidate.appendingPathComponent("datamodelgen")
+                let url = candidate.appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                     FileManager.default.isExecutableFile(atPath: url.path)
@@ -72,7 +79,7 @@ enum Paths {
             }
         }
         return nil
-    }()
+    }
 }
 
 /// The result of running the built executable.
@@ -114,6 +121,31 @@ func runExecutable(
     return ProcessRun(
         status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
         out: try Data(contentsOf: outURL), err: try Data(contentsOf: errURL))
+}
+
+/// Runs the built `datamodelgen` (or `executable`) as a process with `arguments`, in the test's working directory,
+/// with `environment` added to the test's own; records an issue and returns exit code 3 with the reason in `err`
+/// when it cannot run, or exits with a status that is no ``ExitCode``.
+func runBuiltTool(
+    _ arguments: [String], executable: URL? = Paths.executable, environment: [String: String] = [:]
+) -> ToolRun {
+    guard let executable else {
+        Issue.record("datamodelgen was not built next to the test bundle")
+        return ToolRun(code: .ioError, out: "", err: "not built")
+    }
+    do {
+        let run = try runExecutable(
+            executable, arguments, in: FileManager.default.currentDirectoryPath, environment: environment)
+        let (out, err) = (String(decoding: run.out, as: UTF8.self), String(decoding: run.err, as: UTF8.self))
+        guard run.exitedNormally, let code = ExitCode(rawValue: run.status) else {
+            Issue.record("\(executable.lastPathComponent) ended with status \(run.status): \(err)")
+            return ToolRun(code: .ioError, out: out, err: err)
+        }
+        return ToolRun(code: code, out: out, err: err)
+    } catch {
+        Issue.record("cannot run \(executable.path): \(error)")
+        return ToolRun(code: .ioError, out: "", err: "\(error)")
+    }
 }
 
 /// One diagnostic line of text-format standard error.

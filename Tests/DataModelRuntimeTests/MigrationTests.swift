@@ -54,6 +54,14 @@ struct MigrationStore {
         }
     }
 
+    /// The names of the store's indexes (those a statement created), sorted.
+    func indexNames() throws -> [String] {
+        try rows(
+            kind == .postgres
+                ? "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1"
+                : "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY 1")
+    }
+
     func cleanUp() {
         if let schema { PostgresTestServer.drop(schema: schema) }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
@@ -345,5 +353,97 @@ struct MigrationTests {
                 "1|Address", "2|Person", "3|Pet",
             ])
         #expect(try location.rows(#"SELECT COUNT(*) FROM "ZPET""#) == ["3"])
+    }
+
+    /// `Note` with `title` indexed or not, and optionally an `age` attribute.
+    static func notes(indexed: Bool, age: Bool = false, name: String, earlier: [ManagedObjectModel] = [])
+        -> ManagedObjectModel
+    {
+        var attributes = [
+            AttributeDescription(name: "title", type: .string, isIndexed: indexed),
+            AttributeDescription(name: "body", type: .string),
+        ]
+        if age { attributes.append(AttributeDescription(name: "age", type: .integer64)) }
+        return ManagedObjectModel(
+            name: "Notes",
+            entities: [EntityDescription(name: "Note", objectType: ManagedObject.self, attributes: attributes)],
+            versionName: name, earlierVersions: earlier)
+    }
+
+    /// An attribute's `indexed` flag is not part of a version (as in Core Data): a version that only adds it opens the
+    /// store without a migration, and the index is created then; a later migration drops an index the model no longer
+    /// has. A program of the older version opening the store meanwhile leaves the index alone.
+    @Test(arguments: StoreKind.persistent)
+    func attributeIndexesFollowTheModel(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        let plain = Self.notes(indexed: false, name: "Notes")
+        let indexed = Self.notes(indexed: true, name: "Notes 2", earlier: [plain])
+        do {
+            let container = try PersistentContainer(model: plain, store: location.store)
+            let note = try container.viewContext.insertNewObject(forEntityName: "Note")
+            note.setValue("First", for: "title")
+            try container.viewContext.save()
+        }
+        #expect(try !location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+
+        _ = try PersistentContainer(model: indexed, store: location.store)
+        #expect(try location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+        // The older program: same version to it, and the index stays.
+        let older = try PersistentContainer(model: plain, store: location.store)
+        #expect(try older.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Note")) == 1)
+        #expect(try location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+
+        // Automatic migration off: nothing is written.
+        let third = Self.notes(indexed: false, age: true, name: "Notes 3", earlier: [plain, indexed])
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(model: third, store: location.store, migratesStoreAutomatically: false)
+        }
+        #expect(try location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+        // A migration to a version without the flag drops it; the rows stay.
+        let container = try PersistentContainer(model: third, store: location.store)
+        #expect(try !location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+        let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+        #expect(notes.map { $0.value(for: "title") as String? } == ["First"])
+    }
+
+    /// A store of a version without the flag is recognised as the newest version with its hashes, which has the flag;
+    /// the migration from there to the current version does not see the index as new, and it is created all the same.
+    @Test(arguments: StoreKind.persistent)
+    func anIndexAddedBetweenEarlierVersionsIsCreatedByTheMigration(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        let plain = Self.notes(indexed: false, name: "Notes")
+        let indexed = Self.notes(indexed: true, name: "Notes 2", earlier: [plain])
+        let current = Self.notes(indexed: true, age: true, name: "Notes 3", earlier: [plain, indexed])
+        _ = try PersistentContainer(model: plain, store: location.store)
+        _ = try PersistentContainer(model: current, store: location.store)
+        #expect(try location.indexNames().contains("ZNOTE_ZTITLE_INDEX"))
+        #expect(try location.rows(#"SELECT COUNT(*) FROM "ZNOTE" WHERE "ZAGE" IS NULL"#) == ["0"])
+    }
+
+    /// A program of an older version opening a store a newer version wrote (its version hashes are none of the
+    /// program's versions) is refused, as Core Data refuses it (an incompatible model), even when the store's tables
+    /// have everything the older version needs: nothing is written, and the newer program still opens the store.
+    @Test(arguments: StoreKind.persistent)
+    func anOlderProgramDoesNotOpenANewerStore(kind: StoreKind) throws {
+        let location = try MigrationStore(kind)
+        defer { location.cleanUp() }
+        let older = Self.notes(indexed: false, name: "Notes")
+        let newer = Self.notes(indexed: false, age: true, name: "Notes 2", earlier: [older])
+        do {
+            let container = try PersistentContainer(model: newer, store: location.store)
+            let note = try container.viewContext.insertNewObject(forEntityName: "Note")
+            note.setValue("First", for: "title")
+            note.setValue(Int64(3), for: "age")
+            try container.viewContext.save()
+        }
+        let metadata = #"SELECT "Z_PLIST" FROM "Z_METADATA""#
+        let before = try location.rows(metadata)
+        #expect(throws: StoreError.self) { _ = try PersistentContainer(model: older, store: location.store) }
+        #expect(try location.rows(metadata) == before)
+        let container = try PersistentContainer(model: newer, store: location.store)
+        let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+        #expect(notes.map { $0.value(for: "age") as Int64? } == [3])
     }
 }

@@ -1,4 +1,5 @@
 import DataModelRuntime
+import DataModelStoreLayout
 import Foundation
 import GeneratedCompanyModel
 import PostgresKit
@@ -74,6 +75,88 @@ struct PostgresStoreServerTests {
         #expect(types.rows.first?.first == .text("bytea"))
         let rows = try connection.query(#"SELECT COUNT(*) FROM "Z_METADATA""#)
         #expect(rows[0, 0] == PostgresValue.int(1))
+    }
+
+    /// README: "To create it yourself (or review it first): datamodelgen schema … --dialect postgres | psql". Those
+    /// statements (the schema command prints exactly `DDLWriter`'s, a test of the generator checks) create no
+    /// `Z_METADATA` row; the runtime takes such tables for the model's when their layout is the model's, as it does
+    /// an SQLite store Core Data wrote, and records its row.
+    /// With `--foreign-keys` too: the references are deferred to the commit, so saves that write rows in any order
+    /// and delete rules that clear references pass them.
+    @Test(
+        "tables created with the schema command's DDL open, and a second open finds the store",
+        arguments: [false, true])
+    func schemaCommandTablesOpen(foreignKeys: Bool) throws {
+        let fresh = try PostgresTestServer.freshSchema()
+        defer { PostgresTestServer.drop(schema: fresh.name) }
+        let connection = try PostgresConnection(url: fresh.url.absoluteString)
+        let writer = DDLWriter(dialect: .postgres, foreignKeys: foreignKeys)
+        let layout = try StoreLayout(model: CompanyModel.model.layoutModel)
+        for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
+            try connection.execute(sql)
+        }
+        do {
+            let container = try PersistentContainer(model: CompanyModel.model, store: .postgres(url: fresh.url))
+            let context = container.viewContext
+            let business = BusinessEntity(context: context)
+            let department = DepartmentEntity(context: context)
+            let employee = EmployeeEntity(context: context)
+            employee.name = "Ann"
+            employee.department = department
+            employee.business = business
+            business.addToDepartments(department)
+            try context.save()
+            // Cascades to the employee; the join row and the department's reference go.
+            context.delete(business)
+            try context.save()
+            #expect(department.employees.isEmpty && department.businesses.isEmpty)
+            _ = BusinessEntity(context: context)
+            try context.save()
+        }
+        #expect(try connection.query(#"SELECT COUNT(*) FROM "Z_METADATA""#)[0, 0] == PostgresValue.int(1))
+        let again = try PersistentContainer(
+            model: CompanyModel.model, store: .postgres(url: fresh.url), migratesStoreAutomatically: false)
+        #expect(try again.viewContext.count(for: BusinessEntity.fetchRequest()) == 1)
+        #expect(try again.viewContext.count(for: EmployeeEntity.fetchRequest()) == 0)
+        #expect(try again.viewContext.fetch(DepartmentEntity.fetchRequest()).map(\.businesses.count) == [0])
+        // Another model's open still finds tables that are not its own.
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(model: MembersModel.model, store: .postgres(url: fresh.url))
+        }
+    }
+
+    @Test("tables an earlier version's schema command created are migrated when the current version opens them")
+    func schemaCommandTablesOfAnEarlierVersionMigrate() throws {
+        let fresh = try PostgresTestServer.freshSchema()
+        defer { PostgresTestServer.drop(schema: fresh.name) }
+        let connection = try PostgresConnection(url: fresh.url.absoluteString)
+        let older = MigrationTests.notes(indexed: false, name: "Notes")
+        let newer = MigrationTests.notes(indexed: true, age: true, name: "Notes 2", earlier: [older])
+        let writer = DDLWriter(dialect: .postgres)
+        let layout = try StoreLayout(model: older.layoutModel)
+        for sql in writer.statements(for: layout) + writer.primaryKeyRowStatements(for: layout) {
+            try connection.execute(sql)
+        }
+        try connection.execute(#"INSERT INTO "ZNOTE" ("Z_PK", "Z_ENT", "Z_OPT", "ZTITLE") VALUES (1, 1, 1, 'First')"#)
+        try connection.execute(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = 1"#)
+        #expect(throws: StoreError.self) {
+            _ = try PersistentContainer(
+                model: newer, store: .postgres(url: fresh.url), migratesStoreAutomatically: false)
+        }
+        let container = try PersistentContainer(model: newer, store: .postgres(url: fresh.url))
+        let notes = try container.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+        #expect(notes.map { $0.value(for: "title") as String? } == ["First"])
+        notes.first?.setValue(Int64(4), for: "age")
+        try container.viewContext.save()
+        #expect(try connection.query(#"SELECT "ZAGE" FROM "ZNOTE""#)[0, 0] == PostgresValue.int(4))
+        #expect(try connection.query(#"SELECT COUNT(*) FROM "Z_METADATA""#)[0, 0] == PostgresValue.int(1))
+        #expect(
+            try connection.query(
+                #"SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'ZNOTE_ZTITLE_INDEX'"#
+            )[0, 0]
+                == PostgresValue.int(1))
+        // Reopened: recognised by its recorded hashes, nothing to do.
+        _ = try PersistentContainer(model: newer, store: .postgres(url: fresh.url), migratesStoreAutomatically: false)
     }
 
     @Test("a database holding other tables is refused, and nothing is written to it")
