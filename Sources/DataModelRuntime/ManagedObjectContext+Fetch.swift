@@ -559,6 +559,7 @@ private struct ObjectCollector: ~Copyable {
         buffer.deallocate()
     }
 
+    @inline(__always)
     mutating func append(_ object: ManagedObject) {
         if count == capacity {
             let larger = UnsafeMutablePointer<ManagedObject>.allocate(capacity: capacity * 2)

@@ -366,20 +366,19 @@ public final class ManagedObjectContext {
     private func decodeValues<Row: StoreRow>(_ statement: Row, entity: EntityRuntime) -> ObjectValues {
         let attributes = entity.attributeDecoding
         let relationships = entity.relationshipDecoding
-        return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) {
-            attributeValues, relationshipValues in
+        return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) { values in
             for index in attributes.indices {
                 switch attributes[index] {
                 case .column(let column, .externalBinary):
-                    (attributeValues + index).initialize(to: coordinator.externalData.read(statement, at: column))
+                    values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
                 case .column(let column, let kind):
-                    (attributeValues + index).initialize(to: Self.read(statement, at: column, as: kind))
+                    Self.read(statement, at: column, as: kind, into: values, attribute: index)
                 case .constant(let value):
-                    (attributeValues + index).initialize(to: value)
+                    values.initialize(attribute: index, to: value)
                 }
             }
             for index in relationships.indices {
-                (relationshipValues + index).initialize(to: relationshipValue(statement, relationships[index]))
+                values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
             }
         }
     }
@@ -403,19 +402,33 @@ public final class ManagedObjectContext {
         }
     }
 
-    /// Column `index` of the current row, read as `kind`. The storage class is asked only when
-    /// the value alone cannot tell (see ``readInteger(_:at:)``): one SQLite call per column on the
-    /// common path.
+    /// Column `index` of the current row, read as `kind` straight into attribute `attribute` of
+    /// `values`, without a ``PrimitiveValue`` in between (a `NULL` leaves the attribute `null`, as it
+    /// starts). The storage class is asked only when the value alone cannot tell (see
+    /// ``readInteger(_:at:)``): one SQLite call per column on the common path.
     @inline(__always)
-    private static func read<Row: StoreRow>(_ statement: Row, at index: Int32, as kind: ColumnKind) -> PrimitiveValue {
+    private static func read<Row: StoreRow>(
+        _ statement: Row, at index: Int32, as kind: ColumnKind, into values: ObjectValueWriter, attribute: Int
+    ) {
         switch kind {
-        case .integer: return readInteger(statement, at: index)
-        case .real: return statement.nullableDouble(at: index).map { .real($0) } ?? .null
+        case .integer:
+            let value = statement.int64(at: index)
+            if value == 0 || value == .max || value == .min {
+                values.initialize(attribute: attribute, to: readInteger(statement, at: index))
+            } else {
+                values.initialize(attribute: attribute, integer: value)
+            }
+        case .real:
+            if let value = statement.nullableDouble(at: index) { values.initialize(attribute: attribute, real: value) }
         case .text, .decimalText:
-            if let text = statement.string(at: index) { return .text(text) }
-            // `NULL`, or a zero-length blob in a text column.
-            return statement.storageClass(at: index) == .null ? .null : .text("")
-        case .blob, .externalBinary: return statement.data(at: index).map { .blob($0) } ?? .null
+            if let text = statement.string(at: index) {
+                values.initialize(attribute: attribute, text: text)
+            } else if statement.storageClass(at: index) != .null {
+                // A zero-length blob in a text column.
+                values.initialize(attribute: attribute, text: "")
+            }
+        case .blob, .externalBinary:
+            if let data = statement.data(at: index) { values.initialize(attribute: attribute, blob: data) }
         }
     }
 
@@ -450,27 +463,36 @@ public final class ManagedObjectContext {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
             try statement.bind(object.objectID.primaryKey, at: 1)
-            var vacancy = ObjectTable.Vacancy()
-            while try statement.step() == .row {
-                guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
-                let id = ObjectID(
-                    storeNumber: coordinator.storeNumber, entityNumber: entity.number,
-                    primaryKey: statement.int64(at: 0))
-                if let existing = registered.find(id, orVacancy: &vacancy) {
-                    if existing.isDeleted { continue }
-                    if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
-                } else {
-                    let loaded = entity.objectType.init(
-                        ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                    decodeRow(statement, entity: entity, into: loaded)
-                    registered.fill(vacancy, with: loaded)
-                }
-                list.append(id)
+            // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
+            switch statement {
+            case .sqlite(let rows): try loadToManyRows(rows, into: &list)
+            case .postgres(let rows): try loadToManyRows(rows, into: &list)
             }
         } catch {
             return ObjectIDList(distinct: list)
         }
         return ObjectIDList(distinct: list)
+    }
+
+    /// The rows of a to-many's statement as registered objects (faults filled, unknown ones registered), their IDs
+    /// appended to `list` (deleted ones left out).
+    private func loadToManyRows<Row: StoreRow>(_ statement: Row, into list: inout [ObjectID]) throws(StoreError) {
+        let storeNumber = coordinator.storeNumber
+        var vacancy = ObjectTable.Vacancy()
+        while try statement.nextRow() {
+            guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
+            let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
+            if let existing = registered.find(id, orVacancy: &vacancy) {
+                if existing.isDeleted { continue }
+                if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
+            } else {
+                let loaded = entity.objectType.init(
+                    ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                decodeRow(statement, entity: entity, into: loaded)
+                registered.fill(vacancy, with: loaded)
+            }
+            list.append(id)
+        }
     }
 
     // MARK: Deleting

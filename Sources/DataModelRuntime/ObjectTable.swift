@@ -5,17 +5,18 @@
 /// probing over a table at most half full do the same job several times faster.
 ///
 /// The objects themselves live in a dense list (``members``); the table's slots hold plain
-/// integers (the primary key, the entity number and the object's place in the list). Growing
-/// the table then moves integers only, with no reference counting, and dropping it releases
-/// exactly the objects, not one optional per slot. Removal uses backward shifting, so there are
-/// no tombstones.
+/// integers (32 bits of the ID's hash and the object's place in the list: 8 bytes, so a table
+/// at most half full costs 16 to 64 bytes per object, not 32 to 128). Growing the table then
+/// moves integers only, with no reference counting and without reading any object, and dropping
+/// it releases exactly the objects, not one optional per slot. A slot whose hash matches is
+/// confirmed against its object's ID. Removal uses backward shifting, so there are no
+/// tombstones.
 struct ObjectTable {
     /// One slot of the table.
     private struct Slot {
-        /// The object's primary key.
-        var primaryKey: Int64
-        /// The object's entity number (part of the hash, kept here so growing never reads objects).
-        var entityNumber: Int32
+        /// The low 32 bits of the ID's ``hash(_:_:)``: its home slot in any table of up to 2³²
+        /// slots (growing never reads objects), and a filter before the ID is compared.
+        var hash: UInt32
         /// The object's place in ``members``, plus one; 0 marks an empty slot.
         var member: Int32
     }
@@ -30,7 +31,7 @@ struct ObjectTable {
 
     /// Every registered object, in insertion order (a removal moves the last one into the gap).
     private var members: ContiguousArray<ManagedObject> = []
-    private var slots = [Slot](repeating: Slot(primaryKey: 0, entityNumber: 0, member: 0), count: 64)
+    private var slots = [Slot](repeating: Slot(hash: 0, member: 0), count: 64)
     private var mask = 63
     /// Changes with every change to the slots, so a ``Vacancy`` found before one is not used after it.
     private var generation = 0
@@ -67,16 +68,13 @@ struct ObjectTable {
     /// The slot holding `id`, or the empty slot that ends its probe chain.
     @inline(__always)
     private func probe(_ id: ObjectID) -> Int {
-        let entityNumber = Int32(truncatingIfNeeded: id.entityNumber)
-        var index = Self.hash(id.primaryKey, id.entityNumber) & mask
+        let hash = Self.hash(id.primaryKey, id.entityNumber)
+        let tag = UInt32(truncatingIfNeeded: hash)
+        var index = hash & mask
         while true {
             let slot = slots[index]
             if slot.member == 0 { return index }
-            if slot.primaryKey == id.primaryKey && slot.entityNumber == entityNumber
-                && members[Int(slot.member) - 1].objectID == id
-            {
-                return index
-            }
+            if slot.hash == tag && members[Int(slot.member) - 1].objectID == id { return index }
             index = (index + 1) & mask
         }
     }
@@ -138,8 +136,7 @@ struct ObjectTable {
         members.append(object)
         // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
         slots[index] = Slot(
-            primaryKey: id.primaryKey, entityNumber: Int32(truncatingIfNeeded: id.entityNumber),
-            member: Int32(members.count))
+            hash: UInt32(truncatingIfNeeded: Self.hash(id.primaryKey, id.entityNumber)), member: Int32(members.count))
         generation &+= 1
     }
 
@@ -147,7 +144,7 @@ struct ObjectTable {
     @inline(__always)
     private mutating func place(_ slot: Slot) {
         generation &+= 1
-        var index = Self.hash(slot.primaryKey, Int(slot.entityNumber)) & mask
+        var index = Int(slot.hash) & mask
         while slots[index].member != 0 { index = (index + 1) & mask }
         slots[index] = slot
     }
@@ -163,7 +160,7 @@ struct ObjectTable {
         var next = (hole + 1) & mask
         while slots[next].member != 0 {
             let moved = slots[next]
-            let home = Self.hash(moved.primaryKey, Int(moved.entityNumber)) & mask
+            let home = Int(moved.hash) & mask
             if (hole - home) & mask < (next - home) & mask {
                 slots[hole] = moved
                 slots[next].member = 0
@@ -195,7 +192,8 @@ struct ObjectTable {
     private mutating func grow() {
         let old = slots
         let factor = old.count >= 1 << 12 ? 4 : 2
-        slots = [Slot](repeating: Slot(primaryKey: 0, entityNumber: 0, member: 0), count: old.count * factor)
+        // Masks stay below 2³², within the 32 bits of the hash each slot keeps.
+        slots = [Slot](repeating: Slot(hash: 0, member: 0), count: old.count * factor)
         mask = slots.count - 1
         for slot in old where slot.member != 0 { place(slot) }
     }

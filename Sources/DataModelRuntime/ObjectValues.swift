@@ -1,8 +1,11 @@
+import Foundation
+
 /// An object's attribute values and relationship values, in one allocation.
 ///
 /// A fetched object used to carry two arrays (its attribute values and its relationship
 /// values): two allocations and two deallocations per row on top of the object itself. Here
-/// both live in one buffer, attributes first, relationships after them.
+/// both live in one buffer, attributes first, relationships after them, each a tag byte and a
+/// 16-byte payload (``ObjectValueStorage``).
 ///
 /// Copy-on-write, like the arrays it replaces: a snapshot (``ManagedObject/snapshot``) or a
 /// ``StoredRow`` shares the buffer until either side changes. Indices are the entity's attribute
@@ -16,36 +19,32 @@ struct ObjectValues {
 
     /// Values copied from lists (cold paths: defaults, merges, conflicts).
     init(attributes: [PrimitiveValue], relationships: [RelationshipValue]) {
-        self.init(attributeCount: attributes.count, relationshipCount: relationships.count) {
-            target, targetRelationships in
-            for (index, value) in attributes.enumerated() { (target + index).initialize(to: value) }
-            for (index, value) in relationships.enumerated() { (targetRelationships + index).initialize(to: value) }
+        self.init(attributeCount: attributes.count, relationshipCount: relationships.count) { writer in
+            for (index, value) in attributes.enumerated() { writer.initialize(attribute: index, to: value) }
+            for (index, value) in relationships.enumerated() { writer.initialize(relationship: index, to: value) }
         }
     }
 
-    /// Values built in place: `body` gets room for `attributeCount` attribute values and
-    /// `relationshipCount` relationship values and must initialize every one of them (it is
-    /// not called when both counts are 0).
+    /// Values built in place: `body` gets a writer for `attributeCount` attribute values, all
+    /// `null` until it sets them, and `relationshipCount` relationship values, all `toOne(nil)`
+    /// until it sets them (it is not called when both counts are 0). It sets each value at most
+    /// once.
     @inline(__always)
-    init(
-        attributeCount: Int, relationshipCount: Int,
-        initializingWith body: (
-            _ attributes: UnsafeMutablePointer<PrimitiveValue>, _ relationships: UnsafeMutablePointer<RelationshipValue>
-        ) -> Void
-    ) {
+    init(attributeCount: Int, relationshipCount: Int, initializingWith body: (ObjectValueWriter) -> Void) {
         guard attributeCount > 0 || relationshipCount > 0 else {
             storage = nil
             return
         }
         let storage = ObjectValueStorage.make(attributeCount: attributeCount, relationshipCount: relationshipCount)
-        storage.withRegions(body)
+        // `storage` is alive while `body` writes through the writer: it is used after it.
+        body(storage.writer)
         self.storage = storage
     }
 
     /// How many attribute values there are (0 for a fault).
-    var attributeCount: Int { storage?.counts.attributeCount ?? 0 }
+    var attributeCount: Int { storage?.attributeCount ?? 0 }
     /// How many relationship values there are (0 for a fault).
-    var relationshipCount: Int { storage?.counts.relationshipCount ?? 0 }
+    var relationshipCount: Int { storage?.relationshipCount ?? 0 }
     /// The valid attribute indices.
     var attributeIndices: Range<Int> { 0..<attributeCount }
     /// The valid relationship indices.
@@ -57,18 +56,14 @@ struct ObjectValues {
     subscript(attribute index: Int) -> PrimitiveValue {
         get {
             guard let storage else { preconditionFailure("attribute index out of range") }
-            return storage.withRegions { attributes, _ in
-                precondition(index >= 0 && index < storage.counts.attributeCount, "attribute index out of range")
-                return attributes[index]
-            }
+            return storage.attributeSlot(index).attribute
         }
         set {
             makeUnique()
             guard let storage else { preconditionFailure("attribute index out of range") }
-            storage.withRegions { attributes, _ in
-                precondition(index >= 0 && index < storage.counts.attributeCount, "attribute index out of range")
-                attributes[index] = newValue
-            }
+            let slot = storage.attributeSlot(index)
+            slot.deinitializeAttribute()
+            slot.initialize(attribute: newValue)
         }
     }
 
@@ -76,18 +71,14 @@ struct ObjectValues {
     subscript(relationship index: Int) -> RelationshipValue {
         get {
             guard let storage else { preconditionFailure("relationship index out of range") }
-            return storage.withRegions { _, relationships in
-                precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
-                return relationships[index]
-            }
+            return storage.relationshipSlot(index).relationship
         }
         set {
             makeUnique()
             guard let storage else { preconditionFailure("relationship index out of range") }
-            storage.withRegions { _, relationships in
-                precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
-                relationships[index] = newValue
-            }
+            let slot = storage.relationshipSlot(index)
+            slot.deinitializeRelationship()
+            slot.initialize(relationship: newValue)
         }
     }
 
@@ -95,55 +86,42 @@ struct ObjectValues {
     /// empty values): one read of the buffer, without copying the buffer reference.
     @inline(__always)
     func attributeIfPresent(_ index: Int) -> PrimitiveValue {
-        guard let storage else { return .null }
-        return storage.withRegions { attributes, _ in
-            index >= 0 && index < storage.counts.attributeCount ? attributes[index] : .null
-        }
+        guard let storage, let slot = storage.attributeSlotIfPresent(index) else { return .null }
+        return slot.attribute
     }
 
     /// Whether relationship `index` is a to-many not loaded yet (read in place, no copy).
     func isToManyFault(_ index: Int) -> Bool {
         guard let storage else { return false }
-        return storage.withRegions { _, relationships in
-            precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
-            if case .toManyFault = relationships[index] { return true }
-            return false
-        }
+        return storage.relationshipSlot(index).tag.pointee == 2
     }
 
     /// Whether relationship `index` is a loaded to-many (read in place, no copy).
     func isLoadedToMany(_ index: Int) -> Bool {
-        guard let storage, index >= 0 && index < storage.counts.relationshipCount else { return false }
-        return storage.withRegions { _, relationships in
-            if case .toMany = relationships[index] { return true }
-            return false
-        }
+        guard let storage, index >= 0 && index < storage.relationshipCount else { return false }
+        return storage.relationshipSlot(index).tag.pointee == 3
     }
 
     /// Whether the loaded to-many `index` holds `id`, read in place (no copy of the list);
     /// `nil` when relationship `index` holds no loaded list.
     func toManyContains(_ index: Int, _ id: ObjectID) -> Bool? {
         guard let storage else { return nil }
-        return storage.withRegions { _, relationships in
-            precondition(index >= 0 && index < storage.counts.relationshipCount, "relationship index out of range")
-            guard case .toMany(let list) = relationships[index] else { return nil }
-            return list.contains(id)
-        }
+        let slot = storage.relationshipSlot(index)
+        guard slot.tag.pointee == 3 else { return nil }
+        return slot.payload.assumingMemoryBound(to: ObjectIDList.self).pointee.contains(id)
     }
 
-    /// Calls `body` with the loaded to-many list of relationship `index`, mutated in place: the
-    /// list is moved out of the buffer and back, so its storage stays uniquely referenced and
-    /// is not copied. Returns `nil` without calling `body` when there is no loaded list.
+    /// Calls `body` with the loaded to-many list of relationship `index`, mutated in place (the
+    /// list stays in the buffer, uniquely referenced, and is not copied). Returns `nil` without
+    /// calling `body` when there is no loaded list.
     mutating func modifyToMany<Result>(_ index: Int, _ body: (inout ObjectIDList) -> Result) -> Result? {
         guard relationshipIndices.contains(index) else { return nil }
         makeUnique()
         guard let storage else { return nil }
-        return storage.withRegions { _, relationships in
-            let slot = relationships + index
-            guard case .toMany = slot.pointee else { return nil }
-            guard case .toMany(var list) = slot.move() else { preconditionFailure("checked just above") }
-            defer { slot.initialize(to: .toMany(list)) }
-            return body(&list)
+        let slot = storage.relationshipSlot(index)
+        guard slot.tag.pointee == 3 else { return nil }
+        return withExtendedLifetime(storage) {
+            body(&slot.payload.assumingMemoryBound(to: ObjectIDList.self).pointee)
         }
     }
 
@@ -159,37 +137,189 @@ struct ObjectValues {
     }
 }
 
-/// The counts at the head of an ``ObjectValueStorage``.
+/// The counts at the head of an ``ObjectValueStorage``: 32-bit, so the header takes 8 bytes.
 struct ObjectValueCounts {
-    let attributeCount: Int
-    let relationshipCount: Int
+    let attributeCount: Int32
+    let relationshipCount: Int32
 }
 
-/// The buffer of ``ObjectValues``: a header with the counts, then `attributeCount`
-/// ``PrimitiveValue``s, then `relationshipCount` ``RelationshipValue``s.
+/// Where one value of an ``ObjectValueStorage`` lives: its tag byte and its 16-byte payload.
 ///
-/// The buffer's elements are declared as `PrimitiveValue`s; enough of them are allocated after
-/// the attributes to hold the relationships, and that region is bound to `RelationshipValue`
-/// once, when the buffer is made. Both types are 8-byte aligned and `PrimitiveValue`'s stride is
-/// a multiple of 8, so the region starts aligned. Only ``withRegions(_:)`` hands out pointers,
-/// each bounded by its count.
-final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, PrimitiveValue> {
-    /// The number of `PrimitiveValue` elements that hold `count` relationship values.
-    private static func relationshipElements(_ count: Int) -> Int {
-        let stride = MemoryLayout<PrimitiveValue>.stride
-        return (count * MemoryLayout<RelationshipValue>.stride + stride - 1) / stride
+/// Attribute tags: 0 `null`, 1 `integer` (an `Int64`), 2 `real` (a `Double`), 3 `text` (a
+/// `String`), 4 `blob` (a `Data`). Relationship tags: 0 `toOne(nil)`, 1 `toOne(id)` (an
+/// ``ObjectID``), 2 `toManyFault`, 3 `toMany` (an ``ObjectIDList``). Tag 0 needs no payload, so a
+/// buffer whose tags are zeroed holds valid values (all `null` and `toOne(nil)`).
+struct ObjectValueSlot {
+    let tag: UnsafeMutablePointer<UInt8>
+    let payload: UnsafeMutableRawPointer
+
+    /// The attribute value held here.
+    @inline(__always)
+    var attribute: PrimitiveValue {
+        switch tag.pointee {
+        case 1: .integer(payload.load(as: Int64.self))
+        case 2: .real(payload.load(as: Double.self))
+        case 3: .text(payload.assumingMemoryBound(to: String.self).pointee)
+        case 4: .blob(payload.assumingMemoryBound(to: Data.self).pointee)
+        default: .null
+        }
     }
 
-    /// A buffer with room for the counts given, its values not initialized yet.
+    /// Stores `value` into an empty slot (tag 0, or one just deinitialized).
+    @inline(__always)
+    func initialize(attribute value: consuming PrimitiveValue) {
+        // Consumed: a text or blob moves into the slot (no retain here and release by the caller).
+        switch consume value {
+        case .null:
+            tag.pointee = 0
+        case .integer(let integer):
+            payload.storeBytes(of: integer, as: Int64.self)
+            tag.pointee = 1
+        case .real(let real):
+            payload.storeBytes(of: real, as: Double.self)
+            tag.pointee = 2
+        case .text(let text):
+            payload.initializeMemory(as: String.self, to: text)
+            tag.pointee = 3
+        case .blob(let data):
+            payload.initializeMemory(as: Data.self, to: data)
+            tag.pointee = 4
+        }
+    }
+
+    /// Releases the attribute value held here; the slot is empty (tag 0) after.
+    @inline(__always)
+    func deinitializeAttribute() {
+        switch tag.pointee {
+        case 3: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case 4: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        default: break
+        }
+        tag.pointee = 0
+    }
+
+    /// The relationship value held here.
+    @inline(__always)
+    var relationship: RelationshipValue {
+        switch tag.pointee {
+        case 1: .toOne(payload.load(as: ObjectID.self))
+        case 2: .toManyFault
+        case 3: .toMany(payload.assumingMemoryBound(to: ObjectIDList.self).pointee)
+        default: .toOne(nil)
+        }
+    }
+
+    /// Stores `value` into an empty slot.
+    @inline(__always)
+    func initialize(relationship value: consuming RelationshipValue) {
+        switch consume value {
+        case .toOne(nil):
+            tag.pointee = 0
+        case .toOne(let id?):
+            payload.storeBytes(of: id, as: ObjectID.self)
+            tag.pointee = 1
+        case .toManyFault:
+            tag.pointee = 2
+        case .toMany(let list):
+            payload.initializeMemory(as: ObjectIDList.self, to: list)
+            tag.pointee = 3
+        }
+    }
+
+    /// Releases the relationship value held here; the slot is empty (tag 0) after.
+    @inline(__always)
+    func deinitializeRelationship() {
+        if tag.pointee == 3 { payload.assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1) }
+        tag.pointee = 0
+    }
+}
+
+/// Writes the values of a new ``ObjectValues`` in place (see
+/// ``ObjectValues/init(attributeCount:relationshipCount:initializingWith:)``): valid only inside
+/// that initializer's body, while the buffer it writes is alive.
+struct ObjectValueWriter {
+    fileprivate let tags: UnsafeMutablePointer<UInt8>
+    fileprivate let payloads: UnsafeMutableRawPointer
+    fileprivate let attributeCount: Int
+    fileprivate let relationshipCount: Int
+
+    /// Sets attribute `index` (every value starts `null`).
+    @inline(__always)
+    func initialize(attribute index: Int, to value: consuming PrimitiveValue) {
+        precondition(index >= 0 && index < attributeCount, "attribute index out of range")
+        ObjectValueSlot(tag: tags + index, payload: payloads + 16 * index).initialize(attribute: consume value)
+    }
+
+    /// Sets attribute `index` to `integer(value)`, without building a ``PrimitiveValue`` first.
+    @inline(__always)
+    func initialize(attribute index: Int, integer value: Int64) {
+        precondition(index >= 0 && index < attributeCount, "attribute index out of range")
+        (payloads + 16 * index).storeBytes(of: value, as: Int64.self)
+        tags[index] = 1
+    }
+
+    /// Sets attribute `index` to `real(value)`.
+    @inline(__always)
+    func initialize(attribute index: Int, real value: Double) {
+        precondition(index >= 0 && index < attributeCount, "attribute index out of range")
+        (payloads + 16 * index).storeBytes(of: value, as: Double.self)
+        tags[index] = 2
+    }
+
+    /// Sets attribute `index` to `text(value)`.
+    @inline(__always)
+    func initialize(attribute index: Int, text value: consuming String) {
+        precondition(index >= 0 && index < attributeCount, "attribute index out of range")
+        (payloads + 16 * index).initializeMemory(as: String.self, to: value)
+        tags[index] = 3
+    }
+
+    /// Sets attribute `index` to `blob(value)`.
+    @inline(__always)
+    func initialize(attribute index: Int, blob value: consuming Data) {
+        precondition(index >= 0 && index < attributeCount, "attribute index out of range")
+        (payloads + 16 * index).initializeMemory(as: Data.self, to: value)
+        tags[index] = 4
+    }
+
+    /// Sets relationship `index` (every value starts `toOne(nil)`).
+    @inline(__always)
+    func initialize(relationship index: Int, to value: consuming RelationshipValue) {
+        precondition(index >= 0 && index < relationshipCount, "relationship index out of range")
+        let position = attributeCount + index
+        ObjectValueSlot(tag: tags + position, payload: payloads + 16 * position).initialize(relationship: consume value)
+    }
+}
+
+/// The buffer of ``ObjectValues``: a header with the counts, then one tag byte per value
+/// (attributes, then relationships; rounded up to whole words), then a 16-byte payload per value.
+///
+/// A value is a tag and 16 bytes instead of a ``PrimitiveValue`` (17 bytes, a 24-byte stride)
+/// or a ``RelationshipValue`` (likewise): an `EmployeeEntity`'s three attributes and two to-ones
+/// take one 112-byte allocation (a 128-byte heap chunk) instead of 152 (160). Payloads are bound
+/// to their value's type (`String`, `Data`, ``ObjectIDList``) when a value is stored, and read
+/// through the tag; trivial ones (`Int64`, `Double`, ``ObjectID``) are stored as bytes. Only
+/// ``attributeSlot(_:)`` and ``relationshipSlot(_:)`` hand out pointers, each bounds-checked.
+final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
+    /// The number of words of tag bytes for `count` values.
+    @inline(__always)
+    private static func tagWords(_ count: Int) -> Int { (count &+ 7) &>> 3 }
+
+    /// A buffer with room for the counts given, every value `null` or `toOne(nil)`.
     static func make(attributeCount: Int, relationshipCount: Int) -> ObjectValueStorage {
-        let buffer = create(minimumCapacity: attributeCount + relationshipElements(relationshipCount)) { _ in
-            ObjectValueCounts(attributeCount: attributeCount, relationshipCount: relationshipCount)
+        precondition(attributeCount + relationshipCount < Int(Int32.max), "too many properties")
+        let total = attributeCount + relationshipCount
+        let tagWords = tagWords(total)
+        let buffer = create(minimumCapacity: tagWords + 2 * total) { _ in
+            ObjectValueCounts(
+                attributeCount: Int32(truncatingIfNeeded: attributeCount),
+                relationshipCount: Int32(truncatingIfNeeded: relationshipCount))
         }
         // safe: `create` called on this subclass makes an instance of it.
         let storage = unsafeDowncast(buffer, to: ObjectValueStorage.self)
         storage.withUnsafeMutablePointerToElements { elements in
-            _ = UnsafeMutableRawPointer(elements + attributeCount).bindMemory(
-                to: RelationshipValue.self, capacity: relationshipCount)
+            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload.
+            elements.initialize(repeating: 0, count: tagWords)
         }
         return storage
     }
@@ -199,42 +329,85 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, PrimitiveValue>
         withUnsafeMutablePointerToHeader { $0.pointee }
     }
 
-    /// Calls `body` with the attribute values and the relationship values.
+    /// How many attribute values there are.
+    var attributeCount: Int { Int(counts.attributeCount) }
+    /// How many relationship values there are.
+    var relationshipCount: Int { Int(counts.relationshipCount) }
+
+    /// The slot of value `position` (attributes first, then relationships), unchecked.
     @inline(__always)
-    func withRegions<Result>(
-        _ body: (UnsafeMutablePointer<PrimitiveValue>, UnsafeMutablePointer<RelationshipValue>) -> Result
-    ) -> Result {
-        withUnsafeMutablePointers { header, elements in
-            let relationships = UnsafeMutableRawPointer(elements + header.pointee.attributeCount)
-                .assumingMemoryBound(to: RelationshipValue.self)
-            return body(elements, relationships)
+    private func slot(_ position: Int, total: Int) -> ObjectValueSlot {
+        withUnsafeMutablePointerToElements { elements in
+            let tags = UnsafeMutableRawPointer(elements).assumingMemoryBound(to: UInt8.self)
+            let payloads = UnsafeMutableRawPointer(elements + Self.tagWords(total))
+            return ObjectValueSlot(tag: tags + position, payload: payloads + 16 * position)
         }
+    }
+
+    /// A writer of this buffer's values (see ``ObjectValueWriter``).
+    @inline(__always)
+    var writer: ObjectValueWriter {
+        let counts = counts
+        let attributes = Int(counts.attributeCount)
+        let relationships = Int(counts.relationshipCount)
+        let first = slot(0, total: attributes + relationships)
+        return ObjectValueWriter(
+            tags: first.tag, payloads: first.payload, attributeCount: attributes, relationshipCount: relationships)
+    }
+
+    /// The slot of attribute `index`; traps when there is no such attribute.
+    @inline(__always)
+    func attributeSlot(_ index: Int) -> ObjectValueSlot {
+        let counts = counts
+        precondition(index >= 0 && index < Int(counts.attributeCount), "attribute index out of range")
+        return slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount))
+    }
+
+    /// The slot of relationship `index`; traps when there is no such relationship.
+    @inline(__always)
+    func relationshipSlot(_ index: Int) -> ObjectValueSlot {
+        let counts = counts
+        precondition(index >= 0 && index < Int(counts.relationshipCount), "relationship index out of range")
+        let attributes = Int(counts.attributeCount)
+        return slot(attributes + index, total: attributes + Int(counts.relationshipCount))
+    }
+
+    /// The slot of attribute `index`, or `nil` when there is no such attribute.
+    @inline(__always)
+    func attributeSlotIfPresent(_ index: Int) -> ObjectValueSlot? {
+        let counts = counts
+        guard index >= 0 && index < Int(counts.attributeCount) else { return nil }
+        return slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount))
     }
 
     /// A buffer holding copies of these values.
     func copy() -> ObjectValueStorage {
-        let counts = counts
-        let copy = Self.make(attributeCount: counts.attributeCount, relationshipCount: counts.relationshipCount)
-        withRegions { attributes, relationships in
-            copy.withRegions { targetAttributes, targetRelationships in
-                // One value at a time, in code specialized for each type: `initialize(from:count:)`
-                // would go through the runtime's generic array copy.
-                for index in 0..<counts.attributeCount { (targetAttributes + index).initialize(to: attributes[index]) }
-                for index in 0..<counts.relationshipCount {
-                    (targetRelationships + index).initialize(to: relationships[index])
-                }
-            }
+        let attributes = attributeCount
+        let relationships = relationshipCount
+        let copy = Self.make(attributeCount: attributes, relationshipCount: relationships)
+        for index in 0..<attributes { copy.attributeSlot(index).initialize(attribute: attributeSlot(index).attribute) }
+        for index in 0..<relationships {
+            copy.relationshipSlot(index).initialize(relationship: relationshipSlot(index).relationship)
         }
         return copy
     }
 
     deinit {
         let counts = counts
-        withRegions { attributes, relationships in
-            // One value at a time, in code specialized for each type: `deinitialize(count:)`
-            // would go through the runtime's generic array destruction.
-            for index in 0..<counts.attributeCount { _ = (attributes + index).move() }
-            for index in 0..<counts.relationshipCount { _ = (relationships + index).move() }
+        let attributes = Int(counts.attributeCount)
+        let total = attributes + Int(counts.relationshipCount)
+        guard total > 0 else { return }
+        let first = slot(0, total: total)
+        // Only payloads that hold references need anything: text, blobs and loaded to-manys.
+        for position in 0..<attributes {
+            switch first.tag[position] {
+            case 3: (first.payload + 16 * position).assumingMemoryBound(to: String.self).deinitialize(count: 1)
+            case 4: (first.payload + 16 * position).assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+            default: break
+            }
+        }
+        for position in attributes..<total where first.tag[position] == 3 {
+            (first.payload + 16 * position).assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1)
         }
     }
 }

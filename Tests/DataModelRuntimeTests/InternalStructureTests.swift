@@ -164,6 +164,83 @@ struct ObjectTableTests {
     }
 }
 
+@Suite("ObjectValues: an object's values as tagged 16-byte slots")
+struct ObjectValuesTests {
+    private static func id(_ primaryKey: Int64) -> ObjectID {
+        ObjectID(storeNumber: 1, entityNumber: 2, primaryKey: primaryKey)
+    }
+
+    /// One value of every kind: small and heap strings, inline and heap data, extreme numbers.
+    private static let attributeSamples: [PrimitiveValue] = [
+        .null, .integer(0), .integer(.min), .integer(.max), .real(-0.0), .real(.infinity), .real(3.25),
+        .text(""), .text("short"), .text(String(repeating: "a long text é ", count: 20)),
+        .blob(Data()), .blob(Data([1, 2, 3])), .blob(Data(repeating: 7, count: 1000)),
+    ]
+
+    private static var relationshipSamples: [RelationshipValue] {
+        [
+            .toOne(nil), .toOne(id(1)), .toOne(ObjectID(storeNumber: -1, entityNumber: .max, primaryKey: .min)),
+            .toManyFault, .toMany(ObjectIDList()), .toMany(ObjectIDList((1...40).map(id))),
+        ]
+    }
+
+    @Test("every payload fits a slot")
+    func payloadsFit() {
+        #expect(MemoryLayout<String>.size <= 16 && MemoryLayout<Data>.size <= 16)
+        #expect(MemoryLayout<ObjectID>.size <= 16 && MemoryLayout<ObjectIDList>.size <= 16)
+        #expect(MemoryLayout<Int64>.size <= 16 && MemoryLayout<Double>.size <= 16)
+    }
+
+    @Test("values read back as written, after any kind overwrote any kind, and copies stay independent")
+    func roundTrip() {
+        let attributes = Self.attributeSamples
+        let relationships = Self.relationshipSamples
+        var values = ObjectValues(attributes: attributes, relationships: relationships)
+        #expect(values.attributes == attributes && values.relationships == relationships)
+        let original = values
+        for (index, _) in attributes.enumerated() {
+            for replacement in attributes {
+                values[attribute: index] = replacement
+                #expect(values[attribute: index] == replacement)
+                #expect(values.attributeIfPresent(index) == replacement)
+            }
+        }
+        for (index, _) in relationships.enumerated() {
+            for replacement in relationships {
+                values[relationship: index] = replacement
+                #expect(values[relationship: index] == replacement)
+                #expect(values.isToManyFault(index) == (replacement == .toManyFault))
+                if case .toMany = replacement {
+                    #expect(values.isLoadedToMany(index))
+                } else {
+                    #expect(!values.isLoadedToMany(index))
+                }
+            }
+        }
+        // The copy taken before the changes still holds the original values.
+        #expect(original.attributes == attributes && original.relationships == relationships)
+        #expect(values.attributeIfPresent(attributes.count) == .null && values.attributeIfPresent(-1) == .null)
+        #expect(ObjectValues().attributeIfPresent(0) == .null && ObjectValues().isEmpty)
+    }
+
+    @Test("values built in place start null and toOne(nil); a to-many changes in place, copies do not follow")
+    func writerAndToMany() {
+        var values = ObjectValues(attributeCount: 9, relationshipCount: 3) { writer in
+            writer.initialize(attribute: 8, to: .text("last"))
+            writer.initialize(relationship: 1, to: .toMany(ObjectIDList([Self.id(1)])))
+        }
+        #expect(values.attributes == Array(repeating: .null, count: 8) + [.text("last")])
+        #expect(values.relationships == [.toOne(nil), .toMany(ObjectIDList([Self.id(1)])), .toOne(nil)])
+        let before = values
+        let appended = values.modifyToMany(1) { list in list.append(Self.id(2)) }
+        #expect(appended == true)
+        #expect(values.toManyContains(1, Self.id(2)) == true)
+        #expect(before.toManyContains(1, Self.id(2)) == false)
+        #expect(values.modifyToMany(0) { _ in true } == nil)
+        #expect(values.toManyContains(0, Self.id(1)) == nil)
+    }
+}
+
 @Suite("ObjectIDList: a loaded to-many's IDs")
 struct ObjectIDListTests {
     private static func id(_ primaryKey: Int64) -> ObjectID {
