@@ -34,6 +34,9 @@ enum GenerateCommand {
             printer.print([collision])
             return .modelError
         }
+        let manualWarning = manualCodegenWarning(in: loaded.model, includeManual: request.options.includeManual)
+        if let manualWarning { printer.print([manualWarning]) }
+        let reported = diagnostics + (manualWarning.map { [$0] } ?? [])
 
         let output = OutputPipeline(
             pipeline: pipeline, library: try compiledLibrary.wait(), options: request.options,
@@ -74,11 +77,11 @@ enum GenerateCommand {
                     GenerationCache.Entry(path: target.prefix + $0.path, size: $0.size, modified: $0.modified)
                 }
             }
-            cache?.store(entries: entries, diagnostics: diagnostics)
+            cache?.store(entries: entries, diagnostics: reported)
             return .success
         case (.write, .plan):
             try OutputWriter.apply(plans)
-            cache?.store(paths: produced, diagnostics: diagnostics)
+            cache?.store(paths: produced, diagnostics: reported)
             return .success
         case (.check, _):
             let changes = plans.reduce(0) { $0 + $1.changes.count }
@@ -119,6 +122,20 @@ extension GenerateCommand {
             "the model type '\(typeName)' has the name of entity '\(entity.name)'s class; name the model type with "
                 + "--model-type-name or \"modelTypeName\" in \(GenerationConfig.fileName)",
             rule: "model-type-name-collision", at: entity.location)
+    }
+
+    /// A warning when no entity gets a class because every one has Manual/None codegen (models saved by older
+    /// Xcode versions, which had no codegen setting) and `--include-manual` is off: the run would otherwise write
+    /// only the model file and the schema, and say nothing.
+    static func manualCodegenWarning(in model: ObjectModel, includeManual: Bool) -> Diagnostic? {
+        guard !includeManual, let first = model.entities.first,
+            model.entities.allSatisfy({ $0.codeGenerationType == .manual })
+        else { return nil }
+        let count = model.entities.count
+        return .warning(
+            "no entity classes generated: \(count == 1 ? "the entity has" : "all \(count) entities have") codegen "
+                + "Manual/None; pass --include-manual (or \"includeManual\": true in \(GenerationConfig.fileName)) "
+                + "to generate them", rule: "manual-codegen", at: SourceLocation(file: first.location.file))
     }
 
     /// The earlier versions the runtime flavor describes; their warnings are printed.

@@ -253,7 +253,11 @@ public final class PersistentContainer {
     ///     try context.count(for: EmployeeEntity.fetchRequest())
     /// }
     /// ```
-    public func performBackgroundTask<Value: Sendable>(
+    ///
+    /// `nonisolated(nonsending)`: the call stays in the caller's isolation domain (the container is not `Sendable`
+    /// and is not sent anywhere), so a `@MainActor` function can call it on its own container; only `body` runs on
+    /// a background task.
+    nonisolated(nonsending) public func performBackgroundTask<Value: Sendable>(
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> Value
     ) async throws -> Value {
         try await persistentStoreCoordinator.performBackgroundTask(body)
