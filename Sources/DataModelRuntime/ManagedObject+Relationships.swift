@@ -272,7 +272,15 @@ extension ManagedObject {
     /// to-one first leaves its previous destination's to-many.
     private func attachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
-            guard listContains(relationship, source.objectID) == false else { return }
+            guard loadRelationship(relationship) else { return }
+            if isInserted, !isObserved, context?.undoManager == nil {
+                // Nothing to record (no snapshot, no undo, no observer): the list's own membership
+                // test is the only one, one probe instead of two (an employee's two to-ones of
+                // the insert benchmark).
+                _ = values.modifyToMany(relationship.index) { $0.append(source.objectID) }
+                return
+            }
+            guard values.toManyContains(relationship.index, source.objectID) == false else { return }
             willChange()
             mutateList(relationship) { $0.append(source.objectID) }
         } else {

@@ -71,7 +71,9 @@ public final class ManagedObjectContext {
     /// ``save()`` ends the current group and keeps the actions (undoing saved changes makes them unsaved
     /// changes again: a saved insertion becomes a deletion, a saved deletion an insertion), while
     /// ``rollback()`` and ``reset()`` remove every action.
-    public var undoManager: UndoManager? {
+    // Unchecked: every change of every object reads it (`willChange`), and the dynamic exclusivity
+    // check cost more than the read; the context is used on its own queue only.
+    @exclusivity(unchecked) public var undoManager: UndoManager? {
         didSet { undoRecord = nil }
     }
     /// The objects the undo manager's open group changed, with their states before.
