@@ -143,7 +143,9 @@ extension ManagedObject {
 
     /// Whether `value` may be related to this object: same context, not invalid.
     private func accepts(_ value: ManagedObject) -> Bool {
-        guard let context, value.context === context, !value.isInvalid else {
+        // The same as `context != nil && value.context === context`, without loading (and retaining) the
+        // context twice: a context's objects share its `ContextShared`, one per context.
+        guard !isDetached, !value.isDetached, value.shared === shared, shared.context != nil, !value.isInvalid else {
             preconditionFailure("cannot relate \(self) to \(value): they belong to different contexts")
         }
         return true
@@ -238,16 +240,20 @@ extension ManagedObject {
                 if let index { $0.insert(value.objectID, at: index) } else { $0.append(value.objectID) }
             }
         } else {
-            guard case .toOne(let oldID)? = relationshipValue(relationship), oldID != value.objectID else { return }
+            // Read and written in place (no `RelationshipValue` built and copied through the slot).
+            let slot = relationship.index
+            guard loadRelationship(relationship), values.holdsToOne(slot) else { return }
+            let oldID = values.toOneID(slot)
+            guard oldID != value.objectID else { return }
             if let oldID, let old = context?.object(for: oldID) { unlink(old, via: relationship) }
             willChange()
-            setRelationshipValue(.toOne(value.objectID), at: relationship.index)
+            if isObserved {
+                setRelationshipValue(.toOne(value.objectID), at: slot)
+            } else {
+                values.setToOne(slot, value.objectID)
+            }
         }
-        if let inverseIndex = relationship.inverseIndex,
-            value.entityRuntime.relationships.indices.contains(inverseIndex)
-        {
-            value.attachInverse(self, via: value.entityRuntime.relationships[inverseIndex])
-        }
+        if let inverseIndex = relationship.inverseIndex { value.attachInverse(self, at: inverseIndex) }
     }
 
     /// Unrelates `value` from `relationship` and removes this object from `value`'s inverse.
@@ -268,15 +274,29 @@ extension ManagedObject {
         }
     }
 
+    /// ``attachInverse(_:via:)`` for the relationship at `inverseIndex`, when there is one.
+    ///
+    /// An inserted object's loaded to-many, with nothing to record (no snapshot, no undo, no observer), takes
+    /// `source` straight away: the list's own membership test is the only one, and the relationship's runtime is
+    /// not looked up (an employee's two to-ones of the insert benchmark each append to such a list).
+    @inline(__always)
+    private func attachInverse(_ source: ManagedObject, at inverseIndex: Int) {
+        if !isFault, isInserted, !isObserved, !shared.recordsUndo, values.isLoadedToMany(inverseIndex) {
+            _ = values.modifyToMany(inverseIndex) { $0.append(source.objectID) }
+            return
+        }
+        let relationships = entityRuntime.relationships
+        guard relationships.indices.contains(inverseIndex) else { return }
+        attachInverse(source, via: relationships[inverseIndex])
+    }
+
     /// The inverse side of ``link(_:via:at:)``: `source` joins this object's `relationship`; a
     /// to-one first leaves its previous destination's to-many.
     private func attachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
             guard loadRelationship(relationship) else { return }
-            if isInserted, !isObserved, context?.undoManager == nil {
-                // Nothing to record (no snapshot, no undo, no observer): the list's own membership
-                // test is the only one, one probe instead of two (an employee's two to-ones of
-                // the insert benchmark).
+            if isInserted, !isObserved, !shared.recordsUndo || context == nil {
+                // Nothing to record (see ``attachInverse(_:at:)``).
                 _ = values.modifyToMany(relationship.index) { $0.append(source.objectID) }
                 return
             }

@@ -264,7 +264,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// object updated.
     final func willChange() {
         if isFault { fireFaultIfNeeded() }
-        if let context, context.undoManager != nil { context.noteUndoableChange(self) }
+        // The flag first: the context is loaded (and retained) only when it records undo.
+        if shared.recordsUndo, let context { context.noteUndoableChange(self) }
         if isInserted || isDeleted || isInvalid { return }
         if snapshot == nil { snapshot = values }
         if !isUpdated {
@@ -383,6 +384,9 @@ final class ContextShared {
     /// The context, not retained (it owns its objects): set when it is made, cleared when it
     /// goes away, so that no object needs a reference of its own.
     @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
+    /// Whether the context has an undo manager (``ManagedObjectContext/undoManager``): read by every change of
+    /// every object, without loading (and retaining) the context.
+    @exclusivity(unchecked) var recordsUndo = false
     /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
     /// an object goes away.
     @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]

@@ -74,7 +74,10 @@ public final class ManagedObjectContext {
     // Unchecked: every change of every object reads it (`willChange`), and the dynamic exclusivity
     // check cost more than the read; the context is used on its own queue only.
     @exclusivity(unchecked) public var undoManager: UndoManager? {
-        didSet { undoRecord = nil }
+        didSet {
+            undoRecord = nil
+            shared.recordsUndo = undoManager != nil
+        }
     }
     /// The objects the undo manager's open group changed, with their states before.
     var undoRecord: UndoRecord?

@@ -55,9 +55,11 @@ struct ObjectIDList: Equatable {
     /// Appends `id` unless present; whether it was added.
     @discardableResult
     mutating func append(_ id: ObjectID) -> Bool {
-        let storage = uniqueStorage()
-        guard storage.members.insert(id.primaryKey) else { return false }
-        storage.ids.append(id)
+        // The storage is used in place (not returned and retained): this is every inverse to-many's append.
+        if !isKnownUniquelyReferenced(&storage) { storage = copiedStorage() }
+        // safe: `copiedStorage()` returns a storage, and a uniquely referenced one is not nil.
+        guard storage.unsafelyUnwrapped.members.insert(id.primaryKey) else { return false }
+        storage.unsafelyUnwrapped.ids.append(id)
         return true
     }
 
@@ -89,9 +91,14 @@ struct ObjectIDList: Equatable {
     /// The storage, made first when the list is empty and copied first when another list shares it.
     private mutating func uniqueStorage() -> Storage {
         if isKnownUniquelyReferenced(&storage), let storage { return storage }
-        let unique = Storage(ids: storage?.ids ?? [], members: storage?.members ?? PrimaryKeySet())
+        let unique = copiedStorage()
         storage = unique
         return unique
+    }
+
+    /// A new storage holding this list's IDs (an empty one for an empty list).
+    private func copiedStorage() -> Storage {
+        Storage(ids: storage?.ids ?? [], members: storage?.members ?? PrimaryKeySet())
     }
 }
 

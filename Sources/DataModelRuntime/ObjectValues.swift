@@ -90,6 +90,36 @@ struct ObjectValues {
         return slot.attribute
     }
 
+    /// Whether relationship `index` holds a to-one value (with a destination or none), read in place.
+    @inline(__always)
+    func holdsToOne(_ index: Int) -> Bool {
+        guard let storage else { return false }
+        return storage.relationshipSlot(index).tag.pointee <= 1
+    }
+
+    /// The destination of the to-one relationship `index`, read in place; `nil` when it has none (or
+    /// holds a to-many).
+    @inline(__always)
+    func toOneID(_ index: Int) -> ObjectID? {
+        guard let storage else { return nil }
+        let slot = storage.relationshipSlot(index)
+        return slot.tag.pointee == 1 ? slot.payload.load(as: ObjectID.self) : nil
+    }
+
+    /// Sets relationship `index` to `.toOne(id)` in place: what `self[relationship: index] = .toOne(id)`
+    /// does, without building the enum and copying it through the slot.
+    @inline(__always)
+    mutating func setToOne(_ index: Int, _ id: ObjectID?) {
+        makeUnique()
+        guard let storage else { preconditionFailure("relationship index out of range") }
+        let slot = storage.relationshipSlot(index)
+        slot.deinitializeRelationship()
+        if let id {
+            slot.payload.storeBytes(of: id, as: ObjectID.self)
+            slot.tag.pointee = 1
+        }
+    }
+
     /// Whether relationship `index` is a to-many not loaded yet (read in place, no copy).
     func isToManyFault(_ index: Int) -> Bool {
         guard let storage else { return false }
