@@ -193,11 +193,11 @@ extension ManagedObjectContext {
         var entity: EntityRuntime?
         var statement: StoreStatement?
         var columns: [RowColumn] = []
-        var entityNumber: Int64 = 0
         for object in objects {
             let objectEntity = object.entityRuntime
             let insert: StoreStatement
             if let current = statement, entity === objectEntity {
+                // Rewound, its bindings kept: `Z_ENT` and `Z_OPT` are the same for the whole run.
                 try current.reset()
                 insert = current
             } else {
@@ -205,11 +205,10 @@ extension ManagedObjectContext {
                 statement = insert
                 entity = objectEntity
                 columns = objectEntity.insertColumns
-                entityNumber = Int64(objectEntity.number)
+                try insert.bind(Int64(objectEntity.number), at: 2)
+                try insert.bind(Int64(1), at: 3)
             }
             try insert.bind(object.objectID.primaryKey, at: 1)
-            try insert.bind(entityNumber, at: 2)
-            try insert.bind(Int64(1), at: 3)
             try bind(columns, of: object, to: insert, from: 4, external: external)
             try insert.step()
         }

@@ -411,13 +411,29 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
     }
 
     /// A buffer holding copies of these values.
+    ///
+    /// Tags are copied as words and plain payloads as bytes; only text, blobs and loaded to-manys are copied as
+    /// values (retaining what they hold). Every inserted object's first change copies its entity's defaults.
     func copy() -> ObjectValueStorage {
-        let attributes = attributeCount
-        let relationships = relationshipCount
-        let copy = Self.make(attributeCount: attributes, relationshipCount: relationships)
-        for index in 0..<attributes { copy.attributeSlot(index).initialize(attribute: attributeSlot(index).attribute) }
-        for index in 0..<relationships {
-            copy.relationshipSlot(index).initialize(relationship: relationshipSlot(index).relationship)
+        let counts = counts
+        let attributes = Int(counts.attributeCount)
+        let total = attributes + Int(counts.relationshipCount)
+        let copy = Self.make(attributeCount: attributes, relationshipCount: Int(counts.relationshipCount))
+        guard total > 0 else { return copy }
+        let source = slot(0, total: total)
+        let target = copy.slot(0, total: total)
+        UnsafeMutableRawPointer(target.tag).copyMemory(from: source.tag, byteCount: 8 * Self.tagWords(total))
+        for position in 0..<total {
+            let from = source.payload + 16 * position
+            let to = target.payload + 16 * position
+            switch (source.tag[position], position < attributes) {
+            case (0, _), (2, false): continue  // no payload: `null`, `toOne(nil)`, a to-many fault
+            case (3, true): to.initializeMemory(as: String.self, to: from.assumingMemoryBound(to: String.self).pointee)
+            case (4, true): to.initializeMemory(as: Data.self, to: from.assumingMemoryBound(to: Data.self).pointee)
+            case (3, false):
+                to.initializeMemory(as: ObjectIDList.self, to: from.assumingMemoryBound(to: ObjectIDList.self).pointee)
+            default: to.copyMemory(from: from, byteCount: 16)
+            }
         }
         return copy
     }

@@ -39,6 +39,21 @@ public final class Statement {
     /// The SQL the statement was prepared from.
     public let sql: String
 
+    /// Where short text arguments are copied before they are bound without a copy by SQLite (see
+    /// ``bind(_:at:)-(String,_)``): ``textSlotSize`` bytes per parameter, made on the first such bind.
+    // Unchecked: read on every text bind (a dynamic exclusivity check cost more than the bind's copy), and a
+    // statement is used on one queue only.
+    @exclusivity(unchecked) @usableFromInline
+    var textSlots: UnsafeMutableRawPointer?
+
+    /// How many parameters ``textSlots`` has room for.
+    @exclusivity(unchecked) @usableFromInline
+    var textSlotCount: Int32 = 0
+
+    /// The bytes each parameter has in ``textSlots``: text up to this long is bound from there.
+    @usableFromInline
+    static let textSlotSize = 64
+
     init(handle: OpaquePointer, connection: OpaquePointer, sql: String) {
         self.handle = handle
         self.connection = connection
@@ -46,7 +61,22 @@ public final class Statement {
     }
 
     deinit {
+        // Finalized first: SQLite may hold pointers into the slots until then.
         sqlite3_finalize(handle)
+        textSlots?.deallocate()
+    }
+
+    /// The slot of parameter `index` (1-based), made on first use; `nil` when there is no such parameter.
+    @usableFromInline
+    func textSlot(_ index: Int32) -> UnsafeMutableRawPointer? {
+        if textSlots == nil {
+            textSlotCount = sqlite3_bind_parameter_count(handle)
+            guard textSlotCount > 0 else { return nil }
+            textSlots = UnsafeMutableRawPointer.allocate(
+                byteCount: Int(textSlotCount) * Self.textSlotSize, alignment: MemoryLayout<UInt64>.alignment)
+        }
+        guard index >= 1, index <= textSlotCount, let slots = textSlots else { return nil }
+        return slots + Int(index - 1) * Self.textSlotSize
     }
 
     /// The number of `?` parameters.
@@ -163,13 +193,27 @@ extension Statement {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
-    /// Binds UTF-8 text to parameter `index` (1-based). SQLite copies the bytes.
+    /// Binds UTF-8 text to parameter `index` (1-based).
+    ///
+    /// Text of up to 64 bytes is copied into a slot the statement keeps per parameter and bound from there
+    /// without a copy by SQLite (`SQLITE_STATIC`: the slot lives as long as the statement, and is written again
+    /// only by the next bind of the same parameter, never while the statement runs); SQLite copies longer text
+    /// itself. Binding short text then costs a copy of its bytes instead of an allocation and a free inside
+    /// SQLite per bind (a save binds every text column of every row).
     @inlinable
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
         var value = value
         let code = value.withUTF8 { bytes -> Int32 in
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
                 return sqlite3_bind_text(handle, index, "", 0, datamodelgen_sqlite_transient())
+            }
+            // Not while the statement runs: its registers may still point into the slot (and SQLite refuses
+            // such a bind anyway); the copying bind below then reports the misuse.
+            if bytes.count <= Self.textSlotSize, sqlite3_stmt_busy(handle) == 0, let slot = textSlot(index) {
+                slot.copyMemory(from: base, byteCount: bytes.count)
+                return sqlite3_bind_text64(
+                    handle, index, slot.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil,
+                    UInt8(SQLITE_UTF8))
             }
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
                 sqlite3_bind_text64(

@@ -138,6 +138,53 @@ struct StatementTests {
         #expect(try db.fetchAll(sql: "SELECT I FROM T ORDER BY rowid") == [[5], [5], [nil]])
     }
 
+    /// Short text is bound from the statement's own slot per parameter (no copy by SQLite): every row must keep
+    /// its own text while the slots are rewritten row after row, beside long text that SQLite copies, and with
+    /// the same text bound to two parameters.
+    @Test func shortTextBoundFromSlotsKeepsEachRowsValue() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE N (A TEXT, B TEXT, C TEXT)")
+        let insert = try db.prepare("INSERT INTO N (A, B, C) VALUES (?, ?, ?)")
+        let slot = String(repeating: "s", count: 64)  // the longest text bound from a slot
+        let long = String(repeating: "l", count: 65)  // copied by SQLite
+        var expected: [[SQLiteValue]] = []
+        for row in 0..<50 {
+            let a = "name \(row) é"
+            let b = row.isMultiple(of: 2) ? slot + "" : long + "\(row)"
+            let c = row.isMultiple(of: 3) ? a : "x"
+            try insert.reset()
+            try insert.bind(a, at: 1)
+            try insert.bind(b, at: 2)
+            try insert.bind(c, at: 3)
+            try insert.run()
+            expected.append([.text(a), .text(b), .text(c)])
+        }
+        // Rebinding one parameter of a run statement changes only that column of the next row.
+        try insert.reset()
+        try insert.bind("changed", at: 2)
+        try insert.run()
+        expected.append([.text("name 49 é"), .text("changed"), .text("x")])
+        #expect(try db.fetchAll(sql: "SELECT A, B, C FROM N ORDER BY rowid") == expected)
+    }
+
+    /// A text bind while the statement runs is refused (SQLite's misuse) and leaves the running statement's
+    /// argument alone: the rows it returns still match the text bound before it ran.
+    @Test func textBindWhileRunningIsRefusedAndChangesNothing() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE N (A TEXT)")
+        try db.execute(sql: "INSERT INTO N (A) VALUES ('a'), ('a'), ('b')")
+        let select = try db.prepare("SELECT A, ? FROM N WHERE A = ?")
+        try select.bind("echo", at: 1)
+        try select.bind("a", at: 2)
+        #expect(try select.step() == .row)
+        let error = #expect(throws: SQLiteError.self) { try select.bind("b", at: 2) }
+        #expect(error?.resultCode == .misuse)
+        #expect(try select.step() == .row)
+        #expect(select.string(at: 0) == "a")
+        #expect(select.string(at: 1) == "echo")
+        #expect(try select.step() == .done)
+    }
+
     @Test func steppingYieldsEveryRowThenDone() throws {
         let db = try makeDatabase()
         try db.execute(sql: "INSERT INTO T (I) VALUES (1), (2), (3)")
