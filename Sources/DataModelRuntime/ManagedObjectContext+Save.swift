@@ -406,16 +406,20 @@ extension ManagedObjectContext {
                 ?? coordinator.externalData.inlineForm(object.values[attribute: attribute])
             try statement.bindValue(stored, at: index)
         case .attribute(let attribute, _):
-            switch object.values[attribute: attribute] {
-            case .null: try statement.bindNullValue(at: index)
-            case .integer(let value): try statement.bindValue(value, at: index)
-            case .real(let value): try statement.bindValue(value, at: index)
-            case .text(let value): try statement.bindValue(value, at: index)
-            case .blob(let value): try statement.bindValue(value, at: index)
+            // Read in place (no `PrimitiveValue` built, no text retained and released): `object` holds its values
+            // unchanged while they are bound.
+            let slot = object.values.borrowedAttributeSlot(attribute)
+            switch slot.tag.pointee {
+            case 1: try statement.bindValue(slot.payload.load(as: Int64.self), at: index)
+            case 2: try statement.bindValue(slot.payload.load(as: Double.self), at: index)
+            case 3: try statement.bindValue(slot.payload.assumingMemoryBound(to: String.self).pointee, at: index)
+            case 4: try statement.bindValue(slot.payload.assumingMemoryBound(to: Data.self).pointee, at: index)
+            default: try statement.bindNullValue(at: index)
             }
         case .foreignKey(let relationship):
-            if case .toOne(let id?) = object.values[relationship: relationship] {
-                try statement.bindValue(id.primaryKey, at: index)
+            let slot = object.values.borrowedRelationshipSlot(relationship)
+            if slot.tag.pointee == 1 {
+                try statement.bindValue(slot.payload.load(as: ObjectID.self).primaryKey, at: index)
             } else {
                 try statement.bindNullValue(at: index)
             }

@@ -60,8 +60,7 @@ struct ObjectValues {
         }
         set {
             makeUnique()
-            guard let storage else { preconditionFailure("attribute index out of range") }
-            let slot = storage.attributeSlot(index)
+            let slot = borrowedAttributeSlot(index)
             slot.deinitializeAttribute()
             slot.initialize(attribute: newValue)
         }
@@ -75,11 +74,26 @@ struct ObjectValues {
         }
         set {
             makeUnique()
-            guard let storage else { preconditionFailure("relationship index out of range") }
-            let slot = storage.relationshipSlot(index)
+            let slot = borrowedRelationshipSlot(index)
             slot.deinitializeRelationship()
             slot.initialize(relationship: newValue)
         }
+    }
+
+    /// The slot of attribute `index`, read through the buffer this value holds (borrowed, not retained: the
+    /// slot is valid only while this value holds the buffer unchanged): for writes after ``makeUnique()``, and
+    /// for a save's binds, which read each value in place.
+    @inline(__always)
+    func borrowedAttributeSlot(_ index: Int) -> ObjectValueSlot {
+        guard let storage else { preconditionFailure("attribute index out of range") }
+        return storage.attributeSlot(index)
+    }
+
+    /// The slot of relationship `index` (see ``borrowedAttributeSlot(_:)``).
+    @inline(__always)
+    func borrowedRelationshipSlot(_ index: Int) -> ObjectValueSlot {
+        guard let storage else { preconditionFailure("relationship index out of range") }
+        return storage.relationshipSlot(index)
     }
 
     /// The value of attribute `index`, or `.null` when there is no such attribute (a fault's
@@ -111,8 +125,7 @@ struct ObjectValues {
     @inline(__always)
     mutating func setToOne(_ index: Int, _ id: ObjectID?) {
         makeUnique()
-        guard let storage else { preconditionFailure("relationship index out of range") }
-        let slot = storage.relationshipSlot(index)
+        let slot = borrowedRelationshipSlot(index)
         slot.deinitializeRelationship()
         if let id {
             slot.payload.storeBytes(of: id, as: ObjectID.self)

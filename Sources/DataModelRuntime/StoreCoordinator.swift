@@ -31,7 +31,8 @@ final class StoreCoordinator: @unchecked Sendable {  // safe: mutable state is o
     var storedMaximum: [Int64]
     /// The keys up to which this coordinator reserved in `Z_MAX` (file stores), by root entity:
     /// other connections on the file allocate above them.
-    private var reservedMaximum: [Int64]
+    // Unchecked like `lastPrimaryKey`: read for every inserted object, always under the coordinator's lock.
+    @exclusivity(unchecked) private var reservedMaximum: [Int64]
     /// The size of the next reservation, by root entity: doubles up to 65,536.
     private var reservationSize: [Int64]
 
