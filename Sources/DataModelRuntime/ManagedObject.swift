@@ -39,6 +39,14 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The object's entity, prepared for the runtime.
     @inline(__always)
     var entityRuntime: EntityRuntime { entityReference.takeUnretainedValue() }
+
+    /// Whether the object's entity is `entity`, compared without retaining either (a save's loops over runs of
+    /// objects of one entity ask this per object).
+    @inline(__always)
+    final func hasEntityRuntime(_ entity: EntityRuntime?) -> Bool {
+        guard let entity else { return false }
+        return entityReference.toOpaque() == Unmanaged.passUnretained(entity).toOpaque()
+    }
     /// What every object of the context shares (its inbox, observation probe, the model and the
     /// context itself): one reference to retain and release per object instead of one each.
     let shared: ContextShared
@@ -101,7 +109,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         shared = seed.context.shared
         objectID = seed.objectID
         isFault = seed.isFault
-        values = seed.isFault ? ObjectValues() : seed.entity.insertedValues
+        // An inserted object gets its own copy of the defaults at once: its first change would copy them anyway
+        // (every generated object is set right after it is made), after retaining the shared defaults here and
+        // failing the uniqueness check there.
+        values = seed.isFault ? ObjectValues() : seed.entity.insertedValues.uniqueCopy()
     }
 
     deinit {

@@ -194,13 +194,13 @@ extension ManagedObjectContext {
         var statement: StoreStatement?
         var columns: [RowColumn] = []
         for object in objects {
-            let objectEntity = object.entityRuntime
             let insert: StoreStatement
-            if let current = statement, entity === objectEntity {
+            if let current = statement, object.hasEntityRuntime(entity) {
                 // Rewound, its bindings kept: `Z_ENT` and `Z_OPT` are the same for the whole run.
                 try current.reset()
                 insert = current
             } else {
+                let objectEntity = object.entityRuntime
                 insert = try database.cachedStatement(objectEntity.insertSQL)
                 statement = insert
                 entity = objectEntity
@@ -490,8 +490,8 @@ extension ManagedObjectContext {
         var entity: EntityRuntime?
         var relationships: [RelationshipRuntime] = []
         for object in objects {
-            let objectEntity = object.entityRuntime
-            if objectEntity !== entity {
+            if !object.hasEntityRuntime(entity) {
+                let objectEntity = object.entityRuntime
                 entity = objectEntity
                 relationships = objectEntity.joinWritingRelationships
             }

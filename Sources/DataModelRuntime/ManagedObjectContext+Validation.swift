@@ -12,7 +12,7 @@ extension ManagedObjectContext {
             var entity: EntityRuntime?
             var checksObjects = false
             for object in objects {
-                if object.entityRuntime !== entity {
+                if !object.hasEntityRuntime(entity) {
                     let current = object.entityRuntime
                     entity = current
                     checksObjects =

@@ -57,10 +57,13 @@ struct ObjectIDList: Equatable {
     mutating func append(_ id: ObjectID) -> Bool {
         // The storage is used in place (not returned and retained): this is every inverse to-many's append.
         if !isKnownUniquelyReferenced(&storage) { storage = copiedStorage() }
-        // safe: `copiedStorage()` returns a storage, and a uniquely referenced one is not nil.
-        guard storage.unsafelyUnwrapped.members.insert(id.primaryKey) else { return false }
-        storage.unsafelyUnwrapped.ids.append(id)
-        return true
+        // safe: `copiedStorage()` returns a storage, and a uniquely referenced one is not nil. Borrowed: this list
+        // holds it.
+        return Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { unique in
+            guard unique.members.insert(id.primaryKey) else { return false }
+            unique.ids.append(id)
+            return true
+        }
     }
 
     /// Inserts `id` at `index` (clamped) unless present; whether it was added.
@@ -193,7 +196,9 @@ struct PrimaryKeySet {
 
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: 0, count: max(8, old.count * 2))
+        // Quadrupled while small (fewer rehashes of a list that is being filled, as an inserted business's
+        // employees are), doubled from 16,384 slots on.
+        slots = Array(repeating: 0, count: max(8, old.count < 16_384 ? old.count * 4 : old.count * 2))
         let mask = slots.count - 1
         for key in old where key != 0 {
             var index = Self.hash(key, mask: mask)

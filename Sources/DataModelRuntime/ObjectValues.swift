@@ -41,6 +41,13 @@ struct ObjectValues {
         self.storage = storage
     }
 
+    /// A copy of these values in a buffer of its own (not shared with these).
+    func uniqueCopy() -> ObjectValues {
+        var copy = ObjectValues()
+        copy.storage = storage?.copy()
+        return copy
+    }
+
     /// How many attribute values there are (0 for a fault).
     var attributeCount: Int { storage?.attributeCount ?? 0 }
     /// How many relationship values there are (0 for a fault).
@@ -160,12 +167,11 @@ struct ObjectValues {
     mutating func modifyToMany<Result>(_ index: Int, _ body: (inout ObjectIDList) -> Result) -> Result? {
         guard relationshipIndices.contains(index) else { return nil }
         makeUnique()
-        guard let storage else { return nil }
-        let slot = storage.relationshipSlot(index)
+        // Borrowed, not retained: `self` holds the buffer, and `body` (a list mutation) cannot reach `self`, to
+        // which this call has exclusive access.
+        let slot = borrowedRelationshipSlot(index)
         guard slot.tag.pointee == 3 else { return nil }
-        return withExtendedLifetime(storage) {
-            body(&slot.payload.assumingMemoryBound(to: ObjectIDList.self).pointee)
-        }
+        return body(&slot.payload.assumingMemoryBound(to: ObjectIDList.self).pointee)
     }
 
     /// The attribute values, as a list.
