@@ -145,7 +145,7 @@ extension ManagedObject {
     private func accepts(_ value: ManagedObject) -> Bool {
         // The same as `context != nil && value.context === context`, without loading (and retaining) the
         // context twice: a context's objects share its `ContextShared`, one per context.
-        guard !isDetached, !value.isDetached, value.shared === shared, shared.context != nil, !value.isInvalid else {
+        guard !isDetached, !value.isDetached, value.shared === shared, shared.hasContext, !value.isInvalid else {
             preconditionFailure("cannot relate \(self) to \(value): they belong to different contexts")
         }
         return true

@@ -394,7 +394,12 @@ final class ContextShared {
     let probe = ObservationProbe()
     /// The context, not retained (it owns its objects): set when it is made, cleared when it
     /// goes away, so that no object needs a reference of its own.
-    @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
+    @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext? {
+        didSet { hasContext = context != nil }
+    }
+    /// Whether ``context`` is set: tested without loading the context (even a `nil` test of an `unowned(unsafe)`
+    /// reference retains and releases it).
+    @exclusivity(unchecked) private(set) var hasContext = false
     /// Whether the context has an undo manager (``ManagedObjectContext/undoManager``): read by every change of
     /// every object, without loading (and retaining) the context.
     @exclusivity(unchecked) var recordsUndo = false

@@ -108,6 +108,31 @@ struct UndoTests {
         #expect(blue.members == [bob, ann])
     }
 
+    /// Inserted objects take a to-one's inverse without recording anything while the context has no undo manager;
+    /// an undo manager set later (and taken away again) must switch that off (and on): a link made while it is set
+    /// undoes on both sides, links made before and after it stay.
+    @Test func undoManagerSetBetweenInsertedLinksRecordsOnlyWhileSet() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.viewContext
+        let sales = DepartmentEntity(context: context)
+        let ann = EmployeeEntity(context: context)
+        let bob = EmployeeEntity(context: context)
+        let cy = EmployeeEntity(context: context)
+        ann.department = sales
+        context.undoManager = UndoManager()
+        bob.department = sales
+        context.processPendingChanges()
+        #expect(sales.employees == [ann, bob])
+        context.undo()
+        #expect(sales.employees == [ann] && bob.department == nil && ann.department === sales)
+        context.undoManager = nil
+        cy.department = sales
+        #expect(sales.employees == [ann, cy])
+        context.undoManager = UndoManager()
+        context.undo()
+        #expect(sales.employees == [ann, cy] && cy.department === sales, "nothing was recorded without a manager")
+    }
+
     @Test(arguments: StoreKind.allCases) func explicitGroupsAndRollback(kind: StoreKind) throws {
         let (store, context) = try context(kind)
         defer { store.cleanUp() }
