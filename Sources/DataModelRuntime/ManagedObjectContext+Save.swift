@@ -368,8 +368,49 @@ extension ManagedObjectContext {
         external: ExternalDataWrites?
     ) throws(StoreError) {
         switch statement {
-        case .sqlite(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        case .sqlite(let binder): try bindSQLite(columns, of: object, to: binder, from: start, external: external)
         case .postgres(let binder): try bind(columns, of: object, to: binder, from: start, external: external)
+        }
+    }
+
+    /// SQLite: a row's attribute and foreign-key columns bound by direct calls, the others as
+    /// ``bind(_:of:to:at:external:)-(_,_,Binder,_,_)`` binds them. (Through the generic path each bind was called
+    /// through `StoreBinder`'s witness table, looking the statement's metadata up per call: a save binds every
+    /// column of every row.)
+    private func bindSQLite(
+        _ columns: [RowColumn], of object: ManagedObject, to statement: Statement, from start: Int32,
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
+        var index = start
+        for column in columns {
+            switch column {
+            case .attribute(_, .externalBinary):
+                try bind(column, of: object, to: statement, at: index, external: external)
+            case .attribute(let attribute, _):
+                // Read in place, as the generic path does.
+                let slot = object.values.borrowedAttributeSlot(attribute)
+                do {
+                    switch slot.tag.pointee {
+                    case 1: try statement.bind(slot.payload.load(as: Int64.self), at: index)
+                    case 2: try statement.bind(slot.payload.load(as: Double.self), at: index)
+                    case 3: try statement.bind(slot.payload.assumingMemoryBound(to: String.self).pointee, at: index)
+                    case 4: try statement.bind(slot.payload.assumingMemoryBound(to: Data.self).pointee, at: index)
+                    default: try statement.bindNull(at: index)
+                    }
+                } catch { throw .sqlite(error) }
+            case .foreignKey(let relationship):
+                let slot = object.values.borrowedRelationshipSlot(relationship)
+                do {
+                    if slot.tag.pointee == 1 {
+                        try statement.bind(slot.payload.load(as: ObjectID.self).primaryKey, at: index)
+                    } else {
+                        try statement.bindNull(at: index)
+                    }
+                } catch { throw .sqlite(error) }
+            case .foreignEntity, .foreignOrder, .unused:
+                try bind(column, of: object, to: statement, at: index, external: external)
+            }
+            index += 1
         }
     }
 
