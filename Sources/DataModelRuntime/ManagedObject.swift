@@ -7,11 +7,26 @@ import Observation
 /// declare initializers of their own.
 public struct ObjectSeed {
     // Not retained: a seed lives only for the initializer call the runtime makes with it, while
-    // the runtime holds the context and the entity.
-    unowned(unsafe) let entity: EntityRuntime
+    // the runtime holds the context and the entity. Held `Unmanaged` and read borrowed: loading an
+    // `unowned(unsafe)` reference retains and releases it.
+    let entityReference: Unmanaged<EntityRuntime>
     let objectID: ObjectID
-    unowned(unsafe) let context: ManagedObjectContext
+    let contextReference: Unmanaged<ManagedObjectContext>
     let isFault: Bool
+    /// Whether the object takes a copy of its entity's defaults of its own (an inserted object, which is set
+    /// right away); otherwise it shares them until its first change, or its values are set by the caller.
+    let copiesDefaults: Bool
+
+    init(
+        entity: EntityRuntime, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool,
+        copiesDefaults: Bool = false
+    ) {
+        entityReference = Unmanaged.passUnretained(entity)
+        self.objectID = objectID
+        contextReference = Unmanaged.passUnretained(context)
+        self.isFault = isFault
+        self.copiesDefaults = copiesDefaults
+    }
 }
 
 /// The base class of every generated model class: an object of one entity, registered in one
@@ -105,14 +120,20 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
 
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
-        entityReference = Unmanaged.passUnretained(seed.entity)
-        shared = seed.context.shared
+        entityReference = seed.entityReference
+        shared = seed.contextReference._withUnsafeGuaranteedRef { $0.shared }
         objectID = seed.objectID
         isFault = seed.isFault
         // An inserted object gets its own copy of the defaults at once: its first change would copy them anyway
         // (every generated object is set right after it is made), after retaining the shared defaults here and
-        // failing the uniqueness check there.
-        values = seed.isFault ? ObjectValues() : seed.entity.insertedValues.uniqueCopy()
+        // failing the uniqueness check there. Objects whose values the caller sets next share them.
+        if seed.isFault {
+            values = ObjectValues()
+        } else if seed.copiesDefaults {
+            values = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues.uniqueCopy() }
+        } else {
+            values = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues }
+        }
     }
 
     deinit {

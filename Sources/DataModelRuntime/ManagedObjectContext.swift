@@ -193,7 +193,7 @@ public final class ManagedObjectContext {
         let primaryKey = coordinator.allocatePrimaryKey(for: entity)
         let id = ObjectID(
             storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey)
-        return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false)
+        return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false, copiesDefaults: true)
     }
 
     func register(inserted object: ManagedObject) {

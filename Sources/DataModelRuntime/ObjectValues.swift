@@ -368,7 +368,9 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
         let storage = unsafeDowncast(buffer, to: ObjectValueStorage.self)
         storage.withUnsafeMutablePointerToElements { elements in
             // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload.
-            elements.initialize(repeating: 0, count: tagWords)
+            // A loop, not `initialize(repeating:count:)`: an object's tags are a word or two, and the library
+            // call (a `memset`) cost more than the stores.
+            for word in 0..<tagWords { (elements + word).initialize(to: 0) }
         }
         return storage
     }
