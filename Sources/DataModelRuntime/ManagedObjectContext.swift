@@ -80,6 +80,9 @@ public final class ManagedObjectContext {
     var undoRecord: UndoRecord?
     /// Counts saves: an undo state recorded before the last save is applied as a change to the saved state.
     var saveGeneration = 0
+    /// Without an undo manager, the values of the objects that had unsaved changes when the last event ended
+    /// (``processPendingChanges()``): where ``ManagedObject/changedValuesForCurrentEvent()`` starts.
+    var eventStartValues: [ObjectID: ObjectValues] = [:]
 
     /// Every object the context knows, by ID.
     @exclusivity(unchecked) var registered = ObjectTable()
@@ -562,6 +565,7 @@ public final class ManagedObjectContext {
         deletedList.removeAll()
         undoManager?.removeAllActions()
         undoRecord = nil
+        eventStartValues.removeAll()
     }
 
     /// Forgets every object, as Core Data's `reset()`: unsaved changes are discarded, and every object the context
