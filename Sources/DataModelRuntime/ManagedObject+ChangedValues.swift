@@ -251,7 +251,10 @@ extension ManagedObjectContext {
     func eventStart(of object: ManagedObject) -> EventStart {
         if undoManager != nil {
             guard let state = openUndoRecord?.state(of: object) else { return .unchanged }
-            return state.isRegistered && !state.values.isEmpty ? .values(state.values) : .absent
+            guard state.isRegistered else { return .absent }
+            // Recorded while a fault (no values yet): it had its saved values.
+            if state.values.isEmpty { return object.snapshot.map { .values($0) } ?? .unchanged }
+            return .values(state.values)
         }
         if let values = eventStartValues[object.objectID] { return .values(values) }
         if object.isInserted || object.wasInsertedWhenDeleted { return .absent }
