@@ -100,6 +100,9 @@ extension ManagedObject {
     /// ``ManagedObjectContext/processPendingChanges()`` ends, as does a save, a rollback, a reset, an undo or a redo
     /// (Core Data's event ends where it posts `NSManagedObjectContextObjectsDidChange`).
     ///
+    /// Core Data's reference pages disagree on which values it returns (one says the old values, a later one the
+    /// new); the values before the event are the ones no other call gives (the new ones are the object's).
+    ///
     /// A property changed in an earlier event and not since is not reported (``changedValues()`` has it). A
     /// property whose value came back to the event's start is not either. An object inserted during the event
     /// reports every persistent property that has a value, each with `nil` (it had none before).
