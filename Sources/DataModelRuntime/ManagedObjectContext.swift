@@ -342,6 +342,16 @@ public final class ManagedObjectContext {
         object.isFault = false
     }
 
+    /// ``decodeRow(_:entity:into:)`` with the values in the next block of `arena` (a fetch's rows).
+    @inline(__always)
+    func decodeRow<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        object.values = decodeValues(statement, entity: entity, in: &arena)
+        object.version = statement.int64(at: 2)
+        object.isFault = false
+    }
+
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     func decodeStoredRow<Row: StoreRow>(_ statement: Row, entity: EntityRuntime) -> StoredRow {
         StoredRow(values: decodeValues(statement, entity: entity), version: statement.int64(at: 2))
@@ -369,19 +379,40 @@ public final class ManagedObjectContext {
         let attributes = entity.attributeDecoding
         let relationships = entity.relationshipDecoding
         return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) { values in
-            for index in attributes.indices {
-                switch attributes[index] {
-                case .column(let column, .externalBinary):
-                    values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
-                case .column(let column, let kind):
-                    Self.read(statement, at: column, as: kind, into: values, attribute: index)
-                case .constant(let value):
-                    values.initialize(attribute: index, to: value)
-                }
+            decodeValues(statement, entity: entity, into: values)
+        }
+    }
+
+    /// ``decodeValues(_:entity:)`` into the next block of `arena`.
+    @inline(__always)
+    private func decodeValues<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, in arena: inout ObjectValueArena
+    ) -> ObjectValues {
+        ObjectValues(
+            attributeCount: entity.attributeDecoding.count, relationshipCount: entity.relationshipDecoding.count,
+            in: &arena
+        ) { values in
+            decodeValues(statement, entity: entity, into: values)
+        }
+    }
+
+    /// Writes the values of the current row of `statement` through `values`.
+    @inline(__always)
+    private func decodeValues<Row: StoreRow>(_ statement: Row, entity: EntityRuntime, into values: ObjectValueWriter) {
+        let attributes = entity.attributeDecoding
+        let relationships = entity.relationshipDecoding
+        for index in attributes.indices {
+            switch attributes[index] {
+            case .column(let column, .externalBinary):
+                values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
+            case .column(let column, let kind):
+                Self.read(statement, at: column, as: kind, into: values, attribute: index)
+            case .constant(let value):
+                values.initialize(attribute: index, to: value)
             }
-            for index in relationships.indices {
-                values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
-            }
+        }
+        for index in relationships.indices {
+            values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
         }
     }
 
