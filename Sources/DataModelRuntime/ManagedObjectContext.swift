@@ -292,6 +292,7 @@ public final class ManagedObjectContext {
                 let statement = try database.cachedStatement(sql)
                 defer { statement.resetIgnoringErrors() }
                 for (offset, id) in ids.enumerated() { try statement.bind(id.primaryKey, at: Int32(offset + 1)) }
+                var arena = ObjectValueArena()
                 while try statement.step() == .row {
                     guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
                     let id = ObjectID(
@@ -299,7 +300,7 @@ public final class ManagedObjectContext {
                         primaryKey: statement.int64(at: 0))
                     guard let object = registered[id], object.isFault else { continue }
                     object.faultBatch = nil
-                    decodeRow(statement, entity: rowEntity, into: object)
+                    decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
                 }
             } catch {
                 return  // each object then loads alone
@@ -362,6 +363,16 @@ public final class ManagedObjectContext {
         switch statement {
         case .sqlite(let rows): decodeRow(rows, entity: entity, into: object)
         case .postgres(let rows): decodeRow(rows, entity: entity, into: object)
+        }
+    }
+
+    /// ``decodeRow(_:entity:into:arena:)`` of a statement of either store.
+    func decodeRow(
+        _ statement: StoreStatement, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        switch statement {
+        case .sqlite(let rows): decodeRow(rows, entity: entity, into: object, arena: &arena)
+        case .postgres(let rows): decodeRow(rows, entity: entity, into: object, arena: &arena)
         }
     }
 
@@ -512,16 +523,17 @@ public final class ManagedObjectContext {
     private func loadToManyRows<Row: StoreRow>(_ statement: Row, into list: inout [ObjectID]) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
+        var arena = ObjectValueArena()
         while try statement.nextRow() {
             guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
             let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
             if let existing = registered.find(id, orVacancy: &vacancy) {
                 if existing.isDeleted { continue }
-                if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
+                if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
             } else {
                 let loaded = entity.objectType.init(
                     ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                decodeRow(statement, entity: entity, into: loaded)
+                decodeRow(statement, entity: entity, into: loaded, arena: &arena)
                 registered.fill(vacancy, with: loaded)
             }
             list.append(id)
