@@ -495,13 +495,24 @@ public final class ManagedObjectContext {
     /// this context left out). One query reads the destinations' rows too: faults among them
     /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
+        var unused: [ManagedObject]?
+        return loadToMany(relationship, of: object, collecting: &unused)
+    }
+
+    /// ``loadToMany(_:of:)``, appending the destination objects it reads, in the list's order, to `objects` when
+    /// it is not `nil` (so the caller need not look each one up again; a list read another way appends nothing).
+    func loadToMany(
+        _ relationship: RelationshipRuntime, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+    ) -> ObjectIDList {
         guard !object.isInserted else { return ObjectIDList() }
         if let parent { return coordinator.locked { toManyThroughParent(parent, relationship, of: object) } }
         guard let sql = relationship.loadSQL else { return ObjectIDList() }
-        return coordinator.locked { loadToManyLocked(sql, of: object) }
+        return coordinator.locked { loadToManyLocked(sql, of: object, collecting: &objects) }
     }
 
-    private func loadToManyLocked(_ sql: String, of object: ManagedObject) -> ObjectIDList {
+    private func loadToManyLocked(
+        _ sql: String, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+    ) -> ObjectIDList {
         var list: [ObjectID] = []
         do {
             let statement = try database.cachedStatement(sql)
@@ -509,8 +520,8 @@ public final class ManagedObjectContext {
             try statement.bind(object.objectID.primaryKey, at: 1)
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
-            case .sqlite(let rows): try loadToManyRows(rows, into: &list)
-            case .postgres(let rows): try loadToManyRows(rows, into: &list)
+            case .sqlite(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
+            case .postgres(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -519,8 +530,10 @@ public final class ManagedObjectContext {
     }
 
     /// The rows of a to-many's statement as registered objects (faults filled, unknown ones registered), their IDs
-    /// appended to `list` (deleted ones left out).
-    private func loadToManyRows<Row: StoreRow>(_ statement: Row, into list: inout [ObjectID]) throws(StoreError) {
+    /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
+    private func loadToManyRows<Row: StoreRow>(
+        _ statement: Row, into list: inout [ObjectID], collecting objects: inout [ManagedObject]?
+    ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
         var arena = ObjectValueArena()
@@ -530,11 +543,13 @@ public final class ManagedObjectContext {
             if let existing = registered.find(id, orVacancy: &vacancy) {
                 if existing.isDeleted { continue }
                 if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
+                objects?.append(existing)
             } else {
                 let loaded = entity.objectType.init(
                     ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
                 decodeRow(statement, entity: entity, into: loaded, arena: &arena)
                 registered.fill(vacancy, with: loaded)
+                objects?.append(loaded)
             }
             list.append(id)
         }

@@ -380,8 +380,14 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
             header.pointee.usedBlocks = Int32(truncatingIfNeeded: used &+ 1)
             let total = Int(header.pointee.attributeCount) &+ Int(header.pointee.relationshipCount)
             let block = elements + used &* Self.blockWords(total)
-            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload.
-            block.initialize(repeating: 0, count: Self.tagWords(total))
+            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload. A word or two: stored
+            // one by one, not through `memset`.
+            var word = 0
+            let words = Self.tagWords(total)
+            while word < words {
+                (block + word).initialize(to: 0)
+                word &+= 1
+            }
             return UnsafeMutableRawPointer(block)
         }
     }
