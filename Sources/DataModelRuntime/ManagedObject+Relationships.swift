@@ -165,7 +165,8 @@ extension ManagedObject {
     /// ``loadRelationship(_:)``; when it reads a to-many from the store and `objects` is not `nil`, the
     /// destination objects are appended to it in the list's order (see
     /// ``ManagedObjectContext/loadToMany(_:of:collecting:)``).
-    final func loadRelationship(_ relationship: RelationshipRuntime, collecting objects: inout [ManagedObject]?) -> Bool {
+    final func loadRelationship(_ relationship: RelationshipRuntime, collecting objects: inout [ManagedObject]?) -> Bool
+    {
         if isFault { fireFaultIfNeeded() }
         guard values.relationshipIndices.contains(relationship.index) else { return false }
         if values.isToManyFault(relationship.index) {

@@ -69,7 +69,9 @@ struct FetchValueBufferTests {
         kept.age = 77
         #expect(kept.age == 77)
         try context.save()
-        #expect(try store.reopened().fetch(EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.age == 77 })).count == 1)
+        #expect(
+            try store.reopened().fetch(EmployeeEntity.fetchRequest().filtered(by: #Predicate { $0.age == 77 })).count
+                == 1)
     }
 
     @Test("to-many loads and batch faults read into shared buffers", arguments: StoreKind.allCases)
