@@ -169,10 +169,10 @@ final class EntityRuntime {
 
     /// All attributes, inherited first.
     let attributes: [AttributeDescription]
-    private let attributeIndexByName: [String: Int]
-    /// The attributes' names in memory of their own, which ``attributeIndex(_:)`` reads without
-    /// retaining an array buffer per lookup (every generated property read looks up its key).
-    private let attributeNameBuffer: UnsafeMutableBufferPointer<String>
+    /// The attributes' names, for ``attributeIndex(_:)`` (every generated property read looks up its key).
+    private let attributeNames: PropertyNameTable
+    /// The relationships' names, for ``relationship(named:)``.
+    private let relationshipNames: PropertyNameTable
     /// Attributes save must check (required, bounded or patterned), with their index.
     let validatedAttributes: [(index: Int, attribute: AttributeDescription)]
     /// Ordered to-many relationships stored through the inverse's foreign key (their `Z_FOK_`
@@ -264,18 +264,14 @@ final class EntityRuntime {
         self.tableName = layout.tableName
         let attributes = lineage.flatMap(\.attributes)
         self.attributes = attributes
-        var attributeIndex: [String: Int] = [:]
-        for (offset, attribute) in attributes.enumerated() { attributeIndex[attribute.name] = offset }
-        self.attributeIndexByName = attributeIndex
-        let nameBuffer = UnsafeMutableBufferPointer<String>.allocate(capacity: attributes.count)
-        _ = nameBuffer.initialize(from: attributes.map(\.name))
-        self.attributeNameBuffer = nameBuffer
+        self.attributeNames = PropertyNameTable(attributes.map(\.name))
         self.validatedAttributes = attributes.enumerated().filter { _, attribute in
             !attribute.isTransient
                 && (!attribute.isOptional || attribute.minValue != nil || attribute.maxValue != nil
                     || attribute.regularExpression != nil)
         }.map { (index: $0.offset, attribute: $0.element) }
         self.relationshipDescriptions = lineage.flatMap(\.relationships)
+        self.relationshipNames = PropertyNameTable(relationshipDescriptions.map(\.name))
         self.observationKeyPaths = (0..<(attributes.count + relationshipDescriptions.count)).map {
             \ManagedObject.[observedProperty: $0]
         }
@@ -299,7 +295,7 @@ final class EntityRuntime {
             }
             switch column.role {
             case .attribute:
-                if let index = attributeIndex[property] {
+                if let index = attributeNames.index(of: property) {
                     rowColumns.append(.attribute(index: index, kind: ColumnKind(attributes[index])))
                 } else {
                     rowColumns.append(.unused)
@@ -391,21 +387,15 @@ final class EntityRuntime {
         Int32(3 + count - 1 - offset)
     }
 
-    /// The index of the attribute called `name`: a linear scan for small entities (literal keys
-    /// compare by identity), a hash lookup for large ones.
+    /// The index of the attribute called `name` (see ``PropertyNameTable``).
     @inline(__always)
     func attributeIndex(_ name: String) -> Int? {
-        let names = attributeNameBuffer
-        if names.count <= 12 {
-            for index in 0..<names.count where names[index] == name { return index }
-            return nil
-        }
-        return attributeIndexByName[name]
+        attributeNames.index(of: name)
     }
 
     deinit {
-        attributeNameBuffer.deinitialize()
-        attributeNameBuffer.deallocate()
+        attributeNames.deallocate()
+        relationshipNames.deallocate()
     }
 
     /// `UPDATE … SET "Z_OPT" = ?, <the columns of `mask`> = ? … WHERE "Z_PK" = ? AND "Z_OPT" = ?`:
@@ -419,15 +409,11 @@ final class EntityRuntime {
             + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
     }
 
-    /// The relationship called `name`: a linear scan for entities with few relationships (literal
-    /// keys compare by identity), a hash lookup for the others.
+    /// The relationship called `name` (see ``PropertyNameTable``).
     @inline(__always)
     func relationship(named name: String) -> RelationshipRuntime? {
-        if relationships.count <= 12 {
-            for relationship in relationships where relationship.description.name == name { return relationship }
-            return nil
-        }
-        return relationshipIndex[name].map { relationships[$0] }
+        guard let index = relationshipNames.index(of: name), index < relationships.count else { return nil }
+        return relationships[index]
     }
 
     /// Whether `other` is this entity or one of its sub-entities.

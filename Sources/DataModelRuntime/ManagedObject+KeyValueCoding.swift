@@ -74,13 +74,7 @@ extension ManagedObject {
     /// The value of the attribute or relationship `key`, or a ``KeyValueError`` when the entity has none.
     public func checkedValue(forKey key: String) throws(KeyValueError) -> Any? {
         if let index = entityRuntime.attributeIndex(key) {
-            let stored = primitiveValue(for: key)
-            let type = entityRuntime.attributes[index].type
-            // Core Data's archives (its default transformer's) read as their values; other bytes as `Data`.
-            if type == .transformable, case .blob(let data) = stored, let value = KeyedArchive.decode(data) {
-                return value
-            }
-            return Self.swiftValue(stored, of: type)
+            return Self.attributeValue(primitiveValue(for: key), of: entityRuntime.attributes[index].type)
         }
         guard let relationship = relationship(key) else {
             guard fetchedPropertyDescription(key) != nil else { throw .unknownKey(entity: entity.name, key: key) }
@@ -175,6 +169,15 @@ extension ManagedObject {
     }
 
     // MARK: Conversions
+
+    /// The value of an attribute of `type` as ``value(forKey:)`` reads it: ``swiftValue(_:of:)``, except that a
+    /// transformable holding Core Data's archive (its default transformer's) reads as the archived value.
+    static func attributeValue(_ stored: PrimitiveValue, of type: AttributeType) -> Any? {
+        if type == .transformable, case .blob(let data) = stored, let value = KeyedArchive.decode(data) {
+            return value
+        }
+        return swiftValue(stored, of: type)
+    }
 
     /// The Swift value of a stored value of `type`.
     static func swiftValue(_ stored: PrimitiveValue, of type: AttributeType) -> Any? {

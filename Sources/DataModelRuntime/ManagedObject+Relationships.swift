@@ -160,10 +160,19 @@ extension ManagedObject {
     /// Fires the object's fault and the relationship's fault; whether the object has the
     /// relationship's value.
     final func loadRelationship(_ relationship: RelationshipRuntime) -> Bool {
+        var unused: [ManagedObject]?
+        return loadRelationship(relationship, collecting: &unused)
+    }
+
+    /// ``loadRelationship(_:)``; when it reads a to-many from the store and `objects` is not `nil`, the
+    /// destination objects are appended to it in the list's order (see
+    /// ``ManagedObjectContext/loadToMany(_:of:collecting:)``).
+    final func loadRelationship(_ relationship: RelationshipRuntime, collecting objects: inout [ManagedObject]?) -> Bool
+    {
         if isFault { fireFaultIfNeeded() }
         guard values.relationshipIndices.contains(relationship.index) else { return false }
         if values.isToManyFault(relationship.index) {
-            let loaded = context?.loadToMany(relationship, of: self) ?? ObjectIDList()
+            let loaded = context?.loadToMany(relationship, of: self, collecting: &objects) ?? ObjectIDList()
             values[relationship: relationship.index] = .toMany(loaded)
             if snapshot != nil, case .toManyFault? = snapshot?[relationship: relationship.index] {
                 snapshot?[relationship: relationship.index] = .toMany(loaded)
@@ -195,16 +204,20 @@ extension ManagedObject {
     /// The destination objects of relationship `key`, in order.
     final func destinations(_ key: String) -> [ManagedObject] {
         guard let relationship = relationship(key), let context else { return [] }
-        switch relationshipValue(relationship) {
-        case .toOne(let id)?: return id.flatMap { context.object(for: $0) }.map { [$0] } ?? []
-        case .toMany(let list)?:
+        // A to-many read from the store now hands over the objects it registered: no second lookup of each.
+        var loaded: [ManagedObject]? = relationship.isToMany ? [] : nil
+        guard loadRelationship(relationship, collecting: &loaded) else { return [] }
+        switch values[relationship: relationship.index] {
+        case .toOne(let id): return id.flatMap { context.object(for: $0) }.map { [$0] } ?? []
+        case .toMany(let list):
+            if let loaded, loaded.count == list.count, !loaded.isEmpty { return loaded }
             var objects: [ManagedObject] = []
             objects.reserveCapacity(list.count)
             for id in list.ids {
                 if let object = context.object(for: id) { objects.append(object) }
             }
             return objects
-        case .toManyFault?, nil: return []
+        case .toManyFault: return []
         }
     }
 

@@ -206,7 +206,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
             box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
             return
         }
-        guard shared.probe.isTracking(self) else { return }
+        // Borrowed: `shared` holds the probe for the object's whole life (no retain and release per read).
+        guard Unmanaged.passUnretained(shared.probe)._withUnsafeGuaranteedRef({ $0.isTracking(self) }) else { return }
         let box = ObservationBox()
         shared.observations[ObjectIdentifier(self)] = box
         isObserved = true

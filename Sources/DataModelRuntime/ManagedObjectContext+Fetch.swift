@@ -500,6 +500,7 @@ extension ManagedObjectContext {
         into objects: inout ObjectCollector
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
+        var arena = ObjectValueArena()
         while try statement.nextRow() {
             let primaryKey = statement.int64(at: 0)
             let number = statement.int(at: 1)
@@ -519,7 +520,7 @@ extension ManagedObjectContext {
                         batch?.ids.append(id)
                         object.faultBatch = batch
                     } else {
-                        decodeRow(statement, entity: object.entityRuntime, into: object)
+                        decodeRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
                     }
                 }
                 objects.append(object)
@@ -537,7 +538,7 @@ extension ManagedObjectContext {
                 batch?.ids.append(id)
                 object.faultBatch = batch
             } else {
-                decodeRow(statement, entity: rowEntity, into: object)
+                decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
             }
             registered.fill(vacancy, with: object)
             objects.append(object)

@@ -139,6 +139,7 @@ extension ManagedObjectContext {
                 defer { statement.resetIgnoringErrors() }
                 for (offset, key) in keys.enumerated() { try statement.bind(key, at: Int32(offset + 1)) }
                 var vacancy = ObjectTable.Vacancy()
+                var arena = ObjectValueArena()
                 while try statement.step() == .row {
                     guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
                     let id = ObjectID(
@@ -146,12 +147,12 @@ extension ManagedObjectContext {
                         primaryKey: statement.int64(at: 0))
                     let extra = extraColumn ? statement.int64(at: Int32(3 + entity.rowColumns.count)) : 0
                     if let existing = registered.find(id, orVacancy: &vacancy) {
-                        if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
+                        if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
                         loaded.append((existing, extra))
                     } else {
                         let object = entity.objectType.init(
                             ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                        decodeRow(statement, entity: entity, into: object)
+                        decodeRow(statement, entity: entity, into: object, arena: &arena)
                         registered.fill(vacancy, with: object)
                         loaded.append((object, extra))
                     }

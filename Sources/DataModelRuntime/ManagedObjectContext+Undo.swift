@@ -60,8 +60,20 @@ extension ManagedObjectContext {
 
     /// Ends the current event's undo group, as Core Data does at the end of each event: the changes made
     /// since are undone by the next ``undo()``, separately from these.
+    ///
+    /// It also ends the event ``ManagedObject/changedValuesForCurrentEvent()`` reports.
     public func processPendingChanges() {
         undoManager?.endEventGroup()
+        noteEventEnd()
+    }
+
+    /// The record of the undo manager's open group, when it has one: the states before the group's first change of
+    /// each object it changed.
+    var openUndoRecord: UndoRecord? {
+        guard let undoManager, let record = undoRecord, record.token == undoManager.groupToken,
+            undoManager.groupingLevel > 0
+        else { return nil }
+        return record
     }
 
     /// Records `object`'s state before a change, for the undo manager's open group.
@@ -77,9 +89,7 @@ extension ManagedObjectContext {
         guard let undoManager, undoManager.isUndoRegistrationEnabled, !undoManager.isUndoing,
             !undoManager.isRedoing
         else { return nil }
-        if let record = undoRecord, record.token == undoManager.groupToken, undoManager.groupingLevel > 0 {
-            return record
-        }
+        if let record = openUndoRecord { return record }
         var created: UndoRecord?
         undoManager.registerUndo(withTarget: self) { context in
             if let created { context.revert(created) }
@@ -95,6 +105,8 @@ extension ManagedObjectContext {
     /// actions: the states they recorded are now older than the saved state.
     func noteSaveForUndo() {
         saveGeneration += 1
+        // The saved values are the next event's start (``ManagedObject/changedValuesForCurrentEvent()``).
+        eventStartValues.removeAll()
         guard let undoManager else { return }
         undoManager.endEventGroup()
         undoRecord = nil

@@ -83,6 +83,9 @@ public final class ManagedObjectContext {
     var undoRecord: UndoRecord?
     /// Counts saves: an undo state recorded before the last save is applied as a change to the saved state.
     var saveGeneration = 0
+    /// Without an undo manager, the values of the objects that had unsaved changes when the last event ended
+    /// (``processPendingChanges()``): where ``ManagedObject/changedValuesForCurrentEvent()`` starts.
+    var eventStartValues: [ObjectID: ObjectValues] = [:]
 
     /// Every object the context knows, by ID.
     @exclusivity(unchecked) var registered = ObjectTable()
@@ -295,6 +298,7 @@ public final class ManagedObjectContext {
                 let statement = try database.cachedStatement(sql)
                 defer { statement.resetIgnoringErrors() }
                 for (offset, id) in ids.enumerated() { try statement.bind(id.primaryKey, at: Int32(offset + 1)) }
+                var arena = ObjectValueArena()
                 while try statement.step() == .row {
                     guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
                     let id = ObjectID(
@@ -302,7 +306,7 @@ public final class ManagedObjectContext {
                         primaryKey: statement.int64(at: 0))
                     guard let object = registered[id], object.isFault else { continue }
                     object.faultBatch = nil
-                    decodeRow(statement, entity: rowEntity, into: object)
+                    decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
                 }
             } catch {
                 return  // each object then loads alone
@@ -345,6 +349,16 @@ public final class ManagedObjectContext {
         object.isFault = false
     }
 
+    /// ``decodeRow(_:entity:into:)`` with the values in the next block of `arena` (a fetch's rows).
+    @inline(__always)
+    func decodeRow<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        object.values = decodeValues(statement, entity: entity, in: &arena)
+        object.version = statement.int64(at: 2)
+        object.isFault = false
+    }
+
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
     func decodeStoredRow<Row: StoreRow>(_ statement: Row, entity: EntityRuntime) -> StoredRow {
         StoredRow(values: decodeValues(statement, entity: entity), version: statement.int64(at: 2))
@@ -355,6 +369,16 @@ public final class ManagedObjectContext {
         switch statement {
         case .sqlite(let rows): decodeRow(rows, entity: entity, into: object)
         case .postgres(let rows): decodeRow(rows, entity: entity, into: object)
+        }
+    }
+
+    /// ``decodeRow(_:entity:into:arena:)`` of a statement of either store.
+    func decodeRow(
+        _ statement: StoreStatement, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        switch statement {
+        case .sqlite(let rows): decodeRow(rows, entity: entity, into: object, arena: &arena)
+        case .postgres(let rows): decodeRow(rows, entity: entity, into: object, arena: &arena)
         }
     }
 
@@ -372,19 +396,40 @@ public final class ManagedObjectContext {
         let attributes = entity.attributeDecoding
         let relationships = entity.relationshipDecoding
         return ObjectValues(attributeCount: attributes.count, relationshipCount: relationships.count) { values in
-            for index in attributes.indices {
-                switch attributes[index] {
-                case .column(let column, .externalBinary):
-                    values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
-                case .column(let column, let kind):
-                    Self.read(statement, at: column, as: kind, into: values, attribute: index)
-                case .constant(let value):
-                    values.initialize(attribute: index, to: value)
-                }
+            decodeValues(statement, entity: entity, into: values)
+        }
+    }
+
+    /// ``decodeValues(_:entity:)`` into the next block of `arena`.
+    @inline(__always)
+    private func decodeValues<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, in arena: inout ObjectValueArena
+    ) -> ObjectValues {
+        ObjectValues(
+            attributeCount: entity.attributeDecoding.count, relationshipCount: entity.relationshipDecoding.count,
+            in: &arena
+        ) { values in
+            decodeValues(statement, entity: entity, into: values)
+        }
+    }
+
+    /// Writes the values of the current row of `statement` through `values`.
+    @inline(__always)
+    private func decodeValues<Row: StoreRow>(_ statement: Row, entity: EntityRuntime, into values: ObjectValueWriter) {
+        let attributes = entity.attributeDecoding
+        let relationships = entity.relationshipDecoding
+        for index in attributes.indices {
+            switch attributes[index] {
+            case .column(let column, .externalBinary):
+                values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
+            case .column(let column, let kind):
+                Self.read(statement, at: column, as: kind, into: values, attribute: index)
+            case .constant(let value):
+                values.initialize(attribute: index, to: value)
             }
-            for index in relationships.indices {
-                values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
-            }
+        }
+        for index in relationships.indices {
+            values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
         }
     }
 
@@ -456,13 +501,24 @@ public final class ManagedObjectContext {
     /// this context left out). One query reads the destinations' rows too: faults among them
     /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
+        var unused: [ManagedObject]?
+        return loadToMany(relationship, of: object, collecting: &unused)
+    }
+
+    /// ``loadToMany(_:of:)``, appending the destination objects it reads, in the list's order, to `objects` when
+    /// it is not `nil` (so the caller need not look each one up again; a list read another way appends nothing).
+    func loadToMany(
+        _ relationship: RelationshipRuntime, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+    ) -> ObjectIDList {
         guard !object.isInserted else { return ObjectIDList() }
         if let parent { return coordinator.locked { toManyThroughParent(parent, relationship, of: object) } }
         guard let sql = relationship.loadSQL else { return ObjectIDList() }
-        return coordinator.locked { loadToManyLocked(sql, of: object) }
+        return coordinator.locked { loadToManyLocked(sql, of: object, collecting: &objects) }
     }
 
-    private func loadToManyLocked(_ sql: String, of object: ManagedObject) -> ObjectIDList {
+    private func loadToManyLocked(
+        _ sql: String, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+    ) -> ObjectIDList {
         var list: [ObjectID] = []
         do {
             let statement = try database.cachedStatement(sql)
@@ -470,8 +526,8 @@ public final class ManagedObjectContext {
             try statement.bind(object.objectID.primaryKey, at: 1)
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
-            case .sqlite(let rows): try loadToManyRows(rows, into: &list)
-            case .postgres(let rows): try loadToManyRows(rows, into: &list)
+            case .sqlite(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
+            case .postgres(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -480,21 +536,26 @@ public final class ManagedObjectContext {
     }
 
     /// The rows of a to-many's statement as registered objects (faults filled, unknown ones registered), their IDs
-    /// appended to `list` (deleted ones left out).
-    private func loadToManyRows<Row: StoreRow>(_ statement: Row, into list: inout [ObjectID]) throws(StoreError) {
+    /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
+    private func loadToManyRows<Row: StoreRow>(
+        _ statement: Row, into list: inout [ObjectID], collecting objects: inout [ManagedObject]?
+    ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
+        var arena = ObjectValueArena()
         while try statement.nextRow() {
             guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
             let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
             if let existing = registered.find(id, orVacancy: &vacancy) {
                 if existing.isDeleted { continue }
-                if existing.isFault { decodeRow(statement, entity: entity, into: existing) }
+                if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
+                objects?.append(existing)
             } else {
                 let loaded = entity.objectType.init(
                     ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                decodeRow(statement, entity: entity, into: loaded)
+                decodeRow(statement, entity: entity, into: loaded, arena: &arena)
                 registered.fill(vacancy, with: loaded)
+                objects?.append(loaded)
             }
             list.append(id)
         }
@@ -565,6 +626,7 @@ public final class ManagedObjectContext {
         deletedList.removeAll()
         undoManager?.removeAllActions()
         undoRecord = nil
+        eventStartValues.removeAll()
     }
 
     /// Forgets every object, as Core Data's `reset()`: unsaved changes are discarded, and every object the context

@@ -13,9 +13,14 @@ import Foundation
 /// fault's) need no buffer at all.
 struct ObjectValues {
     private var storage: ObjectValueStorage?
+    /// Where this object's values start in ``storage`` (its block; `nil` with no storage).
+    private var block: UnsafeMutableRawPointer?
 
     /// No values: a fault's, until its row is read.
-    init() { storage = nil }
+    init() {
+        storage = nil
+        block = nil
+    }
 
     /// Values copied from lists (cold paths: defaults, merges, conflicts).
     init(attributes: [PrimitiveValue], relationships: [RelationshipValue]) {
@@ -33,18 +38,43 @@ struct ObjectValues {
     init(attributeCount: Int, relationshipCount: Int, initializingWith body: (ObjectValueWriter) -> Void) {
         guard attributeCount > 0 || relationshipCount > 0 else {
             storage = nil
+            block = nil
             return
         }
         let storage = ObjectValueStorage.make(attributeCount: attributeCount, relationshipCount: relationshipCount)
+        // safe: a new storage has room for one block.
+        let block = storage.claimBlock()!
         // `storage` is alive while `body` writes through the writer: it is used after it.
-        body(storage.writer)
+        body(storage.writer(block))
         self.storage = storage
+        self.block = block
+    }
+
+    /// Values built in place in the next block of `arena` (see ``ObjectValueArena``), as
+    /// ``init(attributeCount:relationshipCount:initializingWith:)`` builds them in a buffer of their own.
+    @inline(__always)
+    init(
+        attributeCount: Int, relationshipCount: Int, in arena: inout ObjectValueArena,
+        initializingWith body: (ObjectValueWriter) -> Void
+    ) {
+        guard attributeCount > 0 || relationshipCount > 0 else {
+            storage = nil
+            block = nil
+            return
+        }
+        let (storage, block) = arena.claim(attributeCount: attributeCount, relationshipCount: relationshipCount)
+        body(storage.writer(block))
+        self.storage = storage
+        self.block = block
     }
 
     /// A copy of these values in a buffer of its own (not shared with these).
     func uniqueCopy() -> ObjectValues {
         var copy = ObjectValues()
-        copy.storage = storage?.copy()
+        guard let storage, let block else { return copy }
+        let copied = storage.copy(block)
+        copy.storage = copied.storage
+        copy.block = copied.block
         return copy
     }
 
@@ -62,8 +92,8 @@ struct ObjectValues {
     /// The value of attribute `index`.
     subscript(attribute index: Int) -> PrimitiveValue {
         get {
-            guard let storage else { preconditionFailure("attribute index out of range") }
-            return storage.attributeSlot(index).attribute
+            guard let storage, let block else { preconditionFailure("attribute index out of range") }
+            return storage.attributeSlot(index, block).attribute
         }
         set {
             makeUnique()
@@ -76,8 +106,8 @@ struct ObjectValues {
     /// The value of relationship `index`.
     subscript(relationship index: Int) -> RelationshipValue {
         get {
-            guard let storage else { preconditionFailure("relationship index out of range") }
-            return storage.relationshipSlot(index).relationship
+            guard let storage, let block else { preconditionFailure("relationship index out of range") }
+            return storage.relationshipSlot(index, block).relationship
         }
         set {
             makeUnique()
@@ -92,38 +122,38 @@ struct ObjectValues {
     /// for a save's binds, which read each value in place.
     @inline(__always)
     func borrowedAttributeSlot(_ index: Int) -> ObjectValueSlot {
-        guard let storage else { preconditionFailure("attribute index out of range") }
-        return storage.attributeSlot(index)
+        guard let storage, let block else { preconditionFailure("attribute index out of range") }
+        return storage.attributeSlot(index, block)
     }
 
     /// The slot of relationship `index` (see ``borrowedAttributeSlot(_:)``).
     @inline(__always)
     func borrowedRelationshipSlot(_ index: Int) -> ObjectValueSlot {
-        guard let storage else { preconditionFailure("relationship index out of range") }
-        return storage.relationshipSlot(index)
+        guard let storage, let block else { preconditionFailure("relationship index out of range") }
+        return storage.relationshipSlot(index, block)
     }
 
     /// The value of attribute `index`, or `.null` when there is no such attribute (a fault's
     /// empty values): one read of the buffer, without copying the buffer reference.
     @inline(__always)
     func attributeIfPresent(_ index: Int) -> PrimitiveValue {
-        guard let storage, let slot = storage.attributeSlotIfPresent(index) else { return .null }
+        guard let storage, let block, let slot = storage.attributeSlotIfPresent(index, block) else { return .null }
         return slot.attribute
     }
 
     /// Whether relationship `index` holds a to-one value (with a destination or none), read in place.
     @inline(__always)
     func holdsToOne(_ index: Int) -> Bool {
-        guard let storage else { return false }
-        return storage.relationshipSlot(index).tag.pointee <= 1
+        guard let storage, let block else { return false }
+        return storage.relationshipSlot(index, block).tag.pointee <= 1
     }
 
     /// The destination of the to-one relationship `index`, read in place; `nil` when it has none (or
     /// holds a to-many).
     @inline(__always)
     func toOneID(_ index: Int) -> ObjectID? {
-        guard let storage else { return nil }
-        let slot = storage.relationshipSlot(index)
+        guard let storage, let block else { return nil }
+        let slot = storage.relationshipSlot(index, block)
         return slot.tag.pointee == 1 ? slot.payload.load(as: ObjectID.self) : nil
     }
 
@@ -142,21 +172,21 @@ struct ObjectValues {
 
     /// Whether relationship `index` is a to-many not loaded yet (read in place, no copy).
     func isToManyFault(_ index: Int) -> Bool {
-        guard let storage else { return false }
-        return storage.relationshipSlot(index).tag.pointee == 2
+        guard let storage, let block else { return false }
+        return storage.relationshipSlot(index, block).tag.pointee == 2
     }
 
     /// Whether relationship `index` is a loaded to-many (read in place, no copy).
     func isLoadedToMany(_ index: Int) -> Bool {
-        guard let storage, index >= 0 && index < storage.relationshipCount else { return false }
-        return storage.relationshipSlot(index).tag.pointee == 3
+        guard let storage, let block, index >= 0 && index < storage.relationshipCount else { return false }
+        return storage.relationshipSlot(index, block).tag.pointee == 3
     }
 
     /// Whether the loaded to-many `index` holds `id`, read in place (no copy of the list);
     /// `nil` when relationship `index` holds no loaded list.
     func toManyContains(_ index: Int, _ id: ObjectID) -> Bool? {
-        guard let storage else { return nil }
-        let slot = storage.relationshipSlot(index)
+        guard let storage, let block else { return nil }
+        let slot = storage.relationshipSlot(index, block)
         guard slot.tag.pointee == 3 else { return nil }
         return slot.payload.assumingMemoryBound(to: ObjectIDList.self).pointee.contains(id)
     }
@@ -179,17 +209,23 @@ struct ObjectValues {
     /// The relationship values, as a list.
     var relationships: [RelationshipValue] { relationshipIndices.map { self[relationship: $0] } }
 
-    /// Copies the buffer when another value shares it.
+    /// Copies the values into a buffer of their own when another value shares theirs (a
+    /// snapshot, or the other objects of a fetch: see ``ObjectValueArena``).
     private mutating func makeUnique() {
-        guard !isKnownUniquelyReferenced(&storage), let shared = storage else { return }
-        storage = shared.copy()
+        guard !isKnownUniquelyReferenced(&storage), let shared = storage, let block else { return }
+        let copy = shared.copy(block)
+        storage = copy.storage
+        self.block = copy.block
     }
 }
 
-/// The counts at the head of an ``ObjectValueStorage``: 32-bit, so the header takes 8 bytes.
+/// The head of an ``ObjectValueStorage``: the value counts of each block, how many blocks it
+/// has room for and how many are handed out. 32-bit, so the header takes 16 bytes.
 struct ObjectValueCounts {
     let attributeCount: Int32
     let relationshipCount: Int32
+    let blockCapacity: Int32
+    var usedBlocks: Int32
 }
 
 /// Where one value of an ``ObjectValueStorage`` lives: its tag byte and its 16-byte payload.
@@ -340,39 +376,41 @@ struct ObjectValueWriter {
     }
 }
 
-/// The buffer of ``ObjectValues``: a header with the counts, then one tag byte per value
-/// (attributes, then relationships; rounded up to whole words), then a 16-byte payload per value.
+/// The buffer of ``ObjectValues``: a header with the counts, then one or more blocks of the
+/// same shape, each the values of one object: one tag byte per value (attributes, then
+/// relationships; rounded up to whole words), then a 16-byte payload per value.
 ///
 /// A value is a tag and 16 bytes instead of a ``PrimitiveValue`` (17 bytes, a 24-byte stride)
 /// or a ``RelationshipValue`` (likewise): an `EmployeeEntity`'s three attributes and two to-ones
-/// take one 112-byte allocation (a 128-byte heap chunk) instead of 152 (160). Payloads are bound
-/// to their value's type (`String`, `Data`, ``ObjectIDList``) when a value is stored, and read
-/// through the tag; trivial ones (`Int64`, `Double`, ``ObjectID``) are stored as bytes. Only
-/// ``attributeSlot(_:)`` and ``relationshipSlot(_:)`` hand out pointers, each bounds-checked.
+/// take an 88-byte block instead of 152 bytes. Payloads are bound to their value's type
+/// (`String`, `Data`, ``ObjectIDList``) when a value is stored, and read through the tag;
+/// trivial ones (`Int64`, `Double`, ``ObjectID``) are stored as bytes. Only
+/// ``attributeSlot(_:_:)`` and ``relationshipSlot(_:_:)`` hand out pointers, each bounds-checked.
+///
+/// An inserted or changed object's values have a buffer of one block; a fetch puts the values
+/// of many objects in one buffer (``ObjectValueArena``): one allocation and one deallocation
+/// for many rows instead of one per row.
 final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
     /// The number of words of tag bytes for `count` values.
     @inline(__always)
-    private static func tagWords(_ count: Int) -> Int { (count &+ 7) &>> 3 }
+    fileprivate static func tagWords(_ count: Int) -> Int { (count &+ 7) &>> 3 }
 
-    /// A buffer with room for the counts given, every value `null` or `toOne(nil)`.
-    static func make(attributeCount: Int, relationshipCount: Int) -> ObjectValueStorage {
+    /// The number of words of one block of `count` values.
+    @inline(__always)
+    fileprivate static func blockWords(_ count: Int) -> Int { tagWords(count) &+ 2 &* count }
+
+    /// A buffer with room for `blocks` blocks of the counts given; none handed out yet.
+    static func make(attributeCount: Int, relationshipCount: Int, blocks: Int = 1) -> ObjectValueStorage {
         precondition(attributeCount + relationshipCount < Int(Int32.max), "too many properties")
-        let total = attributeCount + relationshipCount
-        let tagWords = tagWords(total)
-        let buffer = create(minimumCapacity: tagWords + 2 * total) { _ in
+        precondition(blocks > 0 && blocks < Int(Int32.max), "block count out of range")
+        let buffer = create(minimumCapacity: blockWords(attributeCount + relationshipCount) * blocks) { _ in
             ObjectValueCounts(
                 attributeCount: Int32(truncatingIfNeeded: attributeCount),
-                relationshipCount: Int32(truncatingIfNeeded: relationshipCount))
+                relationshipCount: Int32(truncatingIfNeeded: relationshipCount),
+                blockCapacity: Int32(truncatingIfNeeded: blocks), usedBlocks: 0)
         }
         // safe: `create` called on this subclass makes an instance of it.
-        let storage = unsafeDowncast(buffer, to: ObjectValueStorage.self)
-        storage.withUnsafeMutablePointerToElements { elements in
-            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload.
-            // A loop, not `initialize(repeating:count:)`: an object's tags are a word or two, and the library
-            // call (a `memset`) cost more than the stores.
-            for word in 0..<tagWords { (elements + word).initialize(to: 0) }
-        }
-        return storage
+        return unsafeDowncast(buffer, to: ObjectValueStorage.self)
     }
 
     /// The counts, read through a pointer (the `header` property would check exclusivity at run time).
@@ -380,69 +418,90 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
         withUnsafeMutablePointerToHeader { $0.pointee }
     }
 
-    /// How many attribute values there are.
+    /// How many attribute values a block has.
     var attributeCount: Int { Int(counts.attributeCount) }
-    /// How many relationship values there are.
+    /// How many relationship values a block has.
     var relationshipCount: Int { Int(counts.relationshipCount) }
 
-    /// The slot of value `position` (attributes first, then relationships), unchecked.
+    /// The next unused block, its values all `null` / `toOne(nil)`; `nil` when every block is handed out.
     @inline(__always)
-    private func slot(_ position: Int, total: Int) -> ObjectValueSlot {
-        withUnsafeMutablePointerToElements { elements in
-            let tags = UnsafeMutableRawPointer(elements).assumingMemoryBound(to: UInt8.self)
-            let payloads = UnsafeMutableRawPointer(elements + Self.tagWords(total))
-            return ObjectValueSlot(tag: tags + position, payload: payloads + 16 * position)
+    func claimBlock() -> UnsafeMutableRawPointer? {
+        withUnsafeMutablePointers { header, elements in
+            let used = Int(header.pointee.usedBlocks)
+            guard used < Int(header.pointee.blockCapacity) else { return nil }
+            header.pointee.usedBlocks = Int32(truncatingIfNeeded: used &+ 1)
+            let total = Int(header.pointee.attributeCount) &+ Int(header.pointee.relationshipCount)
+            let block = elements + used &* Self.blockWords(total)
+            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload. A word or two: stored
+            // one by one, not through `memset`.
+            var word = 0
+            let words = Self.tagWords(total)
+            while word < words {
+                (block + word).initialize(to: 0)
+                word &+= 1
+            }
+            return UnsafeMutableRawPointer(block)
         }
     }
 
-    /// A writer of this buffer's values (see ``ObjectValueWriter``).
+    /// The slot of value `position` (attributes first, then relationships) of `block`, unchecked.
     @inline(__always)
-    var writer: ObjectValueWriter {
+    private static func slot(_ position: Int, total: Int, _ block: UnsafeMutableRawPointer) -> ObjectValueSlot {
+        ObjectValueSlot(
+            tag: block.assumingMemoryBound(to: UInt8.self) + position,
+            payload: block + (8 &* tagWords(total) &+ 16 &* position))
+    }
+
+    /// A writer of the values of `block` (see ``ObjectValueWriter``).
+    @inline(__always)
+    func writer(_ block: UnsafeMutableRawPointer) -> ObjectValueWriter {
         let counts = counts
         let attributes = Int(counts.attributeCount)
         let relationships = Int(counts.relationshipCount)
-        let first = slot(0, total: attributes + relationships)
+        let first = Self.slot(0, total: attributes + relationships, block)
         return ObjectValueWriter(
             tags: first.tag, payloads: first.payload, attributeCount: attributes, relationshipCount: relationships)
     }
 
-    /// The slot of attribute `index`; traps when there is no such attribute.
+    /// The slot of attribute `index` of `block`; traps when there is no such attribute.
     @inline(__always)
-    func attributeSlot(_ index: Int) -> ObjectValueSlot {
+    func attributeSlot(_ index: Int, _ block: UnsafeMutableRawPointer) -> ObjectValueSlot {
         let counts = counts
         precondition(index >= 0 && index < Int(counts.attributeCount), "attribute index out of range")
-        return slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount))
+        return Self.slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount), block)
     }
 
-    /// The slot of relationship `index`; traps when there is no such relationship.
+    /// The slot of relationship `index` of `block`; traps when there is no such relationship.
     @inline(__always)
-    func relationshipSlot(_ index: Int) -> ObjectValueSlot {
+    func relationshipSlot(_ index: Int, _ block: UnsafeMutableRawPointer) -> ObjectValueSlot {
         let counts = counts
         precondition(index >= 0 && index < Int(counts.relationshipCount), "relationship index out of range")
         let attributes = Int(counts.attributeCount)
-        return slot(attributes + index, total: attributes + Int(counts.relationshipCount))
+        return Self.slot(attributes + index, total: attributes + Int(counts.relationshipCount), block)
     }
 
-    /// The slot of attribute `index`, or `nil` when there is no such attribute.
+    /// The slot of attribute `index` of `block`, or `nil` when there is no such attribute.
     @inline(__always)
-    func attributeSlotIfPresent(_ index: Int) -> ObjectValueSlot? {
+    func attributeSlotIfPresent(_ index: Int, _ block: UnsafeMutableRawPointer) -> ObjectValueSlot? {
         let counts = counts
         guard index >= 0 && index < Int(counts.attributeCount) else { return nil }
-        return slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount))
+        return Self.slot(index, total: Int(counts.attributeCount) + Int(counts.relationshipCount), block)
     }
 
-    /// A buffer holding copies of these values.
+    /// A buffer of one block holding copies of the values of `block`.
     ///
     /// Tags are copied as words and plain payloads as bytes; only text, blobs and loaded to-manys are copied as
-    /// values (retaining what they hold). Every inserted object's first change copies its entity's defaults.
-    func copy() -> ObjectValueStorage {
+    /// values (retaining what they hold). Every inserted object copies its entity's defaults this way.
+    func copy(_ block: UnsafeMutableRawPointer) -> (storage: ObjectValueStorage, block: UnsafeMutableRawPointer) {
         let counts = counts
         let attributes = Int(counts.attributeCount)
         let total = attributes + Int(counts.relationshipCount)
         let copy = Self.make(attributeCount: attributes, relationshipCount: Int(counts.relationshipCount))
-        guard total > 0 else { return copy }
-        let source = slot(0, total: total)
-        let target = copy.slot(0, total: total)
+        // safe: a new storage has room for one block.
+        let copiedBlock = copy.claimBlock()!
+        guard total > 0 else { return (copy, copiedBlock) }
+        let source = Self.slot(0, total: total, block)
+        let target = Self.slot(0, total: total, copiedBlock)
         UnsafeMutableRawPointer(target.tag).copyMemory(from: source.tag, byteCount: 8 * Self.tagWords(total))
         for position in 0..<total {
             let from = source.payload + 16 * position
@@ -456,25 +515,74 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
             default: to.copyMemory(from: from, byteCount: 16)
             }
         }
-        return copy
+        return (copy, copiedBlock)
     }
 
     deinit {
-        let counts = counts
-        let attributes = Int(counts.attributeCount)
-        let total = attributes + Int(counts.relationshipCount)
-        guard total > 0 else { return }
-        let first = slot(0, total: total)
-        // Only payloads that hold references need anything: text, blobs and loaded to-manys.
-        for position in 0..<attributes {
-            switch first.tag[position] {
-            case 3: (first.payload + 16 * position).assumingMemoryBound(to: String.self).deinitialize(count: 1)
-            case 4: (first.payload + 16 * position).assumingMemoryBound(to: Data.self).deinitialize(count: 1)
-            default: break
+        withUnsafeMutablePointers { header, elements in
+            let attributes = Int(header.pointee.attributeCount)
+            let total = attributes + Int(header.pointee.relationshipCount)
+            guard total > 0 else { return }
+            let words = Self.blockWords(total)
+            for blockIndex in 0..<Int(header.pointee.usedBlocks) {
+                let first = Self.slot(0, total: total, UnsafeMutableRawPointer(elements + blockIndex &* words))
+                // Only payloads that hold references need anything: text, blobs and loaded to-manys.
+                for position in 0..<attributes {
+                    switch first.tag[position] {
+                    case 3: (first.payload + 16 * position).assumingMemoryBound(to: String.self).deinitialize(count: 1)
+                    case 4: (first.payload + 16 * position).assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+                    default: break
+                    }
+                }
+                for position in attributes..<total where first.tag[position] == 3 {
+                    (first.payload + 16 * position).assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1)
+                }
             }
         }
-        for position in attributes..<total where first.tag[position] == 3 {
-            (first.payload + 16 * position).assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1)
+    }
+}
+
+/// Where a fetch puts the values of the objects it reads: buffers of many blocks
+/// (``ObjectValueStorage``), handed out one block per row.
+///
+/// One allocation serves many rows, and the objects of a fetch release their buffers' last
+/// reference together, so a fetch of many rows costs a few allocations and deallocations instead
+/// of one of each per row. A buffer lives as long as any object whose values it holds (a fetch of
+/// many rows of which one object is kept keeps that object's buffer: at most
+/// ``maximumBlocks`` blocks); an object that changes copies its values out first, as any
+/// shared values are copied (copy-on-write).
+struct ObjectValueArena {
+    /// The buffers being filled, one per shape (a fetch of an entity and its sub-entities has several).
+    private var buffers: [ObjectValueStorage] = []
+    /// The block count of the next buffer of each shape: small for fetches of a few rows, growing to ``maximumBlocks``.
+    private var nextBlocks: [Int] = []
+
+    /// The most blocks one buffer holds.
+    static let maximumBlocks = 256
+
+    init() {}
+
+    /// A block for values of the counts given, and the buffer holding it.
+    @inline(__always)
+    mutating func claim(attributeCount: Int, relationshipCount: Int) -> (ObjectValueStorage, UnsafeMutableRawPointer) {
+        for index in buffers.indices {
+            let counts = buffers[index].counts
+            guard Int(counts.attributeCount) == attributeCount && Int(counts.relationshipCount) == relationshipCount
+            else { continue }
+            if let block = buffers[index].claimBlock() { return (buffers[index], block) }
+            let blocks = nextBlocks[index]
+            nextBlocks[index] = min(blocks * 4, Self.maximumBlocks)
+            let storage = ObjectValueStorage.make(
+                attributeCount: attributeCount, relationshipCount: relationshipCount, blocks: blocks)
+            buffers[index] = storage
+            // safe: a new storage has room for at least one block.
+            return (storage, storage.claimBlock()!)
         }
+        // The first row of a shape gets a buffer of its own, as a fetch of one row does.
+        let storage = ObjectValueStorage.make(attributeCount: attributeCount, relationshipCount: relationshipCount)
+        buffers.append(storage)
+        nextBlocks.append(4)
+        // safe: a new storage has room for one block.
+        return (storage, storage.claimBlock()!)
     }
 }

@@ -197,18 +197,10 @@ struct PostgresSchema {
     private func rewriteExternalStorage(_ changes: [ExternalStorageChange]) throws {
         for change in changes {
             for row in try database.fetchAll(sql: change.selectSQL) {
-                guard row.count == 2, let key = row[0].integerValue else { continue }
-                let stored: Data
-                switch row[1] {
-                case .blob(let data): stored = data
-                case .text(let text): stored = Data(text.utf8)
-                default: continue
-                }
-                let value: SQLiteValue =
-                    change.toExternalFormat
-                    ? .blob(ExternalBinaryData.inline(stored))
-                    : ExternalBinaryData.value(of: stored, directory: nil).map { .blob($0) } ?? .null
-                try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
+                guard row.count == 2, let key = row[0].integerValue,
+                    let rewritten = StoreFile.rewrittenValue(row[1], for: change, directory: nil)
+                else { continue }
+                try database.execute(sql: change.updateSQL, arguments: [rewritten.value, .integer(key)])
             }
         }
     }

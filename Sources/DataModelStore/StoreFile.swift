@@ -312,22 +312,32 @@ public enum StoreFile {
         var moved: [String] = []
         let rows = try database.fetchAll(sql: change.selectSQL)
         for row in rows {
-            guard row.count == 2, let key = row[0].integerValue else { continue }
-            let stored: Data
-            switch row[1] {
-            case .blob(let data): stored = data
-            case .text(let text): stored = Data(text.utf8)
-            default: continue
-            }
-            let value: SQLiteValue
-            if change.toExternalFormat {
-                value = .blob(ExternalBinaryData.inline(stored))
-            } else {
-                if let name = ExternalBinaryData.referencedFile(in: stored) { moved.append(name) }
-                value = ExternalBinaryData.value(of: stored, directory: directory).map { .blob($0) } ?? .null
-            }
-            try database.execute(sql: change.updateSQL, arguments: [value, .integer(key)])
+            guard row.count == 2, let key = row[0].integerValue,
+                let rewritten = rewrittenValue(row[1], for: change, directory: directory)
+            else { continue }
+            if let name = rewritten.movedFile { moved.append(name) }
+            try database.execute(sql: change.updateSQL, arguments: [rewritten.value, .integer(key)])
         }
         return moved
+    }
+
+    /// A Binary value as `change` rewrites it: into Core Data's marked external-storage form, or out of it (the
+    /// bytes of a file in `directory`, `NULL` when the file is missing), with the file whose bytes moved into the
+    /// column; `nil` for a value that is not bytes or text (left as it is). Text reads as its UTF-8 bytes.
+    ///
+    /// The one decoding of such values for both stores: ``convert(_:in:)`` for SQLite and the PostgreSQL schema
+    /// migration (no folder beside a server: `directory` is `nil` there).
+    public static func rewrittenValue(_ stored: SQLiteValue, for change: ExternalStorageChange, directory: URL?)
+        -> (value: SQLiteValue, movedFile: String?)?
+    {
+        let bytes: Data
+        switch stored {
+        case .blob(let data): bytes = data
+        case .text(let text): bytes = Data(text.utf8)
+        default: return nil
+        }
+        if change.toExternalFormat { return (.blob(ExternalBinaryData.inline(bytes)), nil) }
+        let value = ExternalBinaryData.value(of: bytes, directory: directory).map { SQLiteValue.blob($0) } ?? .null
+        return (value, ExternalBinaryData.referencedFile(in: bytes))
     }
 }
