@@ -41,9 +41,8 @@ struct ObjectValues {
             block = nil
             return
         }
-        let storage = ObjectValueStorage.make(attributeCount: attributeCount, relationshipCount: relationshipCount)
-        // safe: a new storage has room for one block.
-        let block = storage.claimBlock()!
+        let (storage, block) = ObjectValueStorage.makeClaimingFirst(
+            attributeCount: attributeCount, relationshipCount: relationshipCount)
         // `storage` is alive while `body` writes through the writer: it is used after it.
         body(storage.writer(block))
         self.storage = storage
@@ -423,6 +422,38 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
     /// How many relationship values a block has.
     var relationshipCount: Int { Int(counts.relationshipCount) }
 
+    /// A new buffer with room for `blocks` blocks, and its first block handed out (see ``claimBlock()``).
+    static func makeClaimingFirst(
+        attributeCount: Int, relationshipCount: Int, blocks: Int = 1
+    ) -> (storage: ObjectValueStorage, block: UnsafeMutableRawPointer) {
+        let storage = make(attributeCount: attributeCount, relationshipCount: relationshipCount, blocks: blocks)
+        return (storage, storage.claimFirstBlock())
+    }
+
+    /// The first block of a buffer none of whose blocks is handed out yet (``make`` makes room for at least one).
+    @inline(__always)
+    private func claimFirstBlock() -> UnsafeMutableRawPointer {
+        withUnsafeMutablePointers { header, elements in
+            precondition(header.pointee.usedBlocks == 0 && header.pointee.blockCapacity > 0, "first block taken")
+            header.pointee.usedBlocks = 1
+            let total = Int(header.pointee.attributeCount) &+ Int(header.pointee.relationshipCount)
+            Self.zeroTags(of: elements, total: total)
+            return UnsafeMutableRawPointer(elements)
+        }
+    }
+
+    /// Zeroes the tags of the block at `block`: every value is `null` / `toOne(nil)`, which needs no payload. A
+    /// word or two: stored one by one, not through `memset`.
+    @inline(__always)
+    private static func zeroTags(of block: UnsafeMutablePointer<UInt64>, total: Int) {
+        var word = 0
+        let words = tagWords(total)
+        while word < words {
+            (block + word).initialize(to: 0)
+            word &+= 1
+        }
+    }
+
     /// The next unused block, its values all `null` / `toOne(nil)`; `nil` when every block is handed out.
     @inline(__always)
     func claimBlock() -> UnsafeMutableRawPointer? {
@@ -432,14 +463,7 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
             header.pointee.usedBlocks = Int32(truncatingIfNeeded: used &+ 1)
             let total = Int(header.pointee.attributeCount) &+ Int(header.pointee.relationshipCount)
             let block = elements + used &* Self.blockWords(total)
-            // Zeroed tags: every value is `null` / `toOne(nil)`, which needs no payload. A word or two: stored
-            // one by one, not through `memset`.
-            var word = 0
-            let words = Self.tagWords(total)
-            while word < words {
-                (block + word).initialize(to: 0)
-                word &+= 1
-            }
+            Self.zeroTags(of: block, total: total)
             return UnsafeMutableRawPointer(block)
         }
     }
@@ -496,9 +520,8 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
         let counts = counts
         let attributes = Int(counts.attributeCount)
         let total = attributes + Int(counts.relationshipCount)
-        let copy = Self.make(attributeCount: attributes, relationshipCount: Int(counts.relationshipCount))
-        // safe: a new storage has room for one block.
-        let copiedBlock = copy.claimBlock()!
+        let (copy, copiedBlock) = Self.makeClaimingFirst(
+            attributeCount: attributes, relationshipCount: Int(counts.relationshipCount))
         guard total > 0 else { return (copy, copiedBlock) }
         let source = Self.slot(0, total: total, block)
         let target = Self.slot(0, total: total, copiedBlock)
@@ -572,17 +595,16 @@ struct ObjectValueArena {
             if let block = buffers[index].claimBlock() { return (buffers[index], block) }
             let blocks = nextBlocks[index]
             nextBlocks[index] = min(blocks * 4, Self.maximumBlocks)
-            let storage = ObjectValueStorage.make(
+            let (storage, block) = ObjectValueStorage.makeClaimingFirst(
                 attributeCount: attributeCount, relationshipCount: relationshipCount, blocks: blocks)
             buffers[index] = storage
-            // safe: a new storage has room for at least one block.
-            return (storage, storage.claimBlock()!)
+            return (storage, block)
         }
         // The first row of a shape gets a buffer of its own, as a fetch of one row does.
-        let storage = ObjectValueStorage.make(attributeCount: attributeCount, relationshipCount: relationshipCount)
+        let (storage, block) = ObjectValueStorage.makeClaimingFirst(
+            attributeCount: attributeCount, relationshipCount: relationshipCount)
         buffers.append(storage)
         nextBlocks.append(4)
-        // safe: a new storage has room for one block.
-        return (storage, storage.claimBlock()!)
+        return (storage, block)
     }
 }

@@ -94,13 +94,6 @@ struct ProcessRun: Sendable {
 func runExecutable(
     _ executable: URL, _ arguments: [String], in directory: String, environment: [String: String] = [:]
 ) throws -> ProcessRun {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dmg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -111,10 +104,35 @@ func runExecutable(
     try Data().write(to: errURL)
     let outHandle = try FileHandle(forWritingTo: outURL)
     let errHandle = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    // A binary a test has just copied can be "busy" for a moment: another test's child, forked meanwhile, may still
+    // hold the copy's write descriptor until it runs its own program (ETXTBSY). Try again then, with a new process.
+    var attempt = 0
+    var launched: Process?
+    while launched == nil {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+            launched = process
+        } catch let error as NSError {
+            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+            guard attempt < 50, underlying?.domain == NSPOSIXErrorDomain, underlying?.code == Int(ETXTBSY) else {
+                throw error
+            }
+            attempt += 1
+            usleep(20_000)
+        }
+    }
+    // safe in a test: the loop ends only with a launched process.
+    let process = launched!
     process.waitUntilExit()
     try outHandle.close()
     try errHandle.close()
