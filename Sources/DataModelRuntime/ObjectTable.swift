@@ -11,6 +11,13 @@
 /// it releases exactly the objects, not one optional per slot. A slot whose hash matches is
 /// confirmed against its object's ID. Removal uses backward shifting, so there are no
 /// tombstones.
+///
+/// A fetch into a context that has no objects yet does not hash its rows at all: rows come in
+/// primary key order (every fetch ends its `ORDER BY` with `Z_PK`), and objects whose keys
+/// strictly increase cannot repeat one another, so they are only appended to ``members`` (the
+/// *unindexed tail*). A lookup searches the tail by binary search; the first change that needs
+/// the slots (an insertion out of order, a removal) indexes the whole tail once, which is the
+/// work the fetch would have done. A fetch that only reads its objects never pays it.
 struct ObjectTable {
     /// One slot of the table.
     private struct Slot {
@@ -35,6 +42,14 @@ struct ObjectTable {
     private var mask = 63
     /// Changes with every change to the slots, so a ``Vacancy`` found before one is not used after it.
     private var generation = 0
+    /// Whether ``members`` are all outside the slots, in strictly increasing primary key order (true for an empty
+    /// table): the unindexed tail. Otherwise every member is in the slots.
+    private var isUnindexed = true
+    /// The primary key of the tail's last member.
+    private var lastUnindexedKey = Int64.min
+
+    /// The place of a ``Vacancy`` at the end of the unindexed tail.
+    private static let tailSlot = -2
 
     var count: Int { members.count }
 
@@ -58,11 +73,47 @@ struct ObjectTable {
         return Int(truncatingIfNeeded: scattered << UInt64(runBits) | key & (1 << UInt64(runBits) - 1))
     }
 
-    /// The slot holding `id`, or `nil`.
+    /// The slot holding `id`, or `nil` (the table is indexed).
     @inline(__always)
     private func slotIndex(of id: ObjectID) -> Int? {
         let found = probe(id)
         return slots[found].member == 0 ? nil : found
+    }
+
+    /// The place in ``members`` of `id` in the unindexed tail, found by its primary key, or `nil`.
+    private func tailPosition(of id: ObjectID) -> Int? {
+        var low = 0
+        var high = members.count
+        while low < high {
+            let middle = (low + high) / 2
+            let key = members[middle].objectID.primaryKey
+            if key == id.primaryKey { return members[middle].objectID == id ? middle : nil }
+            if key < id.primaryKey { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Puts every member of the unindexed tail in the slots, in a table sized for them at most half full.
+    private mutating func indexTail() {
+        guard isUnindexed else { return }
+        isUnindexed = false
+        lastUnindexedKey = .min
+        generation &+= 1
+        guard !members.isEmpty else { return }
+        var size = slots.count
+        while members.count * 2 > size { size *= size >= 1 << 12 ? 4 : 2 }
+        if size != slots.count {
+            slots = [Slot](repeating: Slot(hash: 0, member: 0), count: size)
+            mask = size - 1
+        }
+        for (position, object) in members.enumerated() {
+            let id = object.objectID
+            // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
+            place(
+                Slot(
+                    hash: UInt32(truncatingIfNeeded: Self.hash(id.primaryKey, id.entityNumber)),
+                    member: Int32(position + 1)))
+        }
     }
 
     /// The slot holding `id`, or the empty slot that ends its probe chain.
@@ -83,6 +134,15 @@ struct ObjectTable {
     /// with that ID would go, for ``fill(_:with:)``: one probe of the table for a lookup that
     /// is followed by an insertion.
     mutating func find(_ id: ObjectID, orVacancy vacancy: inout Vacancy) -> ManagedObject? {
+        if isUnindexed {
+            if id.primaryKey > lastUnindexedKey {
+                vacancy = Vacancy(
+                    slot: Self.tailSlot, generation: generation, primaryKey: id.primaryKey,
+                    entityNumber: Int32(truncatingIfNeeded: id.entityNumber))
+                return nil
+            }
+            indexTail()
+        }
         let index = probeWithRoom(for: id)
         let member = Int(slots[index].member)
         if member != 0 { return members[member - 1] }
@@ -102,16 +162,25 @@ struct ObjectTable {
             insert(object)
             return
         }
+        if vacancy.slot == Self.tailSlot {
+            // `find` made this vacancy in an unindexed table, and nothing changed since.
+            members.append(object)
+            lastUnindexedKey = id.primaryKey
+            generation &+= 1
+            return
+        }
         occupy(vacancy.slot, with: object)
     }
 
     subscript(id: ObjectID) -> ManagedObject? {
+        if isUnindexed { return tailPosition(of: id).map { members[$0] } }
         guard let index = slotIndex(of: id) else { return nil }
         return members[Int(slots[index].member) - 1]
     }
 
     /// Adds `object` under its ID, replacing any object with the same ID.
     mutating func insert(_ object: ManagedObject) {
+        indexTail()
         let index = probeWithRoom(for: object.objectID)
         let member = Int(slots[index].member)
         if member != 0 {
@@ -151,6 +220,7 @@ struct ObjectTable {
 
     /// Removes the object with `id`.
     mutating func remove(_ id: ObjectID) {
+        indexTail()
         guard var hole = slotIndex(of: id) else { return }
         generation &+= 1
         let position = Int(slots[hole].member) - 1

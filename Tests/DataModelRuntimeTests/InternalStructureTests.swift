@@ -157,6 +157,84 @@ struct ObjectTableTests {
         for object in table.objects { object.context = nil }
     }
 
+    @Test("objects found in increasing key order stay unindexed until a lookup out of order, and agree throughout")
+    func unindexedTail() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.newBackgroundContext()
+        var generator = SeededGenerator(seed: 7)
+        var table = ObjectTable()
+        var reference: [ObjectID: ManagedObject] = [:]
+        var vacancy = ObjectTable.Vacancy()
+        // A fetch's rows: strictly increasing keys with gaps, of several entities (a hierarchy shares its keys).
+        var primaryKey: Int64 = -3
+        for _ in 0..<3_000 {
+            primaryKey += Int64.random(in: 1...5, using: &generator)
+            let id = ObjectID(
+                storeNumber: 1, entityNumber: Int.random(in: 1...3, using: &generator), primaryKey: primaryKey)
+            #expect(table.find(id, orVacancy: &vacancy) == nil)
+            let object = Self.object(id, in: context)
+            table.fill(vacancy, with: object)
+            reference[id] = object
+        }
+        #expect(table.count == reference.count)
+        // Lookups while unindexed: every member, the same key under another entity, keys in the gaps and beyond.
+        for (id, object) in reference {
+            #expect(table[id] === object)
+            let other = ObjectID(storeNumber: 1, entityNumber: id.entityNumber % 3 + 1, primaryKey: id.primaryKey)
+            #expect(table[other] == nil)
+        }
+        for key in Int64(-10)...(primaryKey + 10) where !reference.keys.contains(where: { $0.primaryKey == key }) {
+            #expect(table[ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: key)] == nil)
+        }
+        // A second fetch starts over at low keys: its finds return the registered objects, and new ones go in.
+        for step in 0..<4_000 {
+            let id = ObjectID(
+                storeNumber: 1, entityNumber: Int.random(in: 1...3, using: &generator),
+                primaryKey: Int64.random(in: -5...(primaryKey + 50), using: &generator))
+            switch step % 5 {
+            case 4:
+                table.remove(id)
+                reference[id] = nil
+            default:
+                let found = table.find(id, orVacancy: &vacancy)
+                #expect(found === reference[id], "step \(step)")
+                if found == nil {
+                    let object = Self.object(id, in: context)
+                    table.fill(vacancy, with: object)
+                    reference[id] = object
+                }
+            }
+        }
+        #expect(table.count == reference.count)
+        for (id, object) in reference { #expect(table[id] === object) }
+        for object in table.objects { object.context = nil }
+    }
+
+    @Test("a fetch into an empty context and the lookups after it find the same objects", arguments: [false, true])
+    func fetchIntoEmptyContext(sorted: Bool) throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let writer = container.newBackgroundContext()
+        for index in 0..<500 {
+            let employee = EmployeeEntity(context: writer)
+            employee.name = "E\((index * 7919) % 500)"
+        }
+        try writer.save()
+        let context = container.newBackgroundContext()
+        var request = EmployeeEntity.fetchRequest()
+        if sorted { request = request.sorted(by: [SortDescriptor(\.name)]) }
+        let first = try context.fetch(request)
+        #expect(first.count == 500)
+        for employee in first {
+            #expect(try context.existingObject(with: employee.objectID) === employee)
+        }
+        let second = try context.fetch(
+            EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name, order: .reverse)]))
+        #expect(Set(second.map(ObjectIdentifier.init)) == Set(first.map(ObjectIdentifier.init)))
+        let inserted = EmployeeEntity(context: context)
+        #expect(try context.existingObject(with: inserted.objectID) === inserted)
+        #expect(context.registeredObjects.count == 501)
+    }
+
     @Test("IDs and relationship values stay small: every object and every to-one holds one")
     func compactLayout() {
         #expect(MemoryLayout<ObjectID>.size == 16)
