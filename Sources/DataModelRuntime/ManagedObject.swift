@@ -319,7 +319,7 @@ extension ManagedObject {
     /// Generated properties call this: `get { value(for: "name") }`.
     @inlinable
     public final func value<T: StorableValue>(for key: String) -> T? {
-        T(primitiveValue: primitiveValue(for: key))
+        T.storedValue(of: self, for: key)
     }
 
     /// The value of the non-optional attribute `key`; ``StorableValue/emptyValue`` while unset.
@@ -342,12 +342,44 @@ extension ManagedObject {
 
     /// The stored form of attribute `key`.
     public final func primitiveValue(for key: String) -> PrimitiveValue {
+        guard let slot = accessedAttributeSlot(key) else { return .null }
+        return slot.attribute
+    }
+
+    /// Attribute `key` as text, read in place: what `String(primitiveValue: primitiveValue(for: key))` gives,
+    /// without building the ``PrimitiveValue`` for text (the generated `String` properties read through this).
+    public final func textValue(for key: String) -> String? {
+        guard let slot = accessedAttributeSlot(key) else { return nil }
+        if slot.tag.pointee == 3 { return slot.payload.assumingMemoryBound(to: String.self).pointee }
+        return String(primitiveValue: slot.attribute)
+    }
+
+    /// Attribute `key` as an integer, read in place: what `primitiveValue(for: key)`'s integer reading gives
+    /// (numbers and numeric text), for the generated integer and `Bool` properties.
+    public final func integerValue(for key: String) -> Int64? {
+        guard let slot = accessedAttributeSlot(key) else { return nil }
+        if slot.tag.pointee == 1 { return slot.payload.load(as: Int64.self) }
+        return slot.attribute.integer
+    }
+
+    /// Attribute `key` as a double, read in place (numbers and numeric text), for the generated `Double`,
+    /// `Float` and `Date` properties.
+    public final func realValue(for key: String) -> Double? {
+        guard let slot = accessedAttributeSlot(key) else { return nil }
+        if slot.tag.pointee == 2 { return slot.payload.load(as: Double.self) }
+        return slot.attribute.real
+    }
+
+    /// The slot of attribute `key` after registering the access and firing the fault: to be read at once (no
+    /// change of the object in between); `nil` when the entity has no such attribute or the object has no values.
+    @inline(__always)
+    private func accessedAttributeSlot(_ key: String) -> ObjectValueSlot? {
         // The entity borrowed, not retained: `shared` keeps it alive.
-        guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return .null }
+        guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return nil }
         willAccess(property: index)
         if isFault { fireFaultIfNeeded() }
-        // One bounds check and one read of the buffer, in place.
-        return values.attributeIfPresent(index)
+        // One bounds check, in place.
+        return values.attributeSlotIfPresent(index)
     }
 
     /// Sets the stored form of attribute `key`.

@@ -136,8 +136,15 @@ struct ObjectValues {
     /// empty values): one read of the buffer, without copying the buffer reference.
     @inline(__always)
     func attributeIfPresent(_ index: Int) -> PrimitiveValue {
-        guard let storage, let block, let slot = storage.attributeSlotIfPresent(index, block) else { return .null }
-        return slot.attribute
+        attributeSlotIfPresent(index)?.attribute ?? .null
+    }
+
+    /// The slot of attribute `index`, or `nil` when there is no such attribute (a fault's empty values); valid
+    /// until the values change.
+    @inline(__always)
+    func attributeSlotIfPresent(_ index: Int) -> ObjectValueSlot? {
+        guard let storage, let block else { return nil }
+        return storage.attributeSlotIfPresent(index, block)
     }
 
     /// Whether relationship `index` holds a to-one value (with a destination or none), read in place.

@@ -43,6 +43,17 @@ public protocol StorableValue {
     init?(primitiveValue: PrimitiveValue)
     /// What a non-optional property reads before it has a value (`0`, `""`, …).
     static var emptyValue: Self { get }
+    /// Attribute `key` of `object` as this type: `Self(primitiveValue: object.primitiveValue(for: key))`, which is
+    /// the default. The standard types read the attribute in place instead (no ``PrimitiveValue`` in between).
+    static func storedValue(of object: ManagedObject, for key: String) -> Self?
+}
+
+extension StorableValue {
+    /// `Self(primitiveValue: object.primitiveValue(for: key))`.
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Self? {
+        Self(primitiveValue: object.primitiveValue(for: key))
+    }
 }
 
 extension String: StorableValue {
@@ -62,6 +73,11 @@ extension String: StorableValue {
     }
     /// `""`.
     public static var emptyValue: String { "" }
+    /// Read in place (``ManagedObject/textValue(for:)``).
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> String? {
+        object.textValue(for: key)
+    }
 }
 
 extension PrimitiveValue {
@@ -102,6 +118,11 @@ extension StorableValue where Self: FixedWidthInteger {
     /// `0`.
     @inlinable
     public static var emptyValue: Self { 0 }
+    /// Read in place (``ManagedObject/integerValue(for:)``), clamped to the type's range.
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Self? {
+        object.integerValue(for: key).map { Self(clamping: $0) }
+    }
 }
 
 extension Int16: StorableValue {}
@@ -121,6 +142,11 @@ extension Bool: StorableValue {
     }
     /// `false`.
     public static var emptyValue: Bool { false }
+    /// Read in place (``ManagedObject/integerValue(for:)``).
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Bool? {
+        object.integerValue(for: key).map { $0 != 0 }
+    }
 }
 
 extension Double: StorableValue {
@@ -135,6 +161,11 @@ extension Double: StorableValue {
     }
     /// `0`.
     public static var emptyValue: Double { 0 }
+    /// Read in place (``ManagedObject/realValue(for:)``).
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Double? {
+        object.realValue(for: key)
+    }
 }
 
 extension Float: StorableValue {
@@ -149,6 +180,11 @@ extension Float: StorableValue {
     }
     /// `0`.
     public static var emptyValue: Float { 0 }
+    /// Read in place (``ManagedObject/realValue(for:)``).
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Float? {
+        object.realValue(for: key).map { Float($0) }
+    }
 }
 
 extension Date: StorableValue {
@@ -163,6 +199,11 @@ extension Date: StorableValue {
     }
     /// 2001-01-01 00:00:00 UTC.
     public static var emptyValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
+    /// Read in place (``ManagedObject/realValue(for:)``).
+    @inlinable
+    public static func storedValue(of object: ManagedObject, for key: String) -> Date? {
+        object.realValue(for: key).map { Date(timeIntervalSinceReferenceDate: $0) }
+    }
 }
 
 extension Data: StorableValue {
