@@ -18,7 +18,7 @@
 /// *unindexed tail*). A lookup searches the tail by binary search; the first change that needs
 /// the slots (an insertion out of order, a removal) indexes the whole tail once, which is the
 /// work the fetch would have done. A fetch that only reads its objects never pays it.
-struct ObjectTable {
+struct ObjectTable: ~Copyable {
     /// One slot of the table.
     private struct Slot {
         /// The low 32 bits of the ID's ``hash(_:_:)``: its home slot in any table of up to 2³²
@@ -37,7 +37,7 @@ struct ObjectTable {
     }
 
     /// Every registered object, in insertion order (a removal moves the last one into the gap).
-    private var members: ContiguousArray<ManagedObject> = []
+    private var members = ObjectList()
     private var slots = [Slot](repeating: Slot(hash: 0, member: 0), count: 64)
     private var mask = 63
     /// Changes with every change to the slots, so a ``Vacancy`` found before one is not used after it.
@@ -106,8 +106,8 @@ struct ObjectTable {
             slots = [Slot](repeating: Slot(hash: 0, member: 0), count: size)
             mask = size - 1
         }
-        for (position, object) in members.enumerated() {
-            let id = object.objectID
+        for position in 0..<members.count {
+            let id = members[position].objectID
             // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
             place(
                 Slot(
@@ -250,12 +250,12 @@ struct ObjectTable {
 
     /// Calls `body` with every object, in insertion order, without building an array.
     func forEach(_ body: (ManagedObject) -> Void) {
-        for object in members { body(object) }
+        members.forEach(body)
     }
 
     /// Every object, in insertion order.
     var objects: [ManagedObject] {
-        Array(members)
+        members.array
     }
 
     /// Doubles the table, or quadruples a large one (a fetch of many rows then moves its slots half as often).
@@ -266,5 +266,74 @@ struct ObjectTable {
         slots = [Slot](repeating: Slot(hash: 0, member: 0), count: old.count * factor)
         mask = slots.count - 1
         for slot in old where slot.member != 0 { place(slot) }
+    }
+}
+
+/// The objects of an ``ObjectTable``, owned, in a growable buffer: an append is a capacity check, a store and a count
+/// (`ContiguousArray<ManagedObject>.append` makes four calls out of line, about 100 instructions, once per fetched
+/// row). Not copyable: exactly one owner releases the objects.
+private struct ObjectList: ~Copyable {
+    private var base: UnsafeMutablePointer<ManagedObject>
+    private var capacity = 16
+    private(set) var count = 0
+
+    init() { base = .allocate(capacity: 16) }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    subscript(position: Int) -> ManagedObject {
+        @inline(__always) get {
+            precondition(position >= 0 && position < count, "object list index out of range")
+            return base[position]
+        }
+        @inline(__always) set {
+            precondition(position >= 0 && position < count, "object list index out of range")
+            base[position] = newValue
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ object: ManagedObject) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: object)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<ManagedObject>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Exchanges the objects at `first` and `second`.
+    mutating func swapAt(_ first: Int, _ second: Int) {
+        precondition(first >= 0 && first < count && second >= 0 && second < count, "object list index out of range")
+        guard first != second else { return }
+        let object = (base + first).move()
+        (base + first).moveInitialize(from: base + second, count: 1)
+        (base + second).initialize(to: object)
+    }
+
+    mutating func removeLast() {
+        precondition(count > 0, "removeLast of an empty object list")
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    /// Calls `body` with every object in order; `body` must not change the list.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for position in 0..<count { body(base[position]) }
+    }
+
+    /// The objects, in order.
+    var array: [ManagedObject] {
+        Array(UnsafeBufferPointer(start: base, count: count))
     }
 }
