@@ -98,6 +98,21 @@ struct ObjectTableTests {
         return ManagedObject(ObjectSeed(entity: entity, objectID: id, context: context, isFault: true))
     }
 
+    /// Finds `id` in `table`, expecting what `reference` holds, and fills its vacancy with a new object when absent.
+    private static func findOrFill(
+        _ id: ObjectID, in table: inout ObjectTable, reference: inout [ObjectID: ManagedObject],
+        context: ManagedObjectContext, step: Int
+    ) {
+        var vacancy = ObjectTable.Vacancy()
+        let found = table.find(id, orVacancy: &vacancy)
+        #expect(found === reference[id], "step \(step)")
+        if found == nil {
+            let object = Self.object(id, in: context)
+            table.fill(vacancy, with: object)
+            reference[id] = object
+        }
+    }
+
     /// Keys that stress the run-based hash: consecutive runs, keys sharing their low bits,
     /// the same keys under several entities, negative and extreme keys.
     private static func key(_ step: Int, pattern: Int, using generator: inout SeededGenerator) -> ObjectID {
@@ -124,13 +139,7 @@ struct ObjectTableTests {
             let id = Self.key(step, pattern: pattern, using: &generator)
             switch Int.random(in: 0..<10, using: &generator) {
             case 0..<5:
-                let found = table.find(id, orVacancy: &vacancy)
-                #expect(found === reference[id], "step \(step)")
-                if found == nil {
-                    let object = Self.object(id, in: context)
-                    table.fill(vacancy, with: object)
-                    reference[id] = object
-                }
+                Self.findOrFill(id, in: &table, reference: &reference, context: context, step: step)
             case 5..<7:
                 let object = Self.object(id, in: context)
                 table.insert(object)
@@ -196,13 +205,7 @@ struct ObjectTableTests {
                 table.remove(id)
                 reference[id] = nil
             default:
-                let found = table.find(id, orVacancy: &vacancy)
-                #expect(found === reference[id], "step \(step)")
-                if found == nil {
-                    let object = Self.object(id, in: context)
-                    table.fill(vacancy, with: object)
-                    reference[id] = object
-                }
+                Self.findOrFill(id, in: &table, reference: &reference, context: context, step: step)
             }
         }
         #expect(table.count == reference.count)
