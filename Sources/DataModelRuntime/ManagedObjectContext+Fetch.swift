@@ -479,12 +479,12 @@ extension ManagedObjectContext {
             switch statement {
             case .sqlite(let rows):
                 try readRows(
-                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
-                    vacancy: &vacancy, into: &objects)
+                    rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects)
             case .postgres(let rows):
                 try readRows(
-                    rows, entity: entity, batchSize: batchSize, isResult: isResult, castable: &castable, batch: &batch,
-                    vacancy: &vacancy, into: &objects)
+                    rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects)
             }
         } catch {
             throw StoreError(error)
@@ -493,9 +493,11 @@ extension ManagedObjectContext {
     }
 
     /// The rows of a fetch's statement as registered objects (filled, or faults of `batchSize` batches), appended
-    /// to `objects`; rows of entities whose class `isResult` refuses are skipped.
+    /// to `objects`; rows of entities whose class `isResult` refuses are skipped. When `rowsAreOfEntity`, every row
+    /// is of `entity` and its `Z_ENT` column is not read.
     private func readRows<Row: StoreRow>(
-        _ statement: Row, entity: EntityRuntime, batchSize: Int?, isResult: (ManagedObject.Type) -> Bool,
+        _ statement: Row, entity: EntityRuntime, rowsAreOfEntity: Bool, batchSize: Int?,
+        isResult: (ManagedObject.Type) -> Bool,
         castable: inout [UInt8], batch: inout FaultBatch?, vacancy: inout ObjectTable.Vacancy,
         into objects: inout ObjectCollector
     ) throws(StoreError) {
@@ -503,7 +505,7 @@ extension ManagedObjectContext {
         var arena = ObjectValueArena()
         while try statement.nextRow() {
             let primaryKey = statement.int64(at: 0)
-            let number = statement.int(at: 1)
+            let number = rowsAreOfEntity ? entity.number : statement.int(at: 1)
             // A `Z_ENT` naming no entity of the model: not a row of ours.
             guard castable.indices.contains(number) else { continue }
             if castable[number] == 0 {
