@@ -143,6 +143,47 @@ struct PredicateSQLTests {
             try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "K") })) == 3)
     }
 
+    /// `optional?.starts(with:) ?? false` is the string function's condition alone (it is 0 for a `NULL` text),
+    /// `?? true` adds `IS NULL OR`, and a chain whose condition is not a string function on the chained value keeps
+    /// `IS NOT NULL AND`; each selects what `Predicate.evaluate` selects.
+    @Test func optionalChainsOfStringMatchesCoalesce() throws {
+        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+        let context = store.context
+        for text in [nil, "", "abc", "xabc", "Ab", "\u{212A}e", "ab\u{301}", "b"] as [String?] {
+            let gadget = Gadget(context: context)
+            gadget.title = "t"
+            gadget.text = text
+        }
+        try context.save()
+        let cases: [(Predicate<Gadget>, String)] = [
+            (#Predicate { $0.text?.starts(with: "a") ?? false }, #"COALESCE(dm_starts_with(t0."ZTEXT", ?), 0)"#),
+            (
+                #Predicate { $0.text?.contains("b") ?? true },
+                #"(t0."ZTEXT" IS NULL OR COALESCE(dm_contains(t0."ZTEXT", ?), 0))"#
+            ),
+            (
+                #Predicate { $0.text.flatMap { $0.starts(with: "a") || $0.contains("K") } ?? false },
+                #"(t0."ZTEXT" IS NOT NULL AND (COALESCE(dm_starts_with(t0."ZTEXT", ?), 0) OR "#
+                    + #"COALESCE(dm_contains(t0."ZTEXT", ?), 0)))"#
+            ),
+            (#Predicate { !($0.text?.contains("b") ?? false) }, #"NOT COALESCE(dm_contains(t0."ZTEXT", ?), 0)"#),
+            (
+                #Predicate { $0.text.flatMap { $0.starts(with: "a") } ?? $0.title.starts(with: "t") },
+                #"COALESCE(CASE WHEN t0."ZTEXT" IS NULL THEN NULL ELSE COALESCE(dm_starts_with(t0."ZTEXT", ?), 0) END, "#
+                    + #"COALESCE(dm_starts_with(t0."ZTITLE", ?), 0))"#
+            ),
+        ]
+        let all = try context.fetch(FetchRequest<Gadget>())
+        for (predicate, sql) in cases {
+            let request = FetchRequest<Gadget>().filtered(by: predicate)
+            let plan = try context.explain(request)
+            #expect(plan.path == .sql)
+            #expect(plan.predicateSQL?.contains(sql) == true, "\(plan.predicateSQL ?? "-")")
+            let expected = try all.filter { try predicate.evaluate($0) }.map(\.objectID.primaryKey).sorted()
+            #expect(try context.fetch(request).map(\.objectID.primaryKey).sorted() == expected, "\(sql)")
+        }
+    }
+
     /// Stored text that is not valid UTF-8 sorts as the `String` it reads as (each invalid sequence repaired to
     /// U+FFFD), in SQL as in memory, with and without a limit: a lone lead byte before ASCII (`C3 41`, which SQLite's
     /// `length` counts as two characters, as if it were ASCII) sorts as "\u{FFFD}A", after "é" (`C3 A9`), not
