@@ -451,8 +451,9 @@ extension ManagedObjectContext {
             + whereClause(for: entity, request: request, conditions: conditions, predicate: predicate)
             + " ORDER BY " + (orderBy + [#""Z_PK""#]).joined(separator: ", ")
             // Only when asked for: with a `LIMIT`, SQLite sorts through a B-tree (to keep the
-            // first rows only) instead of its much cheaper merge sorter.
-            + (limit != nil || offset > 0 ? " LIMIT ? OFFSET ?" : "")
+            // first rows only) instead of its much cheaper merge sorter. An `OFFSET` of 0 is left out (it costs
+            // two instructions of SQLite's program per row returned).
+            + (limit != nil || offset > 0 ? " LIMIT ?" : "") + (offset > 0 ? " OFFSET ?" : "")
         // Collected as `ManagedObject`s (appending to a `[T]` in this unspecialized generic code
         // would look up `Array<T>`'s metadata per row), moved into a `[T]` at the end.
         var objects = ObjectCollector()
@@ -471,7 +472,7 @@ extension ManagedObjectContext {
                 } else {
                     try statement.bind(Int64(limit ?? -1), at: next)
                 }
-                try statement.bind(Int64(offset), at: next + 1)
+                if offset > 0 { try statement.bind(Int64(offset), at: next + 1) }
             }
             // One loop per store type, specialised by the compiler (generic over the statement only, not over
             // `T`): no dispatch per row or column.

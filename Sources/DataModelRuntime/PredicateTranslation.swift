@@ -158,6 +158,27 @@ enum SQLTerm {
     case optionalNarrowing(SQLFragment)
 }
 
+/// The parts of `CASE WHEN test IS NULL THEN NULL ELSE condition END` (an optional chain's exact condition), whose
+/// arguments are the test's then the condition's.
+struct OptionalCondition {
+    let testSQL: String
+    let testArgumentCount: Int
+    let conditionSQL: String
+    /// Whether the condition is already 0 when the test is `NULL`: `?? false` is then the condition alone.
+    let isFalseWhenTestIsNull: Bool
+
+    /// `optional ?? fallback` as a condition, for a fragment with this SQL and its `arguments`.
+    func coalesced(_ arguments: [PrimitiveValue], fallback: Bool) -> SQLFragment {
+        let test = Array(arguments.prefix(testArgumentCount))
+        let condition = Array(arguments.dropFirst(testArgumentCount))
+        if fallback {
+            return SQLFragment("(" + testSQL + " IS NULL OR " + conditionSQL + ")", test + condition)
+        }
+        if isFalseWhenTestIsNull { return SQLFragment(conditionSQL, condition) }
+        return SQLFragment("(" + testSQL + " IS NOT NULL AND " + conditionSQL + ")", test + condition)
+    }
+}
+
 /// Something the translator turns into SQL.
 protocol SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm?
@@ -173,6 +194,14 @@ final class PredicateSQLTranslator {
     private(set) var usesRelationships = false
     /// Why a node has no translation in this dialect, when the dialect is the reason (the first one noted).
     private(set) var declineReason: String?
+    /// The column references each condition is false (0) for when they are `NULL`, by the condition's SQL: a string
+    /// match (`COALESCE(dm_starts_with(t0."ZNAME", ?), 0)` is 0 when `t0."ZNAME"` is `NULL`). The same SQL text is
+    /// the same shape of expression, whatever values its `?`s are bound to.
+    var falseWhenNull: [String: Set<String>] = [:]
+    /// The optional Bools an optional chain made of an exact condition (`$0.name?.starts(with: "A")`, written
+    /// `CASE WHEN test IS NULL THEN NULL ELSE condition END`), by that SQL: `?? false` and `?? true` turn them back
+    /// into a condition without the `CASE` (see ``OptionalCondition``).
+    var optionalConditions: [String: OptionalCondition] = [:]
 
     init(runtime: ModelRuntime, dialect: SQLDialect = .sqlite) {
         self.runtime = runtime
@@ -616,6 +645,13 @@ extension PredicateExpressions.Negation: SQLTranslatable {
 extension PredicateExpressions.NilCoalesce: SQLTranslatable {
     func sqlTerm(_ translator: PredicateSQLTranslator) -> SQLTerm? {
         guard let left = translator.term(lhs), let right = translator.term(rhs) else { return nil }
+        // `$0.name?.starts(with: "A") ?? false`: the condition itself (0 for a `NULL` name), not a `CASE` in a
+        // `COALESCE` compared with 1 (which read the column once more per row).
+        if case .scalar(let fragment, .boolean, true) = left, case .constant(let constant) = right,
+            let fallback = unwrapped(constant) as? Bool, let optional = translator.optionalConditions[fragment.sql]
+        {
+            return .condition(optional.coalesced(fragment.arguments, fallback: fallback), exact: true)
+        }
         if case .optionalNarrowing(let fragment) = left {
             guard case .constant(let constant) = right, unwrapped(constant) as? Bool == false else { return nil }
             return .condition(fragment, exact: false)
@@ -663,10 +699,12 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
                     "CASE WHEN " + test.sql + " IS NULL THEN NULL ELSE " + fragment.sql + " END",
                     test.arguments + fragment.arguments), type, nullable: true)
         case .condition(let fragment, true):
-            return .scalar(
-                SQLFragment(
-                    "CASE WHEN " + test.sql + " IS NULL THEN NULL ELSE " + fragment.sql + " END",
-                    test.arguments + fragment.arguments), .boolean, nullable: true)
+            let sql = "CASE WHEN " + test.sql + " IS NULL THEN NULL ELSE " + fragment.sql + " END"
+            translator.optionalConditions[sql] = OptionalCondition(
+                testSQL: test.sql, testArgumentCount: test.arguments.count, conditionSQL: fragment.sql,
+                isFalseWhenTestIsNull: test.arguments.isEmpty
+                    && translator.falseWhenNull[fragment.sql]?.contains(test.sql) == true)
+            return .scalar(SQLFragment(sql, test.arguments + fragment.arguments), .boolean, nullable: true)
         case .condition(let fragment, false):
             // `nil` and `false` both leave the row out: the condition alone narrows `== true`.
             return .optionalNarrowing(fragment)
@@ -781,10 +819,7 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
             return translator.stringMatch(text, .contains, needle)
         }
         // Characters, as Swift compares them: a function with Swift's own `contains`.
-        return .condition(
-            SQLFragment(
-                "COALESCE(dm_contains(" + text.sql + ", " + needle.sql + "), 0)", text.arguments + needle.arguments),
-            exact: true)
+        return translator.stringFunctionCondition("dm_contains", text, needle)
     }
 }
 
@@ -800,14 +835,21 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
             }
             return translator.stringMatch(text, .beginsWith, needle)
         }
-        return .condition(
-            SQLFragment(
-                "COALESCE(dm_starts_with(" + text.sql + ", " + prefix.sql + "), 0)", text.arguments + prefix.arguments),
-            exact: true)
+        return translator.stringFunctionCondition("dm_starts_with", text, prefix)
     }
 }
 
 extension PredicateSQLTranslator {
+    /// `COALESCE(function(text, other), 0)`: a SQLite string function (`NULL` when either side is `NULL`) as a
+    /// condition, noted as false when either side is a `NULL` column.
+    func stringFunctionCondition(_ function: String, _ text: SQLFragment, _ other: SQLFragment) -> SQLTerm {
+        let sql = "COALESCE(" + function + "(" + text.sql + ", " + other.sql + "), 0)"
+        for operand in [text, other] where operand.arguments.isEmpty {
+            falseWhenNull[sql, default: []].insert(operand.sql)
+        }
+        return .condition(SQLFragment(sql, text.arguments + other.arguments), exact: true)
+    }
+
     /// A string value or constant as SQL text.
     func stringOperand(_ term: SQLTerm) -> SQLFragment? {
         switch term {

@@ -22,7 +22,9 @@ enum SwiftStringFunctions {
         try database.createCollation(collation, compare)
         try database.createTextPredicate("dm_starts_with", startsWith)
         try database.createTextPredicate("dm_contains", contains)
-        try database.createTextFunction(orderKeyFunction, orderKey)
+        // ASCII text is its own key: SQLite copies it without calling into Swift (the sort of a fetch calls the
+        // function for every row).
+        try database.createASCIIPreservingTextFunction(orderKeyFunction, orderKey)
         try database.createTextIntegerFunction(utf16LengthFunction, utf16Length)
         // Format predicates' string operators (`dm_fp_<operation>_<options>`).
         try FormatStringMatching.register(on: database)

@@ -26,6 +26,11 @@ enum StoreInspection {
         return value.textValue ?? value.integerValue.map(String.init)
     }
 
+    /// Runs `sql` on the container's own connection (to write bytes no Swift `String` holds, say).
+    static func execute(_ sql: String, on container: PersistentContainer) throws {
+        try container.coordinator.database.execute(sql: sql)
+    }
+
     /// `Z_PRIMARYKEY` rows as `Z_ENT|Z_NAME|Z_SUPER|Z_MAX`.
     static func primaryKeyRows(of container: PersistentContainer) throws -> [String] {
         try container.coordinator.database

@@ -143,6 +143,91 @@ struct PredicateSQLTests {
             try context.count(for: FetchRequest<Gadget>().filtered(by: #Predicate { $0.title.starts(with: "K") })) == 3)
     }
 
+    /// `optional?.starts(with:) ?? false` is the string function's condition alone (it is 0 for a `NULL` text),
+    /// `?? true` adds `IS NULL OR`, and a chain whose condition is not a string function on the chained value keeps
+    /// `IS NOT NULL AND`; each selects what `Predicate.evaluate` selects.
+    @Test func optionalChainsOfStringMatchesCoalesce() throws {
+        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+        let context = store.context
+        for text in [nil, "", "abc", "xabc", "Ab", "\u{212A}e", "ab\u{301}", "b"] as [String?] {
+            let gadget = Gadget(context: context)
+            gadget.title = "t"
+            gadget.text = text
+        }
+        try context.save()
+        let cases: [(Predicate<Gadget>, String)] = [
+            (#Predicate { $0.text?.starts(with: "a") ?? false }, #"COALESCE(dm_starts_with(t0."ZTEXT", ?), 0)"#),
+            (
+                #Predicate { $0.text?.contains("b") ?? true },
+                #"(t0."ZTEXT" IS NULL OR COALESCE(dm_contains(t0."ZTEXT", ?), 0))"#
+            ),
+            (
+                #Predicate { $0.text.flatMap { $0.starts(with: "a") || $0.contains("K") } ?? false },
+                #"(t0."ZTEXT" IS NOT NULL AND (COALESCE(dm_starts_with(t0."ZTEXT", ?), 0) OR "#
+                    + #"COALESCE(dm_contains(t0."ZTEXT", ?), 0)))"#
+            ),
+            (#Predicate { !($0.text?.contains("b") ?? false) }, #"NOT COALESCE(dm_contains(t0."ZTEXT", ?), 0)"#),
+            (
+                #Predicate { $0.text.flatMap { $0.starts(with: "a") } ?? $0.title.starts(with: "t") },
+                #"COALESCE(CASE WHEN t0."ZTEXT" IS NULL THEN NULL ELSE COALESCE(dm_starts_with(t0."ZTEXT", ?), 0) END, "#
+                    + #"COALESCE(dm_starts_with(t0."ZTITLE", ?), 0))"#
+            ),
+        ]
+        let all = try context.fetch(FetchRequest<Gadget>())
+        for (predicate, sql) in cases {
+            let request = FetchRequest<Gadget>().filtered(by: predicate)
+            let plan = try context.explain(request)
+            #expect(plan.path == .sql)
+            #expect(plan.predicateSQL?.contains(sql) == true, "\(plan.predicateSQL ?? "-")")
+            let expected = try all.filter { try predicate.evaluate($0) }.map(\.objectID.primaryKey).sorted()
+            #expect(try context.fetch(request).map(\.objectID.primaryKey).sorted() == expected, "\(sql)")
+        }
+    }
+
+    /// Stored text that is not valid UTF-8 sorts as the `String` it reads as (each invalid sequence repaired to
+    /// U+FFFD), in SQL as in memory, with and without a limit: a lone lead byte before ASCII (`C3 41`, which SQLite's
+    /// `length` counts as two characters, as if it were ASCII) sorts as "\u{FFFD}A", after "é" (`C3 A9`), not
+    /// before it as its bytes would.
+    @Test func invalidUTF8SortsAsRepaired() throws {
+        let store = try TestStore(.inMemory, model: GadgetsModel.model)
+        let stored: [[UInt8]] = [
+            [0xC3, 0x41], Array("\u{FFFD}A".utf8), Array("é".utf8), [0x41, 0xC3], Array("A".utf8), [0x80],
+            Array("\u{FFFD}".utf8), Array("漢".utf8), [0xE2, 0x82], [0xC0, 0xAF], [0xFF, 0x42],
+            [0xF4, 0x90, 0x80, 0x80],
+            Array("Z".utf8), Array("e\u{301}".utf8), [0x65, 0xCC], Array("Ke".utf8), Array("\u{212A}e".utf8), [],
+        ]
+        for _ in stored { Gadget(context: store.context).title = "" }
+        try store.context.save()
+        for (offset, bytes) in stored.enumerated() {
+            let hex = bytes.map { String(format: "%02X", $0) }.joined()
+            try StoreInspection.execute(
+                #"UPDATE "ZGADGET" SET "ZTITLE" = CAST(X'"# + hex + #"' AS TEXT) WHERE "Z_PK" = "# + String(offset + 1),
+                on: store.container)
+        }
+        let titles = stored.map { String(decoding: $0, as: UTF8.self) }
+        let keys = Array(1...Int64(stored.count))
+        let ascending = keys.sorted { (titles[Int($0) - 1], $0) < (titles[Int($1) - 1], $1) }
+        let descending = keys.sorted {
+            titles[Int($0) - 1] != titles[Int($1) - 1] ? titles[Int($0) - 1] > titles[Int($1) - 1] : $0 < $1
+        }
+        for limit in [nil, 5] as [Int?] {
+            let context = store.container.newBackgroundContext()
+            var up = FetchRequest<Gadget>().sorted(by: [SortDescriptor(\Gadget.title)])
+            var down = FetchRequest<Gadget>().sorted(by: [SortDescriptor(\Gadget.title, order: .reverse)])
+            if let limit {
+                up = up.limited(to: limit)
+                down = down.limited(to: limit)
+            }
+            let expectedUp = limit.map { Array(ascending.prefix($0)) } ?? ascending
+            let expectedDown = limit.map { Array(descending.prefix($0)) } ?? descending
+            #expect(
+                try context.fetch(up).map(\.objectID.primaryKey) == expectedUp, "limit \(String(describing: limit))")
+            #expect(
+                try context.fetch(down).map(\.objectID.primaryKey) == expectedDown, "limit \(String(describing: limit))"
+            )
+        }
+    }
+
     @Test func arithmeticAndConditionals() throws {
         let plan = try explain(
             #Predicate { (($0.i64 ?? 0) * 2) > 10 && (($0.flag ?? false) ? $0.title : "none") == "x" })
