@@ -12,12 +12,14 @@
 /// confirmed against its object's ID. Removal uses backward shifting, so there are no
 /// tombstones.
 ///
-/// A fetch into a context that has no objects yet does not hash its rows at all: rows come in
-/// primary key order (every fetch ends its `ORDER BY` with `Z_PK`), and objects whose keys
-/// strictly increase cannot repeat one another, so they are only appended to ``members`` (the
-/// *unindexed tail*). A lookup searches the tail by binary search; the first change that needs
-/// the slots (an insertion out of order, a removal) indexes the whole tail once, which is the
-/// work the fetch would have done. A fetch that only reads its objects never pays it.
+/// A context that only adds objects does not hash them until it looks one up. While nothing is
+/// indexed, an object whose primary key is greater than every key of its entity so far cannot
+/// repeat an ID already there (IDs of different entities always differ), so it is only appended
+/// to ``members``: a fetch's rows come in primary key order (every fetch ends its `ORDER BY`
+/// with `Z_PK`), and inserted objects get ever larger keys. The first operation that needs the
+/// slots — a lookup, a key out of order, a removal — indexes every object once, which is the
+/// work the additions would have done; a fetch that only reads its objects, or inserts that are
+/// only saved, never pay it.
 struct ObjectTable: ~Copyable {
     /// One slot of the table.
     private struct Slot {
@@ -42,14 +44,15 @@ struct ObjectTable: ~Copyable {
     private var mask = 63
     /// Changes with every change to the slots, so a ``Vacancy`` found before one is not used after it.
     private var generation = 0
-    /// Whether ``members`` are all outside the slots, in strictly increasing primary key order (true for an empty
-    /// table): the unindexed tail. Otherwise every member is in the slots.
-    private var isUnindexed = true
-    /// The primary key of the tail's last member.
-    private var lastUnindexedKey = Int64.min
+    /// Whether every member is in the slots; until the first operation that needs them, none is.
+    private var isIndexed = false
+    /// While not ``isIndexed``: the greatest primary key of each entity number so far (`Int64.min` for none).
+    private var greatestKeys: [Int64] = []
 
-    /// The place of a ``Vacancy`` at the end of the unindexed tail.
-    private static let tailSlot = -2
+    /// The place of a ``Vacancy`` at the end of ``members``, for a table not indexed yet.
+    private static let appendSlot = -2
+    /// Entity numbers up to this many are tracked in ``greatestKeys``; an object of a larger one indexes the table.
+    private static let trackedEntities = 1 << 12
 
     var count: Int { members.count }
 
@@ -80,24 +83,33 @@ struct ObjectTable: ~Copyable {
         return slots[found].member == 0 ? nil : found
     }
 
-    /// The place in ``members`` of `id` in the unindexed tail, found by its primary key, or `nil`.
-    private func tailPosition(of id: ObjectID) -> Int? {
-        var low = 0
-        var high = members.count
-        while low < high {
-            let middle = (low + high) / 2
-            let key = members[middle].objectID.primaryKey
-            if key == id.primaryKey { return members[middle].objectID == id ? middle : nil }
-            if key < id.primaryKey { low = middle + 1 } else { high = middle }
-        }
-        return nil
+    /// Whether an object with `id` can be appended without indexing: nothing is indexed yet, and its key is greater
+    /// than every key of its entity so far (so no member has its ID).
+    @inline(__always)
+    private func isAppendable(_ id: ObjectID) -> Bool {
+        guard !isIndexed else { return false }
+        let entity = id.entityNumber
+        guard entity >= 0 && entity < greatestKeys.count else { return entity >= 0 && entity < Self.trackedEntities }
+        return id.primaryKey > greatestKeys[entity]
     }
 
-    /// Puts every member of the unindexed tail in the slots, in a table sized for them at most half full.
-    private mutating func indexTail() {
-        guard isUnindexed else { return }
-        isUnindexed = false
-        lastUnindexedKey = .min
+    /// Appends `object`, which ``isAppendable(_:)`` allowed, without indexing it.
+    @inline(__always)
+    private mutating func append(_ object: ManagedObject, _ id: ObjectID) {
+        let entity = id.entityNumber
+        if entity >= greatestKeys.count {
+            greatestKeys.append(contentsOf: repeatElement(Int64.min, count: entity + 1 - greatestKeys.count))
+        }
+        greatestKeys[entity] = id.primaryKey
+        members.append(object)
+        generation &+= 1
+    }
+
+    /// Puts every member in the slots, in a table sized for them at most half full (once: the table stays indexed).
+    private mutating func indexAll() {
+        guard !isIndexed else { return }
+        isIndexed = true
+        greatestKeys = []
         generation &+= 1
         guard !members.isEmpty else { return }
         var size = slots.count
@@ -134,14 +146,14 @@ struct ObjectTable: ~Copyable {
     /// with that ID would go, for ``fill(_:with:)``: one probe of the table for a lookup that
     /// is followed by an insertion.
     mutating func find(_ id: ObjectID, orVacancy vacancy: inout Vacancy) -> ManagedObject? {
-        if isUnindexed {
-            if id.primaryKey > lastUnindexedKey {
+        if !isIndexed {
+            if isAppendable(id) {
                 vacancy = Vacancy(
-                    slot: Self.tailSlot, generation: generation, primaryKey: id.primaryKey,
+                    slot: Self.appendSlot, generation: generation, primaryKey: id.primaryKey,
                     entityNumber: Int32(truncatingIfNeeded: id.entityNumber))
                 return nil
             }
-            indexTail()
+            indexAll()
         }
         let index = probeWithRoom(for: id)
         let member = Int(slots[index].member)
@@ -162,25 +174,36 @@ struct ObjectTable: ~Copyable {
             insert(object)
             return
         }
-        if vacancy.slot == Self.tailSlot {
-            // `find` made this vacancy in an unindexed table, and nothing changed since.
-            members.append(object)
-            lastUnindexedKey = id.primaryKey
-            generation &+= 1
+        if vacancy.slot == Self.appendSlot {
+            // `find` made this vacancy in a table not indexed yet, and nothing changed since.
+            append(object, id)
             return
         }
         occupy(vacancy.slot, with: object)
     }
 
+    /// The object registered under `id`, or `nil` (indexes the table first: see the type's description).
     subscript(id: ObjectID) -> ManagedObject? {
-        if isUnindexed { return tailPosition(of: id).map { members[$0] } }
+        mutating get {
+            indexAll()
+            return object(at: id)
+        }
+    }
+
+    /// The object registered under `id` in the indexed table.
+    private func object(at id: ObjectID) -> ManagedObject? {
         guard let index = slotIndex(of: id) else { return nil }
         return members[Int(slots[index].member) - 1]
     }
 
     /// Adds `object` under its ID, replacing any object with the same ID.
     mutating func insert(_ object: ManagedObject) {
-        indexTail()
+        let id = object.objectID
+        if isAppendable(id) {
+            append(object, id)
+            return
+        }
+        indexAll()
         let index = probeWithRoom(for: object.objectID)
         let member = Int(slots[index].member)
         if member != 0 {
@@ -220,7 +243,7 @@ struct ObjectTable: ~Copyable {
 
     /// Removes the object with `id`.
     mutating func remove(_ id: ObjectID) {
-        indexTail()
+        indexAll()
         guard var hole = slotIndex(of: id) else { return }
         generation &+= 1
         let position = Int(slots[hole].member) - 1

@@ -166,7 +166,7 @@ struct ObjectTableTests {
         for object in table.objects { object.context = nil }
     }
 
-    @Test("objects found in increasing key order stay unindexed until a lookup out of order, and agree throughout")
+    @Test("objects added in increasing key order per entity stay unindexed until a lookup, and agree throughout")
     func unindexedTail() throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
         let context = container.newBackgroundContext()
@@ -174,26 +174,31 @@ struct ObjectTableTests {
         var table = ObjectTable()
         var reference: [ObjectID: ManagedObject] = [:]
         var vacancy = ObjectTable.Vacancy()
-        // A fetch's rows: strictly increasing keys with gaps, of several entities (a hierarchy shares its keys).
-        var primaryKey: Int64 = -3
-        for _ in 0..<3_000 {
-            primaryKey += Int64.random(in: 1...5, using: &generator)
-            let id = ObjectID(
-                storeNumber: 1, entityNumber: Int.random(in: 1...3, using: &generator), primaryKey: primaryKey)
-            #expect(table.find(id, orVacancy: &vacancy) == nil)
+        // A fetch's rows and inserted objects: keys increasing with gaps per entity, the entities interleaved and
+        // each starting over (another entity's keys say nothing about this one's).
+        var greatest: [Int: Int64] = [1: -3, 2: 0, 3: 100]
+        var primaryKey: Int64 = 0
+        for step in 0..<3_000 {
+            let entity = Int.random(in: 1...3, using: &generator)
+            greatest[entity, default: 0] += Int64.random(in: 1...5, using: &generator)
+            primaryKey = max(primaryKey, greatest[entity, default: 0])
+            let id = ObjectID(storeNumber: 1, entityNumber: entity, primaryKey: greatest[entity, default: 0])
             let object = Self.object(id, in: context)
-            table.fill(vacancy, with: object)
+            if step % 3 == 0 {
+                table.insert(object)
+            } else {
+                #expect(table.find(id, orVacancy: &vacancy) == nil)
+                table.fill(vacancy, with: object)
+            }
             reference[id] = object
         }
         #expect(table.count == reference.count)
-        // Lookups while unindexed: every member, the same key under another entity, keys in the gaps and beyond.
-        for (id, object) in reference {
-            #expect(table[id] === object)
-            let other = ObjectID(storeNumber: 1, entityNumber: id.entityNumber % 3 + 1, primaryKey: id.primaryKey)
-            #expect(table[other] == nil)
-        }
-        for key in Int64(-10)...(primaryKey + 10) where !reference.keys.contains(where: { $0.primaryKey == key }) {
-            #expect(table[ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: key)] == nil)
+        // Lookups (the first indexes the table): every key of every entity in the range, members and gaps alike.
+        for entity in 1...3 {
+            for key in Int64(-10)...(primaryKey + 10) {
+                let id = ObjectID(storeNumber: 1, entityNumber: entity, primaryKey: key)
+                #expect(table[id] === reference[id], "\(id)")
+            }
         }
         // A second fetch starts over at low keys: its finds return the registered objects, and new ones go in.
         for step in 0..<4_000 {
@@ -211,6 +216,26 @@ struct ObjectTableTests {
         #expect(table.count == reference.count)
         for (id, object) in reference { #expect(table[id] === object) }
         for object in table.objects { object.context = nil }
+    }
+
+    @Test("an ID added again before the table is indexed replaces the first object, as in an indexed table")
+    func repeatedIDBeforeIndexing() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.newBackgroundContext()
+        var table = ObjectTable()
+        let id = ObjectID(storeNumber: 1, entityNumber: 2, primaryKey: 5)
+        let first = Self.object(id, in: context)
+        let second = Self.object(id, in: context)
+        let other = Self.object(ObjectID(storeNumber: 1, entityNumber: 3, primaryKey: 5), in: context)
+        table.insert(first)
+        table.insert(other)
+        table.insert(second)
+        #expect(table.count == 2)
+        #expect(table[id] === second)
+        #expect(table[other.objectID] === other)
+        var vacancy = ObjectTable.Vacancy()
+        #expect(table.find(id, orVacancy: &vacancy) === second)
+        for object in [first, second, other] { object.context = nil }
     }
 
     @Test("a fetch into an empty context and the lookups after it find the same objects", arguments: [false, true])
