@@ -138,7 +138,8 @@ extension ManagedObject {
 
 extension ManagedObject {
     final func relationship(_ key: String) -> RelationshipRuntime? {
-        entityRuntime.relationship(named: key)
+        // The entity borrowed, not retained and released per lookup: `shared` keeps it alive.
+        entityReference._withUnsafeGuaranteedRef { $0.relationship(named: key) }
     }
 
     /// Whether `value` may be related to this object: same context, not invalid.

@@ -372,7 +372,8 @@ extension ManagedObject {
 
     /// Sets the stored form of attribute `key`.
     public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
-        guard let index = entityRuntime.attributeIndex(key) else { return }
+        // The entity borrowed, not retained: `shared` keeps it alive.
+        guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return }
         if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         willChange()
         guard values.attributeIndices.contains(index) else { return }
