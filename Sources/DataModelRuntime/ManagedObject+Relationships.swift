@@ -160,7 +160,11 @@ extension ManagedObject {
 
     /// Fires the object's fault and the relationship's fault; whether the object has the
     /// relationship's value.
+    @inline(__always)
     final func loadRelationship(_ relationship: RelationshipRuntime) -> Bool {
+        // Loaded already (every change of a relationship asks first, and it mostly is): no call.
+        let index = relationship.index
+        if !isFault, values.relationshipIndices.contains(index), !values.isToManyFault(index) { return true }
         var unused: [ManagedObject]?
         return loadRelationship(relationship, collecting: &unused)
     }
@@ -296,7 +300,9 @@ extension ManagedObject {
     @inline(__always)
     private func attachInverse(_ source: ManagedObject, at inverseIndex: Int) {
         if !isFault, isInserted, !isObserved, !shared.recordsUndo, values.isLoadedToMany(inverseIndex) {
-            _ = values.modifyToMany(inverseIndex) { $0.append(source.objectID) }
+            // Not in the list yet: `link` got here because the source's side did not name this object (see
+            // `ObjectIDList.appendDistinct`).
+            _ = values.modifyToMany(inverseIndex) { $0.appendDistinct(source.objectID) }
             return
         }
         let relationships = entityRuntime.relationships
