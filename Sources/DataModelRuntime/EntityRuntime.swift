@@ -422,6 +422,13 @@ final class EntityRuntime {
             + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
     }
 
+    /// The index of the relationship called `name` in ``relationships`` (see ``relationship(named:)``).
+    @inline(__always)
+    func relationshipIndex(named name: String) -> Int? {
+        guard let index = relationshipNames.index(of: name), index < relationships.count else { return nil }
+        return index
+    }
+
     /// The relationship called `name` (see ``PropertyNameTable``).
     @inline(__always)
     func relationship(named name: String) -> RelationshipRuntime? {

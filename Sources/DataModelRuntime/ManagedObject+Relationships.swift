@@ -13,15 +13,19 @@ extension ManagedObject {
 
     /// Sets the to-one relationship `key`, keeping its inverse.
     public final func setToOne<T: ManagedObject>(_ value: T?, for key: String) {
-        guard let relationship = relationship(key), !relationship.isToMany else { return }
-        guard let value else {
-            if case .toOne(let id)? = relationshipValue(relationship), let id, let old = context?.object(for: id) {
-                unlink(old, via: relationship)
+        // The relationship borrowed for the call (its entity owns it): no retain and release per set.
+        guard let reference = relationshipReference(key) else { return }
+        reference._withUnsafeGuaranteedRef { relationship in
+            guard !relationship.isToMany else { return }
+            guard let value else {
+                if case .toOne(let id)? = relationshipValue(relationship), let id, let old = context?.object(for: id) {
+                    unlink(old, via: relationship)
+                }
+                return
             }
-            return
+            guard accepts(value) else { return }
+            link(value, via: relationship, at: nil)
         }
-        guard accepts(value) else { return }
-        link(value, via: relationship, at: nil)
     }
 
     /// The destinations of the unordered to-many relationship `key`.
@@ -140,6 +144,16 @@ extension ManagedObject {
     final func relationship(_ key: String) -> RelationshipRuntime? {
         // The entity borrowed, not retained and released per lookup: `shared` keeps it alive.
         entityReference._withUnsafeGuaranteedRef { $0.relationship(named: key) }
+    }
+
+    /// ``relationship(_:)``, not retained: the entity's runtime owns its relationships, and `shared` keeps the
+    /// entity alive.
+    @inline(__always)
+    final func relationshipReference(_ key: String) -> Unmanaged<RelationshipRuntime>? {
+        entityReference._withUnsafeGuaranteedRef { entity in
+            guard let index = entity.relationshipIndex(named: key) else { return nil }
+            return entity.relationships.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
+        }
     }
 
     /// Whether `value` may be related to this object: same context, not invalid.
