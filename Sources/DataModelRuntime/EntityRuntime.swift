@@ -77,20 +77,33 @@ final class RelationshipRuntime {
     var name: String { description.name }
     var isToMany: Bool { description.isToMany }
 
+    /// Whether every row of the destination's table is of the destination entity (a root entity without
+    /// sub-entities): a to-many's rows then need no `Z_ENT` read, and ``loadSQL`` selects the entity number as a
+    /// constant in its place (SQLite evaluates it once per statement, not per row).
+    var destinationOwnsTable: Bool {
+        destination.layout.hierarchyNumbers.count == 1 && destination.layout.rootEntityNumber == destination.number
+    }
+
     /// Loads the destinations of a to-many for one source `Z_PK` in one query, whole rows
     /// (`Z_PK, Z_ENT, Z_OPT` and the destination table's columns) so the objects need no
-    /// further query: the relationship fault is fired in one batch.
+    /// further query: the relationship fault is fired in one batch. `Z_ENT` is the destination's number, as a
+    /// constant, when the table holds no other entity (``destinationOwnsTable``).
     lazy var loadSQL: String? = {
+        let constantEntity = destinationOwnsTable ? String(destination.number) : nil
         let columns = ([#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + destination.rowColumnNames.map(SQLQuoting.identifier))
         switch storage {
         case .inverseForeignKey(let table, let foreignKey)?:
             let order = foreignKey.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
-            return "SELECT " + columns.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " WHERE "
+            let selected = columns.enumerated().map { $0.offset == 1 ? constantEntity ?? $0.element : $0.element }
+            return "SELECT " + selected.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " WHERE "
                 + SQLQuoting.identifier(foreignKey.column) + " = ? ORDER BY " + order + #""Z_PK""#
         case .joinTable(let join)?:
             let destinationColumn = "j." + SQLQuoting.identifier(join.destinationColumn)
             let order = join.orderColumn.map { "j." + SQLQuoting.identifier($0) + ", " } ?? ""
-            return "SELECT " + columns.map { "d." + $0 }.joined(separator: ", ") + " FROM "
+            let selected = columns.enumerated().map {
+                $0.offset == 1 ? constantEntity ?? "d." + $0.element : "d." + $0.element
+            }
+            return "SELECT " + selected.joined(separator: ", ") + " FROM "
                 + SQLQuoting.identifier(join.table) + " AS j JOIN " + SQLQuoting.identifier(destination.tableName)
                 + #" AS d ON d."Z_PK" = "# + destinationColumn + " WHERE j." + SQLQuoting.identifier(join.sourceColumn)
                 + " = ? ORDER BY " + order + destinationColumn
@@ -407,6 +420,13 @@ final class EntityRuntime {
         }
         return "UPDATE " + SQLQuoting.identifier(tableName) + " SET " + assignments.joined(separator: ", ")
             + #" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#
+    }
+
+    /// The index of the relationship called `name` in ``relationships`` (see ``relationship(named:)``).
+    @inline(__always)
+    func relationshipIndex(named name: String) -> Int? {
+        guard let index = relationshipNames.index(of: name), index < relationships.count else { return nil }
+        return index
     }
 
     /// The relationship called `name` (see ``PropertyNameTable``).

@@ -13,15 +13,19 @@ extension ManagedObject {
 
     /// Sets the to-one relationship `key`, keeping its inverse.
     public final func setToOne<T: ManagedObject>(_ value: T?, for key: String) {
-        guard let relationship = relationship(key), !relationship.isToMany else { return }
-        guard let value else {
-            if case .toOne(let id)? = relationshipValue(relationship), let id, let old = context?.object(for: id) {
-                unlink(old, via: relationship)
+        // The relationship borrowed for the call (its entity owns it): no retain and release per set.
+        guard let reference = relationshipReference(key) else { return }
+        reference._withUnsafeGuaranteedRef { relationship in
+            guard !relationship.isToMany else { return }
+            guard let value else {
+                if case .toOne(let id)? = relationshipValue(relationship), let id, let old = context?.object(for: id) {
+                    unlink(old, via: relationship)
+                }
+                return
             }
-            return
+            guard accepts(value) else { return }
+            link(value, via: relationship, at: nil)
         }
-        guard accepts(value) else { return }
-        link(value, via: relationship, at: nil)
     }
 
     /// The destinations of the unordered to-many relationship `key`.
@@ -138,7 +142,18 @@ extension ManagedObject {
 
 extension ManagedObject {
     final func relationship(_ key: String) -> RelationshipRuntime? {
-        entityRuntime.relationship(named: key)
+        // The entity borrowed, not retained and released per lookup: `shared` keeps it alive.
+        entityReference._withUnsafeGuaranteedRef { $0.relationship(named: key) }
+    }
+
+    /// ``relationship(_:)``, not retained: the entity's runtime owns its relationships, and `shared` keeps the
+    /// entity alive.
+    @inline(__always)
+    final func relationshipReference(_ key: String) -> Unmanaged<RelationshipRuntime>? {
+        entityReference._withUnsafeGuaranteedRef { entity in
+            guard let index = entity.relationshipIndex(named: key) else { return nil }
+            return entity.relationships.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
+        }
     }
 
     /// Whether `value` may be related to this object: same context, not invalid.
@@ -159,7 +174,11 @@ extension ManagedObject {
 
     /// Fires the object's fault and the relationship's fault; whether the object has the
     /// relationship's value.
+    @inline(__always)
     final func loadRelationship(_ relationship: RelationshipRuntime) -> Bool {
+        // Loaded already (every change of a relationship asks first, and it mostly is): no call.
+        let index = relationship.index
+        if !isFault, values.relationshipIndices.contains(index), !values.isToManyFault(index) { return true }
         var unused: [ManagedObject]?
         return loadRelationship(relationship, collecting: &unused)
     }
@@ -295,7 +314,9 @@ extension ManagedObject {
     @inline(__always)
     private func attachInverse(_ source: ManagedObject, at inverseIndex: Int) {
         if !isFault, isInserted, !isObserved, !shared.recordsUndo, values.isLoadedToMany(inverseIndex) {
-            _ = values.modifyToMany(inverseIndex) { $0.append(source.objectID) }
+            // Not in the list yet: `link` got here because the source's side did not name this object (see
+            // `ObjectIDList.appendDistinct`).
+            _ = values.modifyToMany(inverseIndex) { $0.appendDistinct(source.objectID) }
             return
         }
         let relationships = entityRuntime.relationships

@@ -170,6 +170,26 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The hash `Set` and `Dictionary` place an object by: its address, mixed with the collection's seed.
+    ///
+    /// `_rawHashValue(seed:)` is the requirement of `Hashable` that the standard library's hashed collections call
+    /// (its default runs `hash(into:)` through a SipHash `Hasher`: about 150 instructions of the 290 it took to put
+    /// an object in a `Set`; a to-many accessor builds one per read). It is underscored, but a stable part of the
+    /// ABI (`Int` and the other standard types implement it). Safe here because it only has to agree with `==`,
+    /// which is identity: equal objects are the same instance, so they have the same address and the same hash
+    /// for any seed. The address is mixed with the seed by SplitMix64's finalizer, so the low bits a collection
+    /// masks its buckets with depend on every bit of both (addresses are 16-byte aligned, and a collection of
+    /// another size, hence another seed, orders its elements differently, as with `Hasher`). Unlike `Hasher` the
+    /// mix is not keyed per process, which is no weakness for addresses that no outside input chooses.
+    /// `hash(into:)` is unchanged for everything that hashes an object as part of a larger value; each path
+    /// agrees with `==` on its own.
+    public final func _rawHashValue(seed: Int) -> Int {
+        var mixed = UInt64(UInt(bitPattern: ObjectIdentifier(self))) ^ UInt64(UInt(bitPattern: seed))
+        mixed = (mixed ^ (mixed &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: mixed ^ (mixed &>> 31))
+    }
+
     /// `<Entity x-datamodel://…/Entity/p1>` and the state.
     open var description: String {
         var flags: [String] = []
@@ -384,7 +404,8 @@ extension ManagedObject {
 
     /// Sets the stored form of attribute `key`.
     public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
-        guard let index = entityRuntime.attributeIndex(key) else { return }
+        // The entity borrowed, not retained: `shared` keeps it alive.
+        guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return }
         if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
         willChange()
         guard values.attributeIndices.contains(index) else { return }

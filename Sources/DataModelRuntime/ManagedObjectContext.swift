@@ -513,11 +513,16 @@ public final class ManagedObjectContext {
         guard !object.isInserted else { return ObjectIDList() }
         if let parent { return coordinator.locked { toManyThroughParent(parent, relationship, of: object) } }
         guard let sql = relationship.loadSQL else { return ObjectIDList() }
-        return coordinator.locked { loadToManyLocked(sql, of: object, collecting: &objects) }
+        // Borrowed: the model runtime owns every entity runtime.
+        let rowEntity = relationship.destinationOwnsTable ? Unmanaged.passUnretained(relationship.destination) : nil
+        return coordinator.locked { loadToManyLocked(sql, rowEntity: rowEntity, of: object, collecting: &objects) }
     }
 
+    /// `rowEntity`, when set, is the entity of every row (``RelationshipRuntime/destinationOwnsTable``): `Z_ENT`
+    /// is not read.
     private func loadToManyLocked(
-        _ sql: String, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+        _ sql: String, rowEntity: Unmanaged<EntityRuntime>?, of object: ManagedObject,
+        collecting objects: inout [ManagedObject]?
     ) -> ObjectIDList {
         var list: [ObjectID] = []
         do {
@@ -526,8 +531,9 @@ public final class ManagedObjectContext {
             try statement.bind(object.objectID.primaryKey, at: 1)
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
-            case .sqlite(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
-            case .postgres(let rows): try loadToManyRows(rows, into: &list, collecting: &objects)
+            case .sqlite(let rows): try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: &objects)
+            case .postgres(let rows):
+                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: &objects)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -538,13 +544,16 @@ public final class ManagedObjectContext {
     /// The rows of a to-many's statement as registered objects (faults filled, unknown ones registered), their IDs
     /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
     private func loadToManyRows<Row: StoreRow>(
-        _ statement: Row, into list: inout [ObjectID], collecting objects: inout [ManagedObject]?
+        _ statement: Row, rowEntity: Unmanaged<EntityRuntime>?, into list: inout [ObjectID],
+        collecting objects: inout [ManagedObject]?
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
         var arena = ObjectValueArena()
         while try statement.nextRow() {
-            guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
+            guard let entity = rowEntity?.takeUnretainedValue() ?? runtime.entity(number: statement.int(at: 1)) else {
+                continue
+            }
             let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
             if let existing = registered.find(id, orVacancy: &vacancy) {
                 if existing.isDeleted { continue }

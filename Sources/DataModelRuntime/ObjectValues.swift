@@ -532,6 +532,15 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
         guard total > 0 else { return (copy, copiedBlock) }
         let source = Self.slot(0, total: total, block)
         let target = Self.slot(0, total: total, copiedBlock)
+        // Values that hold no references (no text, blob or loaded list: the defaults most entities' inserted objects
+        // copy, numbers and empty to-ones): the block copied as words, tags and payloads, without a look at each
+        // value (a word loop: a few words, where a call to `memcpy` costs more than the copy).
+        guard Self.holdsReferences(source.tag, total: total) else {
+            let from = UnsafeRawPointer(block).assumingMemoryBound(to: UInt64.self)
+            let to = copiedBlock.assumingMemoryBound(to: UInt64.self)
+            for word in 0..<Self.blockWords(total) { to[word] = from[word] }
+            return (copy, copiedBlock)
+        }
         UnsafeMutableRawPointer(target.tag).copyMemory(from: source.tag, byteCount: 8 * Self.tagWords(total))
         for position in 0..<total {
             let from = source.payload + 16 * position
@@ -546,6 +555,20 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
             }
         }
         return (copy, copiedBlock)
+    }
+
+    /// Whether any of the `total` tags at `tags` is 3 or 4 (text, blob, loaded to-many: a payload holding a
+    /// reference), read a word at a time: tags are 0 to 4 and the tag words' spare bytes 0 (see
+    /// ``zeroTags(of:total:)``), so adding 0x7D to each byte carries into no other byte and sets its high bit
+    /// exactly when the tag is 3 or more. A to-many fault (2) and a to-one (0, 1) hold no reference.
+    @inline(__always)
+    private static func holdsReferences(_ tags: UnsafeMutablePointer<UInt8>, total: Int) -> Bool {
+        let words = UnsafeRawPointer(tags)
+        var bits: UInt64 = 0
+        for word in 0..<tagWords(total) {
+            bits |= words.load(fromByteOffset: 8 &* word, as: UInt64.self) &+ 0x7D7D_7D7D_7D7D_7D7D
+        }
+        return bits & 0x8080_8080_8080_8080 != 0
     }
 
     deinit {
