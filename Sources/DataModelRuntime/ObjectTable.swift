@@ -1,27 +1,26 @@
-/// The identity map of a context: objects by ID, in an open-addressing hash table.
+/// The identity map of a context: objects by ID.
 ///
-/// A `Dictionary<ObjectID, ManagedObject>` spends most of a bulk insert rehashing with
-/// SipHash; primary keys are already well-spread integers, so a multiplicative hash, linear
-/// probing over a table at most half full do the same job several times faster.
+/// The objects themselves live in a dense list (``members``); the two indexes over it hold plain
+/// integers (an object's place in the list), so growing them moves integers only, with no
+/// reference counting and without reading any object, and dropping the table releases exactly
+/// the objects.
 ///
-/// The objects themselves live in a dense list (``members``); the table's slots hold plain
-/// integers (32 bits of the ID's hash and the object's place in the list: 8 bytes, so a table
-/// at most half full costs 16 to 64 bytes per object, not 32 to 128). Growing the table then
-/// moves integers only, with no reference counting and without reading any object, and dropping
-/// it releases exactly the objects, not one optional per slot. A slot whose hash matches is
-/// confirmed against its object's ID. Removal uses backward shifting, so there are no
-/// tombstones.
+/// **Direct index.** Primary keys of a Core Data store are small, dense integers (each table
+/// counts from 1), so most IDs are found without hashing: per entity number, an array of 32-bit
+/// places indexed by the primary key itself (``directPlaces``). A lookup is two bounds checks and
+/// one read; rows that come in key order (every fetch ends its `ORDER BY` with `Z_PK`, inserted
+/// objects get ever larger keys) fill it sequentially, one cache line per 16 objects. An entity's
+/// array grows by doubling while its keys stay dense enough (at most 8 slots per object of the
+/// entity beyond the first 2¹⁷ slots: 4 to 32 bytes an object).
 ///
-/// A context that only adds objects does not hash them until it looks one up. While nothing is
-/// indexed, an object whose primary key is greater than every key of its entity so far cannot
-/// repeat an ID already there (IDs of different entities always differ), so it is only appended
-/// to ``members``: a fetch's rows come in primary key order (every fetch ends its `ORDER BY`
-/// with `Z_PK`), and inserted objects get ever larger keys. The first operation that needs the
-/// slots — a lookup, a key out of order, a removal — indexes every object once, which is the
-/// work the additions would have done; a fetch that only reads its objects, or inserts that are
-/// only saved, never pay it.
+/// **Hash index**, for the rest (negative or sparse keys, entity numbers beyond 4,096): an
+/// open-addressing table of 8-byte slots, a multiplicative hash and linear probing over a table
+/// at most half full; a slot whose hash matches is confirmed against its object's ID, and
+/// removal shifts entries back, so there are no tombstones. An ID lives in exactly one index: the
+/// direct one when its key was inside its entity's array when it was added. A key the direct index
+/// does not hold is looked up in the hash index too, but only while that index holds anything.
 struct ObjectTable: ~Copyable {
-    /// One slot of the table.
+    /// One slot of the hash index.
     private struct Slot {
         /// The low 32 bits of the ID's ``hash(_:_:)``: its home slot in any table of up to 2³²
         /// slots (growing never reads objects), and a filter before the ID is compared.
@@ -40,34 +39,33 @@ struct ObjectTable: ~Copyable {
 
     /// Every registered object, in insertion order (a removal moves the last one into the gap).
     private var members = ObjectList()
+    /// Per entity number, the place in ``members`` plus one (0: none) of the object with each primary key below the
+    /// entity's capacity.
+    private var direct = DirectPlaces()
     private var slots = [Slot](repeating: Slot(hash: 0, member: 0), count: 64)
     private var mask = 63
-    /// Changes with every change to the slots, so a ``Vacancy`` found before one is not used after it.
+    /// How many objects the hash index holds.
+    private var hashedCount = 0
+    /// Changes with every change to the indexes, so a ``Vacancy`` found before one is not used after it.
     private var generation = 0
-    /// Whether every member is in the slots; until the first operation that needs them, none is.
-    private var isIndexed = false
-    /// While not ``isIndexed``: the greatest primary key of each entity number so far (`Int64.min` for none).
-    private var greatestKeys: [Int64] = []
 
-    /// The place of a ``Vacancy`` at the end of ``members``, for a table not indexed yet.
-    private static let appendSlot = -2
-    /// Entity numbers up to this many are tracked in ``greatestKeys``; an object of a larger one indexes the table.
-    private static let trackedEntities = 1 << 12
+    /// The ``Vacancy`` slot of an ID that goes to the direct index.
+    private static let directSlot = -2
+    /// Entity numbers below this get a direct index.
+    private static let directEntities = 1 << 12
+    /// An entity's direct array grows to this many slots whatever its density.
+    private static let directFreeSlots = 1 << 17
+    /// Beyond ``directFreeSlots``, at most this many slots per object of the entity.
+    private static let directSlotsPerObject = 8
 
     var count: Int { members.count }
 
     /// How many low bits of a primary key pick the slot within its run (16 keys).
     private static let runBits = 4
 
-    /// The home slot of a key, before masking: consecutive primary keys of an entity get
-    /// consecutive slots, in runs of 16 that the hash scatters.
-    ///
-    /// Rows mostly come in primary key order, so a fetch fills 16 slots (4 cache lines) in a
-    /// row before it jumps, instead of touching a random cache line per row: with a table of
-    /// megabytes, that miss was the largest single cost of materializing a row. Keys that
-    /// are not consecutive scatter as with a plain hash; a run is a bucket of 16 slots, and
-    /// even keys that all share their low bits fill a bucket at most half, on average, in a
-    /// table at most half full.
+    /// The home slot of a key in the hash index, before masking: consecutive primary keys of an
+    /// entity get consecutive slots, in runs of 16 that the hash scatters (keys that are not
+    /// consecutive scatter as with a plain hash).
     @inline(__always)
     private static func hash(_ primaryKey: Int64, _ entityNumber: Int) -> Int {
         let key = UInt64(bitPattern: primaryKey)
@@ -76,56 +74,44 @@ struct ObjectTable: ~Copyable {
         return Int(truncatingIfNeeded: scattered << UInt64(runBits) | key & (1 << UInt64(runBits) - 1))
     }
 
-    /// The slot holding `id`, or `nil` (the table is indexed).
+    // MARK: The direct index
+
+    /// The place plus one of `id` in the direct index (0: none there), or `nil` when the direct index does not cover
+    /// its key now.
+    @inline(__always)
+    private func directPlace(of id: ObjectID) -> Int32? {
+        direct.place(entity: id.entityNumber, key: id.primaryKey)
+    }
+
+    /// Whether `id` can go to the direct index, after growing its entity's array when its density allows.
+    private mutating func makeDirectRoom(for id: ObjectID) -> Bool {
+        let entity = id.entityNumber
+        let key = id.primaryKey
+        guard entity >= 0 && entity < Self.directEntities && key >= 0 else { return false }
+        let (capacity, objects) = direct.capacityAndCount(entity: entity)
+        if key < Int64(capacity) { return true }
+        let limit = max(Self.directFreeSlots, Self.directSlotsPerObject * (objects + 1))
+        guard key < Int64(limit) else { return false }
+        var size = max(capacity * 2, 64)
+        while Int64(size) <= key { size *= 2 }
+        direct.grow(entity: entity, to: min(size, limit))
+        return true
+    }
+
+    /// Records `place` (plus one; 0 clears) for `id`, whose key the direct index covers.
+    @inline(__always)
+    private mutating func setDirectPlace(_ place: Int32, of id: ObjectID) {
+        direct.setPlace(place, entity: id.entityNumber, key: Int(id.primaryKey))
+    }
+
+    // MARK: The hash index
+
+    /// The slot holding `id`, or `nil`.
     @inline(__always)
     private func slotIndex(of id: ObjectID) -> Int? {
+        guard hashedCount > 0 else { return nil }
         let found = probe(id)
         return slots[found].member == 0 ? nil : found
-    }
-
-    /// Whether an object with `id` can be appended without indexing: nothing is indexed yet, and its key is greater
-    /// than every key of its entity so far (so no member has its ID).
-    @inline(__always)
-    private func isAppendable(_ id: ObjectID) -> Bool {
-        guard !isIndexed else { return false }
-        let entity = id.entityNumber
-        guard entity >= 0 && entity < greatestKeys.count else { return entity >= 0 && entity < Self.trackedEntities }
-        return id.primaryKey > greatestKeys[entity]
-    }
-
-    /// Appends `object`, which ``isAppendable(_:)`` allowed, without indexing it.
-    @inline(__always)
-    private mutating func append(_ object: ManagedObject, _ id: ObjectID) {
-        let entity = id.entityNumber
-        if entity >= greatestKeys.count {
-            greatestKeys.append(contentsOf: repeatElement(Int64.min, count: entity + 1 - greatestKeys.count))
-        }
-        greatestKeys[entity] = id.primaryKey
-        members.append(object)
-        generation &+= 1
-    }
-
-    /// Puts every member in the slots, in a table sized for them at most half full (once: the table stays indexed).
-    private mutating func indexAll() {
-        guard !isIndexed else { return }
-        isIndexed = true
-        greatestKeys = []
-        generation &+= 1
-        guard !members.isEmpty else { return }
-        var size = slots.count
-        while members.count * 2 > size { size *= size >= 1 << 12 ? 4 : 2 }
-        if size != slots.count {
-            slots = [Slot](repeating: Slot(hash: 0, member: 0), count: size)
-            mask = size - 1
-        }
-        for position in 0..<members.count {
-            let id = members[position].objectID
-            // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
-            place(
-                Slot(
-                    hash: UInt32(truncatingIfNeeded: Self.hash(id.primaryKey, id.entityNumber)),
-                    member: Int32(position + 1)))
-        }
     }
 
     /// The slot holding `id`, or the empty slot that ends its probe chain.
@@ -142,22 +128,76 @@ struct ObjectTable: ~Copyable {
         }
     }
 
+    /// The slot holding `id` or the empty one where it would go, after growing the table when
+    /// one more object would fill it more than half (so the empty slot stays right).
+    @inline(__always)
+    private mutating func probeWithRoom(for id: ObjectID) -> Int {
+        if (hashedCount + 1) * 2 > slots.count { grow() }
+        return probe(id)
+    }
+
+    /// Puts `slot` in the first free slot of its probe chain.
+    @inline(__always)
+    private mutating func place(_ slot: Slot) {
+        var index = Int(slot.hash) & mask
+        while slots[index].member != 0 { index = (index + 1) & mask }
+        slots[index] = slot
+    }
+
+    /// Doubles the hash index, or quadruples a large one.
+    private mutating func grow() {
+        generation &+= 1
+        let old = slots
+        let factor = old.count >= 1 << 12 ? 4 : 2
+        // Masks stay below 2³², within the 32 bits of the hash each slot keeps.
+        slots = [Slot](repeating: Slot(hash: 0, member: 0), count: old.count * factor)
+        mask = slots.count - 1
+        for slot in old where slot.member != 0 { place(slot) }
+    }
+
+    /// Removes the entry of slot `hole`, shifting later entries of its chain back.
+    private mutating func clearSlot(_ hole: Int) {
+        var hole = hole
+        // Backward-shift deletion: later entries of the chain move into the hole when their
+        // home slot does not lie between the hole and them.
+        slots[hole].member = 0
+        hashedCount -= 1
+        var next = (hole + 1) & mask
+        while slots[next].member != 0 {
+            let moved = slots[next]
+            let home = Int(moved.hash) & mask
+            if (hole - home) & mask < (next - home) & mask {
+                slots[hole] = moved
+                slots[next].member = 0
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
+    // MARK: Operations
+
     /// The object registered under `id`; or `nil`, with `vacancy` set to where an object
-    /// with that ID would go, for ``fill(_:with:)``: one probe of the table for a lookup that
-    /// is followed by an insertion.
+    /// with that ID would go, for ``fill(_:with:)``: one lookup for a lookup that is followed by
+    /// an insertion.
     mutating func find(_ id: ObjectID, orVacancy vacancy: inout Vacancy) -> ManagedObject? {
-        if !isIndexed {
-            if isAppendable(id) {
+        if let place = directPlace(of: id) {
+            if place != 0 { return members[Int(place) - 1] }
+            if hashedCount == 0 {
                 vacancy = Vacancy(
-                    slot: Self.appendSlot, generation: generation, primaryKey: id.primaryKey,
+                    slot: Self.directSlot, generation: generation, primaryKey: id.primaryKey,
                     entityNumber: Int32(truncatingIfNeeded: id.entityNumber))
                 return nil
             }
-            indexAll()
+        }
+        if let object = self[hashed: id] { return object }
+        if makeDirectRoom(for: id) {
+            vacancy = Vacancy(
+                slot: Self.directSlot, generation: generation, primaryKey: id.primaryKey,
+                entityNumber: Int32(truncatingIfNeeded: id.entityNumber))
+            return nil
         }
         let index = probeWithRoom(for: id)
-        let member = Int(slots[index].member)
-        if member != 0 { return members[member - 1] }
         vacancy = Vacancy(
             slot: index, generation: generation, primaryKey: id.primaryKey,
             entityNumber: Int32(truncatingIfNeeded: id.entityNumber))
@@ -174,24 +214,17 @@ struct ObjectTable: ~Copyable {
             insert(object)
             return
         }
-        if vacancy.slot == Self.appendSlot {
-            // `find` made this vacancy in a table not indexed yet, and nothing changed since.
-            append(object, id)
-            return
-        }
-        occupy(vacancy.slot, with: object)
+        append(object, id, slot: vacancy.slot)
     }
 
-    /// The object registered under `id`, or `nil` (indexes the table first: see the type's description).
+    /// The object registered under `id`, or `nil`.
     subscript(id: ObjectID) -> ManagedObject? {
-        mutating get {
-            indexAll()
-            return object(at: id)
-        }
+        if let place = directPlace(of: id), place != 0 { return members[Int(place) - 1] }
+        return self[hashed: id]
     }
 
-    /// The object registered under `id` in the indexed table.
-    private func object(at id: ObjectID) -> ManagedObject? {
+    /// The object the hash index holds under `id`, or `nil`.
+    private subscript(hashed id: ObjectID) -> ManagedObject? {
         guard let index = slotIndex(of: id) else { return nil }
         return members[Int(slots[index].member) - 1]
     }
@@ -199,73 +232,66 @@ struct ObjectTable: ~Copyable {
     /// Adds `object` under its ID, replacing any object with the same ID.
     mutating func insert(_ object: ManagedObject) {
         let id = object.objectID
-        if isAppendable(id) {
-            append(object, id)
+        if let place = directPlace(of: id) {
+            if place != 0 {
+                members[Int(place) - 1] = object
+                return
+            }
+            if hashedCount == 0 {
+                append(object, id, slot: Self.directSlot)
+                return
+            }
+        }
+        if let index = slotIndex(of: id) {
+            members[Int(slots[index].member) - 1] = object
             return
         }
-        indexAll()
-        let index = probeWithRoom(for: object.objectID)
-        let member = Int(slots[index].member)
-        if member != 0 {
-            members[member - 1] = object
-        } else {
-            occupy(index, with: object)
-        }
+        append(object, id, slot: makeDirectRoom(for: id) ? Self.directSlot : probeWithRoom(for: id))
     }
 
-    /// The slot holding `id` or the empty one where it would go, after growing the table when
-    /// one more object would fill it more than half (so the empty slot stays right).
+    /// Appends `object` to ``members`` and records it in the direct index (`slot` is ``directSlot``, its key covered)
+    /// or in the empty hash slot `slot` of its probe chain.
     @inline(__always)
-    private mutating func probeWithRoom(for id: ObjectID) -> Int {
-        if (members.count + 1) * 2 > slots.count { grow() }
-        return probe(id)
-    }
-
-    /// Puts `object` in the empty slot `index` of its ID's probe chain.
-    @inline(__always)
-    private mutating func occupy(_ index: Int, with object: ManagedObject) {
-        let id = object.objectID
+    private mutating func append(_ object: ManagedObject, _ id: ObjectID, slot: Int) {
         members.append(object)
-        // Table sizes are powers of two far below 2³¹ slots: the count fits an `Int32`.
-        slots[index] = Slot(
-            hash: UInt32(truncatingIfNeeded: Self.hash(id.primaryKey, id.entityNumber)), member: Int32(members.count))
+        // Fewer than 2³¹ objects: the count fits an `Int32`.
+        let place = Int32(truncatingIfNeeded: members.count)
+        if slot == Self.directSlot {
+            setDirectPlace(place, of: id)
+        } else {
+            slots[slot] = Slot(
+                hash: UInt32(truncatingIfNeeded: Self.hash(id.primaryKey, id.entityNumber)), member: place)
+            hashedCount += 1
+        }
         generation &+= 1
     }
 
-    /// Puts `slot` in the first free slot of its probe chain.
-    @inline(__always)
-    private mutating func place(_ slot: Slot) {
-        generation &+= 1
-        var index = Int(slot.hash) & mask
-        while slots[index].member != 0 { index = (index + 1) & mask }
-        slots[index] = slot
+    /// Points the index entry of `id` (registered) at `place` (plus one).
+    private mutating func moveEntry(of id: ObjectID, to place: Int32) {
+        if let current = directPlace(of: id), current != 0 {
+            setDirectPlace(place, of: id)
+        } else if let index = slotIndex(of: id) {
+            slots[index].member = place
+        }
     }
 
     /// Removes the object with `id`.
     mutating func remove(_ id: ObjectID) {
-        indexAll()
-        guard var hole = slotIndex(of: id) else { return }
-        generation &+= 1
-        let position = Int(slots[hole].member) - 1
-        // Backward-shift deletion: later entries of the chain move into the hole when their
-        // home slot does not lie between the hole and them.
-        slots[hole].member = 0
-        var next = (hole + 1) & mask
-        while slots[next].member != 0 {
-            let moved = slots[next]
-            let home = Int(moved.hash) & mask
-            if (hole - home) & mask < (next - home) & mask {
-                slots[hole] = moved
-                slots[next].member = 0
-                hole = next
-            }
-            next = (next + 1) & mask
+        let position: Int
+        if let place = directPlace(of: id), place != 0 {
+            position = Int(place) - 1
+            setDirectPlace(0, of: id)
+        } else if let hole = slotIndex(of: id) {
+            position = Int(slots[hole].member) - 1
+            clearSlot(hole)
+        } else {
+            return
         }
-        // Fill the member's place with the last member, and point that one's slot at it.
+        generation &+= 1
+        // Fill the member's place with the last member, and point that one's entry at it.
         let last = members.count - 1
         if position != last {
-            let lastObject = members[last]
-            if let slot = slotIndex(of: lastObject.objectID) { slots[slot].member = Int32(position + 1) }
+            moveEntry(of: members[last].objectID, to: Int32(truncatingIfNeeded: position + 1))
             members.swapAt(position, last)
         }
         members.removeLast()
@@ -280,15 +306,79 @@ struct ObjectTable: ~Copyable {
     var objects: [ManagedObject] {
         members.array
     }
+}
 
-    /// Doubles the table, or quadruples a large one (a fetch of many rows then moves its slots half as often).
-    private mutating func grow() {
-        let old = slots
-        let factor = old.count >= 1 << 12 ? 4 : 2
-        // Masks stay below 2³², within the 32 bits of the hash each slot keeps.
-        slots = [Slot](repeating: Slot(hash: 0, member: 0), count: old.count * factor)
-        mask = slots.count - 1
-        for slot in old where slot.member != 0 { place(slot) }
+/// The direct index of an ``ObjectTable``: per entity number, a buffer of 32-bit places indexed by primary key, and
+/// how many it holds. Owned buffers (no copy-on-write checks on the path of every fetched row); not copyable.
+private struct DirectPlaces: ~Copyable {
+    private struct Entity {
+        var places: UnsafeMutablePointer<Int32>?
+        var capacity = 0
+        var count = 0
+    }
+
+    private var entities: UnsafeMutablePointer<Entity>
+    private var entityCapacity = 0
+
+    init() { entities = .allocate(capacity: 0) }
+
+    deinit {
+        for entity in 0..<entityCapacity { entities[entity].places?.deallocate() }
+        entities.deinitialize(count: entityCapacity)
+        entities.deallocate()
+    }
+
+    /// The place plus one recorded for `key` (0: none), or `nil` when `entity`'s buffer does not cover `key`.
+    @inline(__always)
+    func place(entity: Int, key: Int64) -> Int32? {
+        guard entity >= 0 && entity < entityCapacity else { return nil }
+        let record = entities[entity]
+        guard key >= 0 && key < Int64(record.capacity), let places = record.places else { return nil }
+        return places[Int(key)]
+    }
+
+    /// The capacity of `entity`'s buffer and how many places it holds (0 and 0 for an entity without one).
+    func capacityAndCount(entity: Int) -> (capacity: Int, count: Int) {
+        guard entity >= 0 && entity < entityCapacity else { return (0, 0) }
+        return (entities[entity].capacity, entities[entity].count)
+    }
+
+    /// Records `place` (0 clears) for `key`, which `entity`'s buffer covers.
+    @inline(__always)
+    mutating func setPlace(_ place: Int32, entity: Int, key: Int) {
+        precondition(entity >= 0 && entity < entityCapacity, "direct index entity out of range")
+        let record = entities + entity
+        guard let places = record.pointee.places, key >= 0 && key < record.pointee.capacity else {
+            preconditionFailure("direct index key out of range")
+        }
+        let old = places[key]
+        places[key] = place
+        record.pointee.count += (place != 0 ? 1 : 0) - (old != 0 ? 1 : 0)
+    }
+
+    /// Grows `entity`'s buffer (and the list of entities) so it covers keys below `capacity`, new places empty.
+    mutating func grow(entity: Int, to capacity: Int) {
+        precondition(entity >= 0, "direct index entity out of range")
+        if entity >= entityCapacity {
+            let newCapacity = max(entity + 1, entityCapacity * 2, 8)
+            let larger = UnsafeMutablePointer<Entity>.allocate(capacity: newCapacity)
+            larger.moveInitialize(from: entities, count: entityCapacity)
+            (larger + entityCapacity).initialize(repeating: Entity(), count: newCapacity - entityCapacity)
+            entities.deallocate()
+            entities = larger
+            entityCapacity = newCapacity
+        }
+        let record = entities + entity
+        let old = record.pointee.capacity
+        guard capacity > old else { return }
+        let places = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        if let current = record.pointee.places {
+            places.moveInitialize(from: current, count: old)
+            current.deallocate()
+        }
+        (places + old).initialize(repeating: 0, count: capacity - old)
+        record.pointee.places = places
+        record.pointee.capacity = capacity
     }
 }
 

@@ -122,12 +122,13 @@ struct ObjectTableTests {
         case 1: primaryKey = Int64(step) * 16
         case 2: primaryKey = Int64(step) * 4096
         case 3: primaryKey = Int64.random(in: -50...50, using: &generator)
+        case 5: primaryKey = step % 2 == 0 ? Int64(step) : Int64(step) * 100_003
         default: primaryKey = [Int64.min, Int64.max, 0, -1][step % 4] &+ Int64(step / 4)
         }
         return ObjectID(storeNumber: 1, entityNumber: 1 + step % 3, primaryKey: primaryKey)
     }
 
-    @Test("insert, find, fill and remove agree with a dictionary", arguments: 0..<5)
+    @Test("insert, find, fill and remove agree with a dictionary", arguments: 0..<6)
     func agreesWithDictionary(pattern: Int) throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
         let context = container.newBackgroundContext()
@@ -166,7 +167,7 @@ struct ObjectTableTests {
         for object in table.objects { object.context = nil }
     }
 
-    @Test("objects added in increasing key order per entity stay unindexed until a lookup, and agree throughout")
+    @Test("objects added in key order per entity, interleaved, and then at random agree with a dictionary")
     func unindexedTail() throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
         let context = container.newBackgroundContext()
@@ -218,24 +219,69 @@ struct ObjectTableTests {
         for object in table.objects { object.context = nil }
     }
 
-    @Test("an ID added again before the table is indexed replaces the first object, as in an indexed table")
-    func repeatedIDBeforeIndexing() throws {
+    @Test("a key kept in the hash index stays found after its entity's direct index grows over it")
+    func directIndexGrowsOverHashedKey() throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
         let context = container.newBackgroundContext()
         var table = ObjectTable()
-        let id = ObjectID(storeNumber: 1, entityNumber: 2, primaryKey: 5)
-        let first = Self.object(id, in: context)
-        let second = Self.object(id, in: context)
-        let other = Self.object(ObjectID(storeNumber: 1, entityNumber: 3, primaryKey: 5), in: context)
-        table.insert(first)
-        table.insert(other)
-        table.insert(second)
-        #expect(table.count == 2)
-        #expect(table[id] === second)
-        #expect(table[other.objectID] === other)
+        // Sparse at first (one object, a key far out): hashed. Then dense keys until the entity's direct index
+        // covers that key too.
+        let far = ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: 1_000_000)
+        let farObject = Self.object(far, in: context)
+        table.insert(farObject)
+        var objects = [farObject]
+        for key in Int64(0)..<130_000 {
+            let object = Self.object(ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: key), in: context)
+            table.insert(object)
+            objects.append(object)
+        }
+        // A key beyond the direct index's capacity, with enough objects now that the index grows past the far key.
+        let beyond = Self.object(ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: 600_000), in: context)
+        table.insert(beyond)
+        objects.append(beyond)
+        #expect(table.count == 130_002)
+        #expect(table[far] === farObject)
+        #expect(table[beyond.objectID] === beyond)
         var vacancy = ObjectTable.Vacancy()
-        #expect(table.find(id, orVacancy: &vacancy) === second)
-        for object in [first, second, other] { object.context = nil }
+        #expect(table.find(far, orVacancy: &vacancy) === farObject)
+        // Removed and added again, it is found wherever it goes now; the last member moved into its place too.
+        table.remove(far)
+        #expect(table[far] == nil)
+        #expect(table.find(far, orVacancy: &vacancy) == nil)
+        let again = Self.object(far, in: context)
+        table.fill(vacancy, with: again)
+        #expect(table[far] === again)
+        let lastKey = beyond.objectID
+        #expect(table[lastKey] === beyond)
+        table.remove(ObjectID(storeNumber: 1, entityNumber: 1, primaryKey: 5))
+        #expect(table[lastKey] === beyond && table[far] === again && table.count == 130_001)
+        for object in objects + [again] { object.context = nil }
+    }
+
+    @Test("an ID added again replaces the first object, in either index")
+    func repeatedIDReplaces() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let context = container.newBackgroundContext()
+        var table = ObjectTable()
+        var all: [ManagedObject] = []
+        // Key 5 goes to the direct index, key -5 to the hash index.
+        for key: Int64 in [5, -5] {
+            let id = ObjectID(storeNumber: 1, entityNumber: 2, primaryKey: key)
+            let first = Self.object(id, in: context)
+            let second = Self.object(id, in: context)
+            let other = Self.object(ObjectID(storeNumber: 1, entityNumber: 3, primaryKey: key), in: context)
+            let countBefore = table.count
+            table.insert(first)
+            table.insert(other)
+            table.insert(second)
+            #expect(table.count == countBefore + 2)
+            #expect(table[id] === second)
+            #expect(table[other.objectID] === other)
+            var vacancy = ObjectTable.Vacancy()
+            #expect(table.find(id, orVacancy: &vacancy) === second)
+            all += [first, second, other]
+        }
+        for object in all { object.context = nil }
     }
 
     @Test("a fetch into an empty context and the lookups after it find the same objects", arguments: [false, true])
