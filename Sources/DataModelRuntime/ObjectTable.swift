@@ -1,3 +1,5 @@
+import Foundation
+
 /// The identity map of a context: objects by ID.
 ///
 /// The objects themselves live in a dense list (``members``); the two indexes over it hold plain
@@ -323,7 +325,7 @@ private struct DirectPlaces: ~Copyable {
     init() { entities = .allocate(capacity: 0) }
 
     deinit {
-        for entity in 0..<entityCapacity { entities[entity].places?.deallocate() }
+        for entity in 0..<entityCapacity { free(entities[entity].places) }
         entities.deinitialize(count: entityCapacity)
         entities.deallocate()
     }
@@ -371,12 +373,16 @@ private struct DirectPlaces: ~Copyable {
         let record = entities + entity
         let old = record.pointee.capacity
         guard capacity > old else { return }
-        let places = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-        if let current = record.pointee.places {
-            places.moveInitialize(from: current, count: old)
-            current.deallocate()
+        // Zeroed by `calloc`: a large buffer comes as fresh pages that are zero without being written, so a few
+        // objects with large keys (a context that looks up one object by ID) touch a page or two of it, not all.
+        guard let raw = calloc(capacity, MemoryLayout<Int32>.stride) else {
+            preconditionFailure("out of memory for the identity map's direct index")
         }
-        (places + old).initialize(repeating: 0, count: capacity - old)
+        let places = raw.bindMemory(to: Int32.self, capacity: capacity)
+        if let current = record.pointee.places {
+            places.update(from: current, count: old)
+            free(current)
+        }
         record.pointee.places = places
         record.pointee.capacity = capacity
     }
