@@ -299,11 +299,6 @@ struct ObjectTable: ~Copyable {
         members.removeLast()
     }
 
-    /// Calls `body` with every object, in insertion order, without building an array.
-    func forEach(_ body: (ManagedObject) -> Void) {
-        members.forEach(body)
-    }
-
     /// Every object, in insertion order.
     var objects: [ManagedObject] {
         members.array
@@ -403,8 +398,6 @@ private struct ObjectList: ~Copyable {
         base.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 }
-
     subscript(position: Int) -> ManagedObject {
         @inline(__always) get {
             precondition(position >= 0 && position < count, "object list index out of range")
@@ -444,11 +437,6 @@ private struct ObjectList: ~Copyable {
         precondition(count > 0, "removeLast of an empty object list")
         count -= 1
         (base + count).deinitialize(count: 1)
-    }
-
-    /// Calls `body` with every object in order; `body` must not change the list.
-    func forEach(_ body: (ManagedObject) -> Void) {
-        for position in 0..<count { body(base[position]) }
     }
 
     /// The objects, in order.

@@ -78,11 +78,7 @@ struct FetchValueBufferTests {
     func relationshipsAndBatches(kind: StoreKind) throws {
         let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
-        let departments = (0..<3).map { index in
-            let department = DepartmentEntity(context: store.context)
-            department.name = "D\(index)"
-            return department
-        }
+        let departments = store.makeDepartments(3)
         for index in 0..<Self.count {
             let employee = EmployeeEntity(context: store.context)
             employee.name = "E\(index)"

@@ -1,5 +1,6 @@
 import DataModelRuntime
 import Foundation
+import GeneratedCompanyModel
 import PostgresKit
 import Testing
 
@@ -114,6 +115,17 @@ struct TestStore {
         if let schema { PostgresTestServer.drop(schema: schema) }
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+}
+
+extension TestStore {
+    /// `count` new departments named `D0`, `D1`, … in the store's context.
+    func makeDepartments(_ count: Int) -> [DepartmentEntity] {
+        (0..<count).map { index in
+            let department = DepartmentEntity(context: context)
+            department.name = "D\(index)"
+            return department
         }
     }
 }

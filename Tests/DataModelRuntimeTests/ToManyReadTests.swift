@@ -109,11 +109,7 @@ struct ToManyReadTests {
     func readFromStore(kind: StoreKind) throws {
         let company = try TestStore(kind, model: CompanyModel.model)
         defer { company.cleanUp() }
-        let departments = (0..<3).map { index in
-            let department = DepartmentEntity(context: company.context)
-            department.name = "D\(index)"
-            return department
-        }
+        let departments = company.makeDepartments(3)
         for index in 0..<30 {
             let employee = EmployeeEntity(context: company.context)
             employee.name = "E\(index)"
