@@ -11,6 +11,7 @@
 # that fails to generate fails the check, and so does a run that checked no model.
 set -u
 cd "$(dirname "$0")/.."
+. Scripts/lib/model-checks.sh
 verbose=0
 models=()
 while [ $# -gt 0 ]; do
@@ -25,14 +26,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swiftc -emit-module -module-name CoreData -parse-as-library -swift-version 5 \
     Scripts/coredata-stand-in/CoreData.swift -o "$work/CoreData.swiftmodule" || exit 2
-if [ ${#models[@]} -eq 0 ]; then
-    while IFS= read -r model; do models+=("$model"); done < <(
-        { ls -d Models/*.xcdatamodeld
-          find ../shared/corpus/models -name '*.xcdatamodeld' -type d 2>/dev/null
-          find ../shared/corpus/models -name '*.xcdatamodel' -type d -not -path '*.xcdatamodeld/*' 2>/dev/null
-        } | sort)
-fi
-pass=0; stubbed=0; fail=0; skipped=0
+[ ${#models[@]} -gt 0 ] || while IFS= read -r model; do models+=("$model"); done < <(default_models)
 typecheck() {
     swiftc -typecheck -swift-version 5 -module-name GeneratedModel -I "$work" "$1"/*.swift >"$1.errors" 2>&1
 }
@@ -51,15 +45,18 @@ stub_app_types() {
     done
     return 1
 }
-for model in "${models[@]}"; do
-    out="$work/$(echo "$model" | tr '/ ' '__')"
+# One model: generate, type-check, stub the app's types if needed. Writes the outcome to $out.result (pass,
+# stubbed, fail or skipped) and what to print to $out.report, so the models can be checked in parallel and
+# reported in order.
+check_model() {
+    local model=$1 out=$2 properties class
     if ! "$tool" generate "$model" --output "$out" --flavor coredata --include-manual --no-schema --no-cache \
         >"$out.log" 2>&1; then
-        skipped=$((skipped + 1))
-        echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'
-        continue
+        { echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'; } >"$out.report"
+        echo skipped >"$out.result"
+        return
     fi
-    ls "$out"/*.swift >/dev/null 2>&1 || { pass=$((pass + 1)); continue; }  # a model without entities
+    ls "$out"/*.swift >/dev/null 2>&1 || { echo pass >"$out.result"; return; }  # a model without entities
     sed -i '/^[[:space:]]*@objc(.*)[[:space:]]*$/d' "$out"/*.swift
     for properties in "$out"/*+CoreDataProperties.swift; do
         [ -e "$properties" ] || continue
@@ -68,14 +65,15 @@ for model in "${models[@]}"; do
             "$(sed -n 's/^extension \([A-Za-z0-9_]*\) {$/\1/p' "$properties" | head -1)" >"$class"
     done
     if typecheck "$out"; then
-        pass=$((pass + 1)); [ $verbose = 1 ] && echo "ok   $model"
+        echo pass >"$out.result"; [ $verbose = 1 ] && echo "ok   $model" >"$out.report"
     elif stub_app_types "$out"; then
-        stubbed=$((stubbed + 1)); [ $verbose = 1 ] && echo "ok (app types stubbed) $model"
+        echo stubbed >"$out.result"; [ $verbose = 1 ] && echo "ok (app types stubbed) $model" >"$out.report"
     else
-        fail=$((fail + 1))
-        echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'
+        echo fail >"$out.result"
+        { echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'; } >"$out.report"
     fi
-done
+}
+run_model_checks "$work" "${models[@]}"
 echo "coredata flavor type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
     "$skipped not generated (of ${#models[@]} models)"
 [ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ $((pass + stubbed)) -gt 0 ]

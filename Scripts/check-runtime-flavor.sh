@@ -15,6 +15,7 @@
 # check, and so does a run that checked no model.
 set -u
 cd "$(dirname "$0")/.."
+. Scripts/lib/model-checks.sh
 scratch=.build
 verbose=0
 xcode=()
@@ -55,16 +56,9 @@ for model in Tests/TutorialPortTests/Models/*.xcdatamodeld; do
         stale=1
     fi
 done
-if [ ${#models[@]} -eq 0 ]; then
-    while IFS= read -r model; do models+=("$model"); done < <(
-        { ls -d Models/*.xcdatamodeld
-          find ../shared/corpus/models -name '*.xcdatamodeld' -type d 2>/dev/null
-          find ../shared/corpus/models -name '*.xcdatamodel' -type d -not -path '*.xcdatamodeld/*' 2>/dev/null
-        } | sort)
-fi
+[ ${#models[@]} -gt 0 ] || while IFS= read -r model; do models+=("$model"); done < <(default_models)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0; stubbed=0; fail=0; skipped=0; failed=()
 # Adds Codable stubs for the types swiftc cannot find and checks again, up to 5 rounds.
 stub_app_types() {
     for _ in 1 2 3 4 5; do
@@ -85,13 +79,16 @@ typecheck() {
         -I "$bin/Modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite "${libpq_flags[@]}" \
         "$1"/*.swift >"$1.errors" 2>&1
 }
-for model in "${models[@]}"; do
-    out="$work/$(echo "$model" | tr '/ ' '__')"
+# One model: generate, type-check, stub the app's types if needed. Writes the outcome to $out.result (pass,
+# stubbed, fail or skipped) and what to print to $out.report, so the models can be checked in parallel and
+# reported in order.
+check_model() {
+    local model=$1 out=$2 properties class suffix
     if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema ${xcode[@]+"${xcode[@]}"} \
         >"$out.log" 2>&1; then
-        skipped=$((skipped + 1)); failed+=("$model")
-        echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'
-        continue
+        { echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'; } >"$out.report"
+        echo skipped >"$out.result"
+        return
     fi
     # The app's own class file is named like the class (`X.swift`), as people name theirs: the generated
     # names (`X+DataModelClass.swift`) must not collide with it.
@@ -103,14 +100,15 @@ for model in "${models[@]}"; do
             printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' "$(basename "$class")" >"$class.swift"
     done
     if typecheck "$out"; then
-        pass=$((pass + 1)); [ $verbose = 1 ] && echo "ok   $model"
+        echo pass >"$out.result"; [ $verbose = 1 ] && echo "ok   $model" >"$out.report"
     elif stub_app_types "$out"; then
-        stubbed=$((stubbed + 1)); [ $verbose = 1 ] && echo "ok (app types stubbed) $model"
+        echo stubbed >"$out.result"; [ $verbose = 1 ] && echo "ok (app types stubbed) $model" >"$out.report"
     else
-        fail=$((fail + 1)); failed+=("$model")
-        echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'
+        echo fail >"$out.result"
+        { echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'; } >"$out.report"
     fi
-done
+}
+run_model_checks "$work" "${models[@]}"
 echo "runtime flavor${xcode[@]+ (${xcode[*]})} type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \
     "$skipped not generated (of ${#models[@]} models)"
 # Every model must generate and type-check; a run that checked nothing proves nothing.
