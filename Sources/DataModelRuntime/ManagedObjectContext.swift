@@ -416,20 +416,24 @@ public final class ManagedObjectContext {
     /// Writes the values of the current row of `statement` through `values`.
     @inline(__always)
     private func decodeValues<Row: StoreRow>(_ statement: Row, entity: EntityRuntime, into values: ObjectValueWriter) {
-        let attributes = entity.attributeDecoding
-        let relationships = entity.relationshipDecoding
-        for index in attributes.indices {
-            switch attributes[index] {
-            case .column(let column, .externalBinary):
-                values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
-            case .column(let column, let kind):
-                Self.read(statement, at: column, as: kind, into: values, attribute: index)
-            case .constant(let value):
-                values.initialize(attribute: index, to: value)
+        // The tables read in place (the entity owns them for the call): copying them out of the entity retained and
+        // released both arrays per row.
+        entity.attributeDecoding.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                switch attributes[index] {
+                case .column(let column, .externalBinary):
+                    values.initialize(attribute: index, to: coordinator.externalData.read(statement, at: column))
+                case .column(let column, let kind):
+                    Self.read(statement, at: column, as: kind, into: values, attribute: index)
+                case .constant(let value):
+                    values.initialize(attribute: index, to: value)
+                }
             }
         }
-        for index in relationships.indices {
-            values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
+        entity.relationshipDecoding.withUnsafeBufferPointer { relationships in
+            for index in relationships.indices {
+                values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
+            }
         }
     }
 
