@@ -31,12 +31,26 @@ extension ManagedObject {
     /// The destinations of the unordered to-many relationship `key`.
     @inlinable
     public final func toManySet<T: ManagedObject>(for key: String) -> Set<T> {
-        // Inlined into generated code: the set is built for the concrete class, without copies.
-        let objects = destinationObjects(key)
-        var result = Set<T>(minimumCapacity: objects.count)
-        for object in objects {
-            if let typed = object as? T { result.insert(typed) }
+        // Inlined into generated code: the set is built for the concrete class, the objects moved into it from
+        // the runtime's buffer (no array, no retain and release per object), cast once per call when they are all
+        // of one class that is a `T`.
+        let objects = collectDestinations(key)
+        let count = objects.count
+        var result = Set<T>(minimumCapacity: count)
+        let base = objects.base
+        if objects.areAll(T.self) {
+            for index in 0..<count {
+                // safe: every object is of the one class `areAll` checked is a `T`. `update(with:)`, not `insert`:
+                // it returns the member it replaced (none: the objects are distinct), where `insert` returns the
+                // member after inserting, retained, for the caller to release.
+                result.update(with: unsafeDowncast((base + index).move(), to: T.self))
+            }
+        } else {
+            for index in 0..<count {
+                if let typed = (base + index).move() as? T { result.insert(typed) }
+            }
         }
+        objects.markMoved()
         return result
     }
 
@@ -48,12 +62,23 @@ extension ManagedObject {
     /// The destinations of the ordered to-many relationship `key`, in order.
     @inlinable
     public final func toManyArray<T: ManagedObject>(for key: String) -> [T] {
-        let objects = destinationObjects(key)
+        // As `toManySet(for:)`: the objects moved out of the runtime's buffer, cast once when they can be.
+        let objects = collectDestinations(key)
+        let count = objects.count
         var result: [T] = []
-        result.reserveCapacity(objects.count)
-        for object in objects {
-            if let typed = object as? T { result.append(typed) }
+        result.reserveCapacity(count)
+        let base = objects.base
+        if objects.areAll(T.self) {
+            for index in 0..<count {
+                // safe: every object is of the one class `areAll` checked is a `T`.
+                result.append(unsafeDowncast((base + index).move(), to: T.self))
+            }
+        } else {
+            for index in 0..<count {
+                if let typed = (base + index).move() as? T { result.append(typed) }
+            }
         }
+        objects.markMoved()
         return result
     }
 
@@ -64,6 +89,17 @@ extension ManagedObject {
             willAccess(property: entityRuntime.attributes.count + relationship.index)
         }
         return destinations(key)
+    }
+
+    /// The destination objects of relationship `key`, in order, in a buffer the inlined accessors move them out
+    /// of (observation told of the access, as ``destinationObjects(_:)`` does).
+    @usableFromInline
+    final func collectDestinations(_ key: String) -> DestinationObjects {
+        let objects = DestinationObjects()
+        guard let relationship = relationship(key) else { return objects }
+        willAccess(property: entityRuntime.attributes.count + relationship.index)
+        collectDestinations(relationship, into: objects)
+        return objects
     }
 
     /// Replaces the destinations of the ordered to-many relationship `key`, keeping inverses and
@@ -179,19 +215,17 @@ extension ManagedObject {
         // Loaded already (every change of a relationship asks first, and it mostly is): no call.
         let index = relationship.index
         if !isFault, values.relationshipIndices.contains(index), !values.isToManyFault(index) { return true }
-        var unused: [ManagedObject]?
-        return loadRelationship(relationship, collecting: &unused)
+        return loadRelationship(relationship, collecting: nil)
     }
 
     /// ``loadRelationship(_:)``; when it reads a to-many from the store and `objects` is not `nil`, the
     /// destination objects are appended to it in the list's order (see
     /// ``ManagedObjectContext/loadToMany(_:of:collecting:)``).
-    final func loadRelationship(_ relationship: RelationshipRuntime, collecting objects: inout [ManagedObject]?) -> Bool
-    {
+    final func loadRelationship(_ relationship: RelationshipRuntime, collecting objects: DestinationObjects?) -> Bool {
         if isFault { fireFaultIfNeeded() }
         guard values.relationshipIndices.contains(relationship.index) else { return false }
         if values.isToManyFault(relationship.index) {
-            let loaded = context?.loadToMany(relationship, of: self, collecting: &objects) ?? ObjectIDList()
+            let loaded = context?.loadToMany(relationship, of: self, collecting: objects) ?? ObjectIDList()
             values[relationship: relationship.index] = .toMany(loaded)
             if snapshot != nil, case .toManyFault? = snapshot?[relationship: relationship.index] {
                 snapshot?[relationship: relationship.index] = .toMany(loaded)
@@ -222,21 +256,29 @@ extension ManagedObject {
 
     /// The destination objects of relationship `key`, in order.
     final func destinations(_ key: String) -> [ManagedObject] {
-        guard let relationship = relationship(key), let context else { return [] }
-        // A to-many read from the store now hands over the objects it registered: no second lookup of each.
-        var loaded: [ManagedObject]? = relationship.isToMany ? [] : nil
-        guard loadRelationship(relationship, collecting: &loaded) else { return [] }
+        guard let relationship = relationship(key) else { return [] }
+        let objects = DestinationObjects()
+        collectDestinations(relationship, into: objects)
+        return objects.take()
+    }
+
+    /// Appends the destination objects of `relationship`, in order, to `objects` (which must be empty).
+    final func collectDestinations(_ relationship: RelationshipRuntime, into objects: DestinationObjects) {
+        guard let context else { return }
+        // A to-many read from the store hands over the objects it registered: no second lookup of each.
+        guard loadRelationship(relationship, collecting: relationship.isToMany ? objects : nil) else { return }
         switch values[relationship: relationship.index] {
-        case .toOne(let id): return id.flatMap { context.object(for: $0) }.map { [$0] } ?? []
+        case .toOne(let id):
+            if let id, let object = context.object(for: id) { objects.append(object) }
         case .toMany(let list):
-            if let loaded, loaded.count == list.count, !loaded.isEmpty { return loaded }
-            var objects: [ManagedObject] = []
-            objects.reserveCapacity(list.count)
+            if objects.count == list.count { return }
+            // Read another way (or a load that left objects out): each ID looked up.
+            objects.removeAll()
+            objects.reserve(list.count)
             for id in list.ids {
                 if let object = context.object(for: id) { objects.append(object) }
             }
-            return objects
-        case .toManyFault: return []
+        case .toManyFault: return
         }
     }
 
@@ -364,6 +406,96 @@ extension ManagedObject {
             guard case .toOne(let id)? = relationshipValue(relationship), id == value.objectID else { return }
             willChange()
             setRelationshipValue(.toOne(nil), at: relationship.index)
+        }
+    }
+}
+
+/// The destination objects of one relationship read, in order: an owned buffer the runtime appends them to
+/// (retaining each once) and the inlined accessors move them out of (into the `Set` or array they return), so a
+/// to-many read builds no intermediate `[ManagedObject]` (an append with its uniqueness and capacity calls, a retain
+/// and a release per object). It also notes whether all its objects are of one class, so an accessor casts once per
+/// read instead of once per object.
+@usableFromInline
+final class DestinationObjects {
+    /// The objects: `count` initialized ones from `base` on (the accessors read both once, after the runtime is
+    /// done appending).
+    @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<ManagedObject>
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) private var capacity: Int
+    /// The class of every object so far (`nil` while there is none, or once two classes were seen).
+    @exclusivity(unchecked) private var commonClass: ManagedObject.Type?
+    @exclusivity(unchecked) private var isMixed = false
+
+    init() {
+        capacity = 16
+        base = .allocate(capacity: 16)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Appends `object` (retained once, by the buffer).
+    @inline(__always)
+    func append(_ object: ManagedObject) {
+        if count == capacity { grow(to: capacity * 2) }
+        (base + count).initialize(to: object)
+        count += 1
+        // The class's metadata, compared by address: one load and one comparison per object.
+        let type = Swift.type(of: object)
+        if type != commonClass {
+            if commonClass == nil, !isMixed { commonClass = type } else { isMixed = true; commonClass = nil }
+        }
+    }
+
+    /// Makes room for `minimumCapacity` objects.
+    func reserve(_ minimumCapacity: Int) {
+        if minimumCapacity > capacity { grow(to: minimumCapacity) }
+    }
+
+    @inline(never)
+    private func grow(to newCapacity: Int) {
+        let larger = UnsafeMutablePointer<ManagedObject>.allocate(capacity: newCapacity)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = newCapacity
+    }
+
+    /// Drops every object.
+    func removeAll() {
+        base.deinitialize(count: count)
+        count = 0
+        commonClass = nil
+        isMixed = false
+    }
+
+    /// Whether every object is of one class, and that class is a `T` (or there is no object): then each can be
+    /// downcast to `T` without a check. Decided once per read.
+    @usableFromInline
+    func areAll<T: ManagedObject>(_ type: T.Type) -> Bool {
+        guard !isMixed else { return false }
+        guard let commonClass else { return true }
+        return commonClass is T.Type
+    }
+
+    /// Notes that the accessor moved every object out (`count` of them from `base`): the buffer no longer holds
+    /// them.
+    @usableFromInline
+    func markMoved() {
+        count = 0
+    }
+
+    /// The objects as an array (moved, not copied); the buffer is empty after.
+    func take() -> [ManagedObject] {
+        guard count > 0 else { return [] }
+        let taken = count
+        count = 0
+        let source = base
+        return [ManagedObject](unsafeUninitializedCapacity: taken) { target, initialized in
+            for index in 0..<taken { target.initializeElement(at: index, to: (source + index).move()) }
+            initialized = taken
         }
     }
 }

@@ -505,28 +505,27 @@ public final class ManagedObjectContext {
     /// this context left out). One query reads the destinations' rows too: faults among them
     /// are filled, unknown ones registered, registered ones keep their in-memory values.
     func loadToMany(_ relationship: RelationshipRuntime, of object: ManagedObject) -> ObjectIDList {
-        var unused: [ManagedObject]?
-        return loadToMany(relationship, of: object, collecting: &unused)
+        loadToMany(relationship, of: object, collecting: nil)
     }
 
     /// ``loadToMany(_:of:)``, appending the destination objects it reads, in the list's order, to `objects` when
     /// it is not `nil` (so the caller need not look each one up again; a list read another way appends nothing).
     func loadToMany(
-        _ relationship: RelationshipRuntime, of object: ManagedObject, collecting objects: inout [ManagedObject]?
+        _ relationship: RelationshipRuntime, of object: ManagedObject, collecting objects: DestinationObjects?
     ) -> ObjectIDList {
         guard !object.isInserted else { return ObjectIDList() }
         if let parent { return coordinator.locked { toManyThroughParent(parent, relationship, of: object) } }
         guard let sql = relationship.loadSQL else { return ObjectIDList() }
         // Borrowed: the model runtime owns every entity runtime.
         let rowEntity = relationship.destinationOwnsTable ? Unmanaged.passUnretained(relationship.destination) : nil
-        return coordinator.locked { loadToManyLocked(sql, rowEntity: rowEntity, of: object, collecting: &objects) }
+        return coordinator.locked { loadToManyLocked(sql, rowEntity: rowEntity, of: object, collecting: objects) }
     }
 
     /// `rowEntity`, when set, is the entity of every row (``RelationshipRuntime/destinationOwnsTable``): `Z_ENT`
     /// is not read.
     private func loadToManyLocked(
         _ sql: String, rowEntity: Unmanaged<EntityRuntime>?, of object: ManagedObject,
-        collecting objects: inout [ManagedObject]?
+        collecting objects: DestinationObjects?
     ) -> ObjectIDList {
         var list: [ObjectID] = []
         do {
@@ -535,9 +534,9 @@ public final class ManagedObjectContext {
             try statement.bind(object.objectID.primaryKey, at: 1)
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
-            case .sqlite(let rows): try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: &objects)
+            case .sqlite(let rows): try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects)
             case .postgres(let rows):
-                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: &objects)
+                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -549,7 +548,7 @@ public final class ManagedObjectContext {
     /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
     private func loadToManyRows<Row: StoreRow>(
         _ statement: Row, rowEntity: Unmanaged<EntityRuntime>?, into list: inout [ObjectID],
-        collecting objects: inout [ManagedObject]?
+        collecting objects: DestinationObjects?
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()

@@ -148,6 +148,86 @@ struct ToManyReadTests {
         #expect(Set(readShelf.novels.compactMap(\.title)) == ["A", "B"])
     }
 
+    @Test(
+        "a to-many's accessors take its objects by class: cast once when all are of one class that is a T, per object otherwise",
+        arguments: StoreKind.allCases)
+    func destinationsByClass(kind: StoreKind) throws {
+        let shelves = try TestStore(kind, model: ShelfModel.model)
+        defer { shelves.cleanUp() }
+        let shelf = Shelf(context: shelves.context)
+        for title in ["A", "B", "C"] {
+            let novel = ShelfNovel(context: shelves.context)
+            novel.title = title
+            novel.shelf = shelf
+        }
+        ShelfMagazine(context: shelves.context).title = "M"
+        try shelves.context.save()
+        weak var weakNovel: ShelfNovel?
+        weak var weakReader: ManagedObjectContext?
+        var kept: Set<ShelfItem> = []
+        do {
+            let reader = try shelves.reopened()
+            weakReader = reader
+            let readShelf = try #require(try reader.fetch(FetchRequest<Shelf>(entityName: "Shelf")).first)
+            // Read from the store (the loaded objects handed over), then from the loaded list (looked up by ID):
+            // the same objects, for the class itself, a superclass, and a class none of them is.
+            let loaded: Set<ShelfNovel> = readShelf.toManySet(for: "novels")
+            let listed: Set<ShelfNovel> = readShelf.toManySet(for: "novels")
+            #expect(loaded == listed && Set(loaded.compactMap(\.title)) == ["A", "B", "C"])
+            let items: Set<ShelfItem> = readShelf.toManySet(for: "novels")
+            #expect(items == Set(loaded.map { $0 as ShelfItem }))
+            let magazines: Set<ShelfMagazine> = readShelf.toManySet(for: "novels")
+            #expect(magazines.isEmpty)
+            let ordered: [ShelfItem] = readShelf.toManyArray(for: "novels")
+            #expect(ordered.compactMap(\.title) == ["A", "B", "C"])
+            #expect((readShelf.toManyArray(for: "novels") as [ShelfMagazine]).isEmpty)
+            #expect(readShelf.destinations("novels").count == 3)
+            weakNovel = loaded.first
+            kept = items
+        }
+        // The accessors' sets hold their objects (each retained once by the set): alive while held, freed after.
+        #expect(weakReader == nil)
+        #expect(kept.count == 3 && Set(kept.compactMap(\.title)) == ["A", "B", "C"])
+        #expect(weakNovel != nil)
+        kept = []
+        #expect(weakNovel == nil)
+
+        // The buffer's class test, on objects of two classes and on none.
+        let context = shelves.context
+        let novel = ShelfNovel(context: context)
+        let magazine = ShelfMagazine(context: context)
+        let empty = DestinationObjects()
+        #expect(empty.areAll(ShelfMagazine.self))
+        let one = DestinationObjects()
+        one.append(novel)
+        one.append(novel)
+        #expect(one.areAll(ShelfNovel.self) && one.areAll(ShelfItem.self) && one.areAll(ManagedObject.self))
+        #expect(!one.areAll(ShelfMagazine.self))
+        let mixed = DestinationObjects()
+        mixed.append(novel)
+        mixed.append(magazine)
+        mixed.append(novel)
+        #expect(!mixed.areAll(ShelfNovel.self) && !mixed.areAll(ShelfItem.self) && mixed.count == 3)
+        // Taken as an array (past a growth of the buffer), or dropped without being moved out: each object is
+        // released exactly once.
+        weak var weakTaken: ShelfMagazine?
+        weak var weakDropped: ShelfMagazine?
+        do {
+            let scratch = try shelves.reopened()
+            let held = DestinationObjects()
+            for _ in 0..<40 { held.append(ShelfMagazine(context: scratch)) }
+            let taken = held.take()
+            #expect(taken.count == 40 && held.count == 0)
+            weakTaken = taken.last as? ShelfMagazine
+            let dropped = DestinationObjects()
+            let object = ShelfMagazine(context: scratch)
+            weakDropped = object
+            dropped.append(object)
+            #expect(weakTaken != nil && weakDropped != nil)
+        }
+        #expect(weakTaken == nil && weakDropped == nil)
+    }
+
     @Test("an inserted object's inverse list, filled without membership tests, answers and changes like any list")
     func insertedInverseList() throws {
         let context = try PersistentContainer(model: CompanyModel.model, store: .inMemory).viewContext
