@@ -45,15 +45,12 @@ stub_app_types() {
     done
     return 1
 }
-# One model: generate, type-check, stub the app's types if needed. Writes the outcome to $out.result (pass,
-# stubbed, fail or skipped) and what to print to $out.report, so the models can be checked in parallel and
-# reported in order.
+# One model, for run_model_checks: generate, prepare, type-check (Scripts/lib/model-checks.sh records the outcome).
 check_model() {
     local model=$1 out=$2 properties class
     if ! "$tool" generate "$model" --output "$out" --flavor coredata --include-manual --no-schema --no-cache \
         >"$out.log" 2>&1; then
-        { echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'; } >"$out.report"
-        echo skipped >"$out.result"
+        generation_failed "$model" "$out"
         return
     fi
     ls "$out"/*.swift >/dev/null 2>&1 || { echo pass >"$out.result"; return; }  # a model without entities
@@ -64,14 +61,7 @@ check_model() {
         [ -e "$class" ] || printf 'import CoreData\npublic class %s: NSManagedObject {}\n' \
             "$(sed -n 's/^extension \([A-Za-z0-9_]*\) {$/\1/p' "$properties" | head -1)" >"$class"
     done
-    if typecheck "$out"; then
-        echo pass >"$out.result"; [ $verbose = 1 ] && echo "ok   $model" >"$out.report"
-    elif stub_app_types "$out"; then
-        echo stubbed >"$out.result"; [ $verbose = 1 ] && echo "ok (app types stubbed) $model" >"$out.report"
-    else
-        echo fail >"$out.result"
-        { echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'; } >"$out.report"
-    fi
+    typecheck_and_record "$model" "$out"
 }
 run_model_checks "$work" "${models[@]}"
 echo "coredata flavor type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \

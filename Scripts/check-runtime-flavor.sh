@@ -79,15 +79,12 @@ typecheck() {
         -I "$bin/Modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -ISources/CSQLite "${libpq_flags[@]}" \
         "$1"/*.swift >"$1.errors" 2>&1
 }
-# One model: generate, type-check, stub the app's types if needed. Writes the outcome to $out.result (pass,
-# stubbed, fail or skipped) and what to print to $out.report, so the models can be checked in parallel and
-# reported in order.
+# One model, for run_model_checks: generate, prepare, type-check (Scripts/lib/model-checks.sh records the outcome).
 check_model() {
     local model=$1 out=$2 properties class suffix
     if ! "$bin/datamodelgen" generate "$model" --output "$out" --include-manual --no-schema ${xcode[@]+"${xcode[@]}"} \
         >"$out.log" 2>&1; then
-        { echo "FAIL (generation failed) $model"; grep -m 5 'error:' "$out.log" | sed 's/^/     /'; } >"$out.report"
-        echo skipped >"$out.result"
+        generation_failed "$model" "$out"
         return
     fi
     # The app's own class file is named like the class (`X.swift`), as people name theirs: the generated
@@ -99,14 +96,7 @@ check_model() {
         [ -e "$class+${suffix%Properties.swift}Class.swift" ] ||
             printf 'import DataModelRuntime\nopen class %s: ManagedObject {}\n' "$(basename "$class")" >"$class.swift"
     done
-    if typecheck "$out"; then
-        echo pass >"$out.result"; [ $verbose = 1 ] && echo "ok   $model" >"$out.report"
-    elif stub_app_types "$out"; then
-        echo stubbed >"$out.result"; [ $verbose = 1 ] && echo "ok (app types stubbed) $model" >"$out.report"
-    else
-        echo fail >"$out.result"
-        { echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'; } >"$out.report"
-    fi
+    typecheck_and_record "$model" "$out"
 }
 run_model_checks "$work" "${models[@]}"
 echo "runtime flavor${xcode[@]+ (${xcode[*]})} type-checks: $pass passed, $stubbed passed with app-type stubs, $fail failed," \

@@ -7,6 +7,9 @@
 #                              after the model. check_model writes the outcome (pass, stubbed, fail or skipped) to
 #                              OUT.result and anything to print to OUT.report. Afterwards the reports are printed
 #                              in the models' order and pass, stubbed, fail and skipped hold the counts.
+#   generation_failed MODEL OUT   records that MODEL did not generate (OUT.log holds the tool's output)
+#   typecheck_and_record MODEL OUT  type-checks OUT with the script's `typecheck`, then with the app's types stubbed
+#                              (the script's `stub_app_types`), and records the outcome
 default_models() {
     { ls -d Models/*.xcdatamodeld
       find ../shared/corpus/models -name '*.xcdatamodeld' -type d 2>/dev/null
@@ -36,4 +39,22 @@ run_model_checks() {
             *) fail=$((fail + 1)) ;;  # no outcome written: the check itself broke
         esac
     done
+}
+
+generation_failed() {
+    { echo "FAIL (generation failed) $1"; grep -m 5 'error:' "$2.log" | sed 's/^/     /'; } >"$2.report"
+    echo skipped >"$2.result"
+}
+
+typecheck_and_record() {
+    local model=$1 out=$2
+    if typecheck "$out"; then
+        echo pass >"$out.result"; [ "$verbose" = 1 ] && echo "ok   $model" >"$out.report"
+    elif stub_app_types "$out"; then
+        echo stubbed >"$out.result"; [ "$verbose" = 1 ] && echo "ok (app types stubbed) $model" >"$out.report"
+    else
+        echo fail >"$out.result"
+        { echo "FAIL $model"; grep -m 5 'error:' "$out.errors" | sed 's/^/     /'; } >"$out.report"
+    fi
+    return 0
 }
