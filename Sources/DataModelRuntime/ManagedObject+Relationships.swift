@@ -82,17 +82,14 @@ extension ManagedObject {
         return result
     }
 
-    /// The destination objects of relationship `key`, in order (for the inlined accessors).
-    @usableFromInline
+    /// The destination objects of relationship `key`, in order, observation told of the access (key paths,
+    /// derived attributes, the Xcode shapes).
     final func destinationObjects(_ key: String) -> [ManagedObject] {
-        if let relationship = relationship(key) {
-            willAccess(property: entityRuntime.attributes.count + relationship.index)
-        }
-        return destinations(key)
+        collectDestinations(key).take()
     }
 
     /// The destination objects of relationship `key`, in order, in a buffer the inlined accessors move them out
-    /// of (observation told of the access, as ``destinationObjects(_:)`` does).
+    /// of, observation told of the access.
     @usableFromInline
     final func collectDestinations(_ key: String) -> DestinationObjects {
         let objects = DestinationObjects()
