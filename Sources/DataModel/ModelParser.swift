@@ -464,8 +464,11 @@ private struct ElementReader {
         if let known = tree.withValueBytes(position, Keywords.attributeTypes.value(for:)) { return known }
         let typeName = tree.attributeValue(position)
         if let known = AttributeType(rawValue: typeName) { return known }
-        diagnostics.append(
-            .error("unknown attribute type '\(typeName)'", rule: .unknownAttributeType, at: element.location))
+        var message = "unknown attribute type '\(typeName)'"
+        if let best = NameSuggestion.closest(to: typeName, among: AttributeType.allCases.map(\.rawValue)) {
+            message += "; did you mean '\(best)'?"
+        }
+        diagnostics.append(.error(message, rule: .unknownAttributeType, at: element.location))
         return .undefined
     }
 

@@ -37,7 +37,13 @@ public struct GeneratorPipeline: Sendable {
     /// Stage 2: `loaded` with the validator's findings added to the loader's.
     public func validate(_ loaded: LoadedModel) -> ValidatedModel {
         var loaded = loaded
-        loaded.diagnostics += Validator(scheduler: scheduler).validate(loaded.model)
+        // An attribute whose type the loader did not know is read as Undefined; the validator's "Undefined is only
+        // for transient attributes" about the same element would be a second error for the one mistake.
+        let unknownTypes = Set(
+            loaded.diagnostics.filter { $0.ruleID == RuleID.unknownAttributeType.rawValue }.map(\.location))
+        loaded.diagnostics += Validator(scheduler: scheduler).validate(loaded.model).filter {
+            !($0.ruleID == RuleID.undefinedNotTransient.rawValue && unknownTypes.contains($0.location))
+        }
         return ValidatedModel(loaded)
     }
 

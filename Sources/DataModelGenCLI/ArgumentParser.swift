@@ -1,3 +1,5 @@
+import DataModel
+
 /// A small, hand-written command-line argument parser.
 ///
 /// Supports `--name value`, `--name=value`, boolean flags, repeated options, positionals and `--`.
@@ -134,7 +136,7 @@ struct ArgumentParser {
         if name.count >= 2, let prefixed = options.first(where: { $0.name.hasPrefix(name) }) {
             return "--" + prefixed.name
         }
-        let scored = options.map { (option: $0.name, distance: editDistance(name, $0.name)) }
+        let scored = options.map { (option: $0.name, distance: NameSuggestion.distance(name, $0.name)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
         let limit = max(2, name.count / 3)
         if best.distance <= limit || best.option.hasPrefix(name) || name.hasPrefix(best.option) {
@@ -142,25 +144,6 @@ struct ArgumentParser {
         }
         return nil
     }
-}
-
-/// The Levenshtein distance between two strings.
-func editDistance(_ lhs: String, _ rhs: String) -> Int {
-    let a = Array(lhs)
-    let b = Array(rhs)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }
 
 /// A mistake in how the command was called (exit code 2).

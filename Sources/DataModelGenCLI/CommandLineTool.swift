@@ -41,11 +41,7 @@ public struct CommandLineTool: Sendable {
         guard let command = Command(rawValue: first) else {
             var message = "error: unknown command '\(first)'"
             let names = Command.allCases.map(\.rawValue)
-            if let best = names.min(by: { editDistance(first, $0) < editDistance(first, $1) }),
-                editDistance(first, best) <= 3
-            {
-                message += "; did you mean '\(best)'?"
-            }
+            if let best = NameSuggestion.closest(to: first, among: names) { message += "; did you mean '\(best)'?" }
             console.err(message + "\n\n" + Self.overview)
             return .usageError
         }

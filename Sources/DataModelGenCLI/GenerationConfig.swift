@@ -48,9 +48,7 @@ extension ModelNaming.Config {
         let known = Set(CodingKeys.allCases.map(\.rawValue))
         let warnings = scan.keys.filter { !known.contains($0.name) }.map { key in
             var message = "unknown key '\(key.name)' is ignored"
-            if let best = known.min(by: { editDistance(key.name, $0) < editDistance(key.name, $1) }),
-                editDistance(key.name, best) <= 3
-            {
+            if let best = NameSuggestion.closest(to: key.name, among: CodingKeys.allCases.map(\.rawValue)) {
                 message += "; did you mean '\(best)'?"
             }
             return Diagnostic(

@@ -139,9 +139,10 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         /// A human-readable explanation.
         public let message: String
 
-        /// `Entity.property: message` (`Entity: message` for the whole object).
+        /// `Entity.property: message (object ID)` (`Entity: message (object ID)` for the whole object): the ID tells
+        /// which of several objects of one entity failed.
         public var description: String {
-            (property.isEmpty ? entityName : "\(entityName).\(property)") + ": \(message)"
+            (property.isEmpty ? entityName : "\(entityName).\(property)") + ": \(message) (\(objectID))"
         }
     }
 

@@ -112,6 +112,21 @@ struct InvalidCatalogTests {
         }
     }
 
+    /// One mistake, one error: an unknown attribute type is reported once, with the closest known type, not again as
+    /// an Undefined attribute that is not transient.
+    @Test func unknownAttributeTypeIsOneErrorWithASuggestion() throws {
+        let path = Paths.invalid + "/UnknownAttributeType.xcdatamodel"
+        let result = runTool(["validate", path])
+        let errors = result.err.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 1, "\(result.err)")
+        #expect(
+            errors.first?.hasSuffix(
+                "unknown attribute type 'Integer 128'; did you mean 'Integer 16'? [unknown-attribute-type]") == true,
+            "\(result.err)")
+        #expect(NameSuggestion.closest(to: "Strin", among: AttributeType.allCases.map(\.rawValue)) == "String")
+        #expect(NameSuggestion.closest(to: "Blob", among: AttributeType.allCases.map(\.rawValue)) == nil)
+    }
+
     /// The subprocess never crashes (no signal) and exits with the same code as in-process.
     @Test(.enabled(if: Paths.executable != nil, "datamodelgen was not built next to the test bundle"))
     func executableNeverCrashes() throws {

@@ -10,11 +10,13 @@ struct ErrorDescriptionTests {
     @Test func validationErrorNamesEntityPropertyAndRule() throws {
         let store = try TestStore(.inMemory, model: SaveAtomicityTests.strictModel)
         defer { store.cleanUp() }
-        _ = try store.context.insertNewObject(forEntityName: "Account")
+        let account = try store.context.insertNewObject(forEntityName: "Account")
         let error = #expect(throws: ValidationError.self) { try store.context.save() }
         let text = (error as (any Error)?)?.localizedDescription ?? ""
         #expect(text == error?.description)
         #expect(text.contains("Account.name"), "\(text)")
+        // Which of several objects of the entity failed: its ID, as `ObjectID` prints it.
+        #expect(text.contains("(\(account.objectID))"), "\(text)")
         #expect(!text.contains("could not be completed"))
     }
 
