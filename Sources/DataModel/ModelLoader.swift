@@ -211,13 +211,17 @@ public enum ModelLoader {
             if FileManager.default.fileExists(atPath: path + "/elements") {
                 throw legacyError(path: path)
             }
+            var message = "'\(lastComponent(path))' has no 'contents' file: it is not an Xcode data model version"
+            // A bundle whose extension was lost (copied or renamed): its versions are there, only the name is wrong.
+            let versions = versionDirectories(in: path)
+            if let first = versions.first {
+                message +=
+                    "; it holds \(versions.count == 1 ? "the version" : "versions") '\(first)\(ModelNaming.versionExtension)'"
+                    + (versions.count > 1 ? " and \(versions.count - 1) more" : "")
+                    + ", so it looks like a model bundle: name it '\(lastComponent(path))\(ModelNaming.bundleExtension)'"
+            }
             throw ModelLoadingError(
-                .invalidModel,
-                [
-                    .error(
-                        "'\(lastComponent(path))' has no 'contents' file: it is not an Xcode data model version",
-                        rule: .missingContents, at: SourceLocation(file: path))
-                ])
+                .invalidModel, [.error(message, rule: .missingContents, at: SourceLocation(file: path))])
         }
         return try loadContents(
             at: contents, inputPath: inputPath, modelName: modelName, versionName: versionName, versions: versions,

@@ -129,6 +129,24 @@ struct LoaderTests {
         #expect(error?.diagnostics.first?.location == DataModel.SourceLocation(file: bundle))
     }
 
+    /// A bundle that lost its `.xcdatamodeld` (copied or renamed) is read as a version without `contents`: the error
+    /// says what it looks like and the name that would load it.
+    @Test func bundleWithoutItsExtensionIsNamedAsOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let bundle = try makeBundle(in: directory)
+        let renamed = directory.path + "/Model copy"
+        try FileManager.default.moveItem(atPath: bundle, toPath: renamed)
+        let message = loadError(renamed)?.diagnostics.first?.message ?? ""
+        #expect(loadError(renamed)?.diagnostics.first?.ruleID == "missing-contents")
+        #expect(
+            message.hasSuffix(
+                "it holds versions 'Model.xcdatamodel' and 3 more, so it looks like a model bundle: name it "
+                    + "'Model copy.xcdatamodeld'"), "\(message)")
+        let empty = try directory.directory("Empty")
+        #expect(loadError(empty)?.diagnostics.first?.message.contains("looks like a model bundle") == false)
+    }
+
     @Test func bareVersionDirectory() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
