@@ -644,21 +644,29 @@ private struct Position: Hashable {
 /// collection view's batch updates: deleting the deleted and moved objects at their old index paths, then inserting
 /// the inserted and moved ones at their new index paths turns the old arrangement into the new one. An object that
 /// stayed reports `.update` only when it keeps its place among the objects that did not change (and among the other
-/// updated ones); otherwise it reports `.move`. (Not generic: no type metadata is looked up per event.)
+/// updated ones); otherwise it reports `.move`. An object that stayed but whose old section is deleted, or whose new
+/// section is inserted, reports `.delete` at its old index path and `.insert` at its new one: a table view refuses a
+/// move out of a deleted section or into an inserted one (and an update in either). (Not generic: no type metadata
+/// is looked up per event.)
 private func describeChanges(
     old: [ObjectID: Position], new: [ObjectID: Position], insertedIDs: [ObjectID], oldNames: [String],
     newNames: [String], sectionsChanged: Bool
 ) -> ([FetchedResultsChanges.SectionChange], [FetchedResultsChanges.ObjectChange]) {
     var sections: [FetchedResultsChanges.SectionChange] = []
     var objects: [FetchedResultsChanges.ObjectChange] = []
+    // The deleted sections' old indexes, the inserted sections' new indexes.
+    var deletedSections: Set<Int> = []
+    var insertedSections: Set<Int> = []
     if sectionsChanged {
         let oldNameSet = Set(oldNames)
         let newNameSet = Set(newNames)
         for index in oldNames.indices where !newNameSet.contains(oldNames[index]) {
             sections.append(.init(type: .delete, name: oldNames[index], index: index))
+            deletedSections.insert(index)
         }
         for index in newNames.indices where !oldNameSet.contains(newNames[index]) {
             sections.append(.init(type: .insert, name: newNames[index], index: index))
+            insertedSections.insert(index)
         }
     }
     // Changed rows per section, sorted, for ranking an object among the unchanged ones.
@@ -681,6 +689,12 @@ private func describeChanges(
     for (id, before) in old {
         guard let after = new[id] else {
             objects.append(.init(type: .delete, objectID: id, indexPath: before.indexPath, newIndexPath: nil))
+            continue
+        }
+        if deletedSections.contains(before.section) || insertedSections.contains(after.section) {
+            // Goes with its old section, comes with its new one.
+            objects.append(.init(type: .delete, objectID: id, indexPath: before.indexPath, newIndexPath: nil))
+            objects.append(.init(type: .insert, objectID: id, indexPath: nil, newIndexPath: after.indexPath))
             continue
         }
         let oldSlot = Slot(
@@ -784,7 +798,9 @@ public enum FetchedResultsChangeType: UInt, Sendable, Hashable, CaseIterable {
 /// of `.delete` and `.move` changes at their old `indexPath`s (descending), then the deleted sections (at their
 /// old indexes, descending); insert the inserted sections (at their new indexes, ascending), then the objects of
 /// `.insert` and `.move` changes at their `newIndexPath`s (ascending). `.update` objects stay where they are
-/// (`indexPath` old, `newIndexPath` new).
+/// (`indexPath` old, `newIndexPath` new). An object whose old section is deleted, or whose new section is inserted,
+/// is reported as a `.delete` at its old `indexPath` and an `.insert` at its new `newIndexPath`, never as a `.move`
+/// or an `.update`: a table view refuses a move out of a deleted section or into an inserted one.
 public struct FetchedResultsChanges: Sendable, Hashable {
     /// One section inserted or deleted.
     public struct SectionChange: Sendable, Hashable {
@@ -825,6 +841,9 @@ public struct FetchedResultsChanges: Sendable, Hashable {
 ///     ) { … }
 /// }
 /// ```
+///
+/// A `@MainActor` class conforms with an isolated conformance (a plain one does not compile in Swift 6), and uses
+/// the controller on the main actor: `@MainActor final class Updater: @MainActor FetchedResultsControllerDelegate`.
 public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
     associatedtype Result: ManagedObject
 

@@ -45,6 +45,56 @@ private final class Recorder: FetchedResultsControllerDelegate {
     }
 }
 
+/// Records each delegate call as a line of text a table view's batch update would take: `section delete B @1`,
+/// `delete 3 1,0`, `insert 3 0,2`, `move 3 1,0->0,2`, `update 3 0,0->0,0` (objects by `label`).
+private final class UpdateLog<Result: ManagedObject>: FetchedResultsControllerDelegate {
+    let label: (Result) -> String
+    var calls: [String] = []
+
+    init(label: @escaping (Result) -> String) { self.label = label }
+
+    func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {
+        calls.append("will")
+    }
+
+    func controller(
+        _ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {
+        calls.append("section \(type) \(sectionInfo.name) @\(sectionIndex)")
+    }
+
+    func controller(
+        _ controller: FetchedResultsController<Result>, didChange object: Result, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        calls.append(objectChangeLine(type, label(object), indexPath, newIndexPath))
+    }
+
+    func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {
+        calls.append("did")
+    }
+}
+
+private func objectChangeLine(
+    _ type: FetchedResultsChangeType, _ label: String, _ from: IndexPath?, _ to: IndexPath?
+) -> String {
+    func text(_ path: IndexPath?) -> String { path.map { $0.map(String.init).joined(separator: ",") } ?? "nil" }
+    switch type {
+    case .delete: return "delete \(label) \(text(from))"
+    case .insert: return "insert \(label) \(text(to))"
+    case .move, .update: return "\(type) \(label) \(text(from))->\(text(to))"
+    }
+}
+
+/// A change set of the controller's `changes` sequence as the lines ``UpdateLog`` records (without will and did).
+private func lines(_ changes: FetchedResultsChanges, labels: [ObjectID: String]) -> [String] {
+    changes.sectionChanges.map { "section \($0.type) \($0.name) @\($0.index)" }
+        + changes.objectChanges.map {
+            objectChangeLine($0.type, labels[$0.objectID] ?? "?", $0.indexPath, $0.newIndexPath)
+        }
+}
+
 /// Sections as names and IDs.
 private typealias Arrangement = [(name: String, ids: [ObjectID])]
 
@@ -90,6 +140,36 @@ private func applying(_ recorder: Recorder, to old: Arrangement) -> Arrangement?
         result[path[0]].ids.insert(change.id, at: path[1])
     }
     return result
+}
+
+/// The recorded changes a table view's batch updates refuse: a move or an update out of a deleted section (its old
+/// index) or into an inserted one (its new index). Such an object is reported as deleted and inserted instead.
+private func tableViewRuleViolations(_ recorder: Recorder) -> [String] {
+    let deleted = Set(recorder.sectionChanges.filter { $0.type == .delete }.map(\.index))
+    let inserted = Set(recorder.sectionChanges.filter { $0.type == .insert }.map(\.index))
+    var violations: [String] = []
+    for change in recorder.objectChanges where change.type == .move || change.type == .update {
+        if let from = change.from, deleted.contains(from[0]) {
+            violations.append("\(change.type) of \(change.id.primaryKey) out of deleted section \(from[0])")
+        }
+        if let to = change.to, inserted.contains(to[0]) {
+            violations.append("\(change.type) of \(change.id.primaryKey) into inserted section \(to[0])")
+        }
+    }
+    return violations
+}
+
+/// The objects reported deleted and inserted although neither their old section was deleted nor their new one
+/// inserted: they should have been moved or updated.
+private func needlessReinsertions(_ recorder: Recorder) -> [ObjectID] {
+    let deleted = Set(recorder.sectionChanges.filter { $0.type == .delete }.map(\.index))
+    let inserted = Set(recorder.sectionChanges.filter { $0.type == .insert }.map(\.index))
+    var from: [ObjectID: IndexPath] = [:]
+    for change in recorder.objectChanges where change.type == .delete { from[change.id] = change.from }
+    return recorder.objectChanges.compactMap { change in
+        guard change.type == .insert, let old = from[change.id], let new = change.to else { return nil }
+        return deleted.contains(old[0]) || inserted.contains(new[0]) ? nil : change.id
+    }
 }
 
 @Suite("Fetched results controller: sections, incremental updates, delegate, change sequences")
@@ -212,11 +292,21 @@ struct FetchedResultsControllerTests {
                 applied.map { same($0, after) } == true,
                 "seed \(seed) step \(step) (operation \(operation)): the changes applied to \(describe(before)) give \(applied.map(describe) ?? "an invalid update") instead of \(describe(after))"
             )
-            // Every changed object still in the results is reported (moved or updated in place).
+            let violations = tableViewRuleViolations(recorder)
+            #expect(
+                violations.isEmpty,
+                "seed \(seed) step \(step) (operation \(operation)): a table view refuses \(violations.joined(separator: "; "))"
+            )
+            #expect(
+                needlessReinsertions(recorder).isEmpty || operation >= 95,  // a reset reports everything anew
+                "seed \(seed) step \(step): \(needlessReinsertions(recorder)) deleted and inserted, not moved")
+            // Every changed object still in the results is reported (moved, updated in place, or deleted from its
+            // old section and inserted into its new one).
             let stillThere = Set(after.flatMap(\.ids)).intersection(Set(before.flatMap(\.ids)))
             for id in touched.intersection(stillThere) {
+                let types = Set(recorder.objectChanges.filter { $0.id == id }.map(\.type))
                 #expect(
-                    recorder.objectChanges.contains { $0.id == id && ($0.type == .update || $0.type == .move) },
+                    types.contains(.update) || types.contains(.move) || types == [.delete, .insert],
                     "seed \(seed) step \(step): changed object \(id) not reported")
             }
             if recorder.calls.isEmpty {
@@ -326,6 +416,89 @@ struct FetchedResultsControllerTests {
         #expect(recorder.calls == ["will", "object move", "did"])
         #expect(recorder.objectChanges.first?.to == [1, 0])
         #expect(controller.sections?.map(\.numberOfObjects) == [1, 2])
+    }
+
+    // MARK: Sections deleted and inserted in the same change
+
+    @Test(
+        "an object leaving a section it empties is deleted there and inserted in its new section, not moved",
+        arguments: StoreKind.allCases)
+    func moveOutOfDeletedSection(kind: StoreKind) async throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let view = store.context
+        let first = DepartmentEntity(context: view)
+        first.name = "A"
+        let second = DepartmentEntity(context: view)
+        second.name = "B"
+        for (name, department) in [("1", first), ("2", first), ("3", second)] {
+            let employee = EmployeeEntity(context: view)
+            employee.name = name
+            employee.department = department
+        }
+        try view.save()
+        let controller = FetchedResultsController(
+            fetchRequest: EmployeeEntity.fetchRequest()
+                .sorted(by: [SortDescriptor(\.department?.name), SortDescriptor(\.name)]),
+            managedObjectContext: view, sectionNameKeyPath: "department.name")
+        let log = UpdateLog<EmployeeEntity> { $0.name ?? "" }
+        controller.delegate = log
+        try controller.performFetch()
+        var changes = controller.changes.makeAsyncIterator()
+
+        let three = try #require(controller.fetchedObjects?.first { $0.name == "3" })
+        three.department = first  // section B empties
+        try view.save()
+
+        let expected = ["section delete B @1", "delete 3 1,0", "insert 3 0,2"]
+        #expect(log.calls == ["will"] + expected + ["did"])
+        let reported = try #require(await changes.next())
+        #expect(lines(reported, labels: [three.objectID: "3"]) == expected)
+        #expect(controller.sections?.map(\.name) == ["A"])
+        #expect(controller.sections?.first?.objects.compactMap(\.name) == ["1", "2", "3"])
+    }
+
+    @Test(
+        "deleting the object a section is named by (nullify): its objects are deleted from the old section and inserted into the new one",
+        arguments: StoreKind.allCases)
+    func objectsOfDeletedAndInsertedSections(kind: StoreKind) async throws {
+        let store = try TestStore(kind, model: RosterModel.model)
+        defer { store.cleanUp() }
+        let view = store.context
+        let grand = RosterTeam(context: view)
+        grand.name = "Grand"
+        let ritz = RosterTeam(context: view)
+        ritz.name = "Ritz"
+        for (name, team) in [("101", grand), ("102", grand), ("201", ritz)] {
+            let person = RosterPerson(context: view)
+            person.name = name
+            person.team = team
+        }
+        try view.save()
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<RosterPerson>()
+                .sorted(by: [SortDescriptor(key: "team.name"), SortDescriptor(key: "name")]),
+            managedObjectContext: view, sectionNameKeyPath: "team.name")
+        let log = UpdateLog<RosterPerson> { $0.name ?? "" }
+        controller.delegate = log
+        try controller.performFetch()
+        #expect(controller.sections?.map(\.name) == ["Grand", "Ritz"])
+        var changes = controller.changes.makeAsyncIterator()
+        let labels = Dictionary(
+            uniqueKeysWithValues: (controller.fetchedObjects ?? []).map { ($0.objectID, $0.name ?? "") })
+
+        view.delete(grand)  // Team.members nullifies: 101 and 102 fall into section ""
+        try view.save()
+
+        let expected = [
+            "section delete Grand @0", "section insert  @0", "delete 102 0,1", "delete 101 0,0", "insert 101 0,0",
+            "insert 102 0,1",
+        ]
+        #expect(log.calls == ["will"] + expected + ["did"])
+        let reported = try #require(await changes.next())
+        #expect(lines(reported, labels: labels) == expected)
+        #expect(controller.sections?.map(\.name) == ["", "Ritz"])
+        #expect(controller.sections?.first?.objects.compactMap(\.name) == ["101", "102"])
     }
 
     @Test("a change that fails the predicate deletes; one that passes it inserts", arguments: StoreKind.allCases)
@@ -614,5 +787,52 @@ struct ReadmeFetchedResultsSnippetTests {
         try view.save()
         let change = try #require(await changes.next())
         #expect(change.objectChanges.map(\.newIndexPath) == [[0, 0]])  // no name: sorts first in section "30"
+    }
+}
+
+/// Docs/Runtime.md's delegate on a `@MainActor` class, as written there: Swift 6 needs the isolated conformance
+/// (`@MainActor FetchedResultsControllerDelegate`); a plain one does not compile.
+@MainActor
+private final class EmployeeTable: @MainActor FetchedResultsControllerDelegate {
+    let employees: FetchedResultsController<EmployeeEntity>
+    private(set) var rowCounts: [Int] = []
+    private(set) var changeCount = 0
+
+    init(context: ManagedObjectContext) throws {  // the view context, used on the main actor
+        employees = FetchedResultsController(
+            fetchRequest: EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age), SortDescriptor(\.name)]),
+            managedObjectContext: context, sectionNameKeyPath: \.age)
+        employees.delegate = self
+        try employees.performFetch()
+        rowCounts = employees.sections?.map(\.numberOfObjects) ?? []
+    }
+
+    func controller(
+        _ controller: FetchedResultsController<EmployeeEntity>, didChange object: EmployeeEntity,
+        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        changeCount += 1  // a table view: insertRows / deleteRows / moveRow / reloadRows, by `type`
+    }
+
+    func controllerDidChangeContent(_ controller: FetchedResultsController<EmployeeEntity>) {
+        rowCounts = controller.sections?.map(\.numberOfObjects) ?? []
+    }
+}
+
+@Suite("Runtime.md: a delegate on a main-actor class")
+struct MainActorDelegateTests {
+    @Test @MainActor func isolatedConformanceIsCalled() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        let view = container.viewContext
+        let table = try EmployeeTable(context: view)
+        #expect(table.rowCounts == [])
+        for (name, age) in [("Ann", 30), ("Bob", 30), ("Cy", 40)] {
+            let employee = EmployeeEntity(context: view)
+            employee.name = name
+            employee.age = Int16(age)
+        }
+        try view.save()
+        #expect(table.rowCounts == [2, 1])
+        #expect(table.changeCount == 3)
     }
 }
