@@ -38,7 +38,7 @@ struct DataModelGenPlugin: BuildToolPlugin {
                 ?? [ModelNaming.modelFileName(modelName: scanned.name)]
             guard !outputFiles.isEmpty else { continue }  // Every entity is Manual/None: Xcode generates nothing.
             let arguments =
-                options.generateArguments(model: model, output: output) + ["--no-schema"]
+                options.generateArguments(model: model, output: output) + options.buildPluginArguments
                 + outputFiles.flatMap { ["--expect-output", $0] }
             commands.append(
                 .buildCommand(

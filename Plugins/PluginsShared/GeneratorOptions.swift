@@ -96,6 +96,12 @@ struct GeneratorOptions {
     /// plugin's `--schema`).
     func schemaArguments(asked: Bool) -> [String] { asked || schema ? [] : ["--no-schema"] }
 
+    /// What the build plugin adds to ``generateArguments(model:output:)``: no schema, and `--overwrite-user-files`
+    /// with `includeManual`. Its output directory is its own work directory, regenerated when the model changes and
+    /// edited by nobody, so the Manual/None entities' files ("yours to edit" elsewhere) must follow the model there
+    /// like the others; the command plugin writes into the package, where they are the user's and kept.
+    var buildPluginArguments: [String] { ["--no-schema"] + (includeManual ? ["--overwrite-user-files"] : []) }
+
     /// The `datamodelgen generate` arguments for `model`, writing into `output`.
     func generateArguments(model: URL, output: URL) -> [String] {
         var arguments = [

@@ -75,9 +75,13 @@ public struct CodeGenerator: Sendable {
         let jobs = context.outputFiles.compactMap { file -> RenderJob? in
             switch file.kind {
             case .entityClass(let index) where index < entityValues.count:
-                RenderJob(path: file.name, template: classTemplate, contexts: [modelValue, entityValues[index]])
+                RenderJob(
+                    path: file.name, template: classTemplate, contexts: [modelValue, entityValues[index]],
+                    isUserOwned: file.isUserOwned)
             case .entityProperties(let index) where index < entityValues.count:
-                RenderJob(path: file.name, template: propertiesTemplate, contexts: [modelValue, entityValues[index]])
+                RenderJob(
+                    path: file.name, template: propertiesTemplate, contexts: [modelValue, entityValues[index]],
+                    isUserOwned: file.isUserOwned)
             case .model: RenderJob(path: file.name, template: TemplateName.runtimeModel, contexts: [modelValue])
             default: nil
             }
@@ -89,7 +93,8 @@ public struct CodeGenerator: Sendable {
                 let file = OutputFile(
                     path: item.job.path,
                     utf8: try library.renderUTF8(
-                        item.job.template, withContexts: [TemplateLambdas.context] + item.job.contexts))
+                        item.job.template, withContexts: [TemplateLambdas.context] + item.job.contexts),
+                    isUserOwned: item.job.isUserOwned)
                 return deliver(item.index, file)
             }
         }
@@ -111,4 +116,6 @@ struct RenderJob: Sendable {
     var path: String
     var template: String
     var contexts: [MustacheValue]
+    /// Whether the file is the user's to edit (``OutputFile/isUserOwned``).
+    var isUserOwned = false
 }

@@ -6,6 +6,9 @@ public struct OutputFile: Sendable, Equatable {
     public var path: String
     /// The file's bytes: its text in UTF-8, as written.
     public var utf8: [UInt8]
+    /// Whether the file is the user's to edit (a Manual/None entity's, "This file is yours to edit"): a writer
+    /// creates it when it does not exist and otherwise leaves it alone (``ModelNaming/OutputFile/isUserOwned``).
+    public var isUserOwned: Bool = false
 
     /// The file's full text.
     public var contents: String {
@@ -19,10 +22,11 @@ public struct OutputFile: Sendable, Equatable {
         self.utf8 = Array(contents.utf8)
     }
 
-    /// Creates an output file from its UTF-8 bytes.
-    public init(path: String, utf8: [UInt8]) {
+    /// Creates an output file from its UTF-8 bytes; `isUserOwned` when it is the user's to edit.
+    public init(path: String, utf8: [UInt8], isUserOwned: Bool = false) {
         self.path = path
         self.utf8 = utf8
+        self.isUserOwned = isUserOwned
     }
 }
 

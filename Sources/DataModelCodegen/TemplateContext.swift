@@ -56,8 +56,9 @@ public final class EntityContext: Sendable {
     /// `class`, `category` or `manual`.
     public let codeGeneration: String
     /// Whether the entity's codegen is Manual/None: its files (written with `--include-manual`, like Xcode's
-    /// "Create NSManagedObject Subclass") are the user's to edit, so they say so instead of "Do not edit".
-    public var isUserOwned: Bool { codeGeneration == "manual" }
+    /// "Create NSManagedObject Subclass") are the user's to edit, so they say so instead of "Do not edit", and
+    /// `generate` never overwrites them (``ModelNaming/CodeGeneration/filesAreUserOwned``, the one place that decides).
+    public var isUserOwned: Bool { ModelNaming.CodeGeneration(attributeValue: codeGeneration).filesAreUserOwned }
     /// Whether this run writes the class file.
     public let generatesClass: Bool
     /// Whether this run writes the properties file.

@@ -59,8 +59,9 @@ enum Command: String, CaseIterable, Sendable {
         switch self {
         case .generate:
             [
-                .outputDirectory, .flavor, .access, .templates, .includeManual, .modelTypeName, .xcodeCompatible,
-                .noSchema, .schemaDialect, .foreignKeys, .check, .dryRun, .noCache, .config, .expectOutput,
+                .outputDirectory, .flavor, .access, .templates, .includeManual, .overwriteUserFiles, .modelTypeName,
+                .xcodeCompatible, .noSchema, .schemaDialect, .foreignKeys, .check, .dryRun, .noCache, .config,
+                .expectOutput,
             ] + Self.commonOptions
         case .schema: [.outputFile, .dialect, .foreignKeys, .ifNotExists, .templates] + Self.commonOptions
         case .validate: Self.commonOptions
@@ -80,7 +81,20 @@ enum Command: String, CaseIterable, Sendable {
             text += "  " + MessageText.padded(option.synopsis, to: 26) + option.help + "\n"
         }
         text += "  " + MessageText.padded("--help", to: 26) + "Show this help.\n"
+        text += "\nEXIT CODES: \(exitCodes)\n"
         return text
+    }
+
+    /// What the command's exit codes mean.
+    var exitCodes: String {
+        switch self {
+        case .diff: "0 the same, 1 different (as diff(1)), 2 model or usage errors, 3 I/O errors."
+        case .generate: "0 success, 1 model errors (or stale output with --check), 2 usage errors, 3 I/O errors."
+        case .schema, .validate, .dump: "0 success, 1 model errors, 2 usage errors, 3 I/O errors."
+        case .migrate:
+            "0 migrated (or nothing to do), 1 model errors, a store of no known version or a change that is not "
+                + "inferable, 2 usage errors, 3 I/O errors."
+        }
     }
 
     func run(_ arguments: ArgumentParser.Parsed, console: Console, postgres: (any PostgresStoreMigrator)? = nil)

@@ -91,7 +91,8 @@ public struct CommandLineTool: Sendable {
           --help       Show help (also after a command: datamodelgen validate --help).
           --version    Show the version.
 
-        EXIT CODES: 0 success, 1 model errors (or stale output with --check), 2 usage errors, 3 I/O errors.
+        EXIT CODES: 0 success, 1 model errors (or stale output with --check), 2 usage errors, 3 I/O errors;
+                    diff, as diff(1): 0 the same, 1 different, 2 model or usage errors, 3 I/O errors.
 
         """
 }

@@ -16,7 +16,13 @@ extension ArgumentParser.Option {
         allowed: AccessLevel.allCases.map(\.rawValue))
     static let templates = path(
         "templates", "DIR", "Directory of .mustache files overriding default templates by file name.")
-    static let includeManual = flag("include-manual", "Also generate entities whose codegen is Manual/None.")
+    static let includeManual = flag(
+        "include-manual",
+        "Also generate entities whose codegen is Manual/None (yours to edit: written only when missing, never overwritten)."
+    )
+    static let overwriteUserFiles = flag(
+        "overwrite-user-files",
+        "Rewrite existing --include-manual files too (the build plugin does: nobody edits its output directory).")
     static let modelTypeName = value(
         "model-type-name", "NAME",
         "Name of the runtime flavor's model type (default: <ModelName>Model), when that name is taken in your code.")

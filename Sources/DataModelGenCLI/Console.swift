@@ -20,6 +20,9 @@ public struct Console: Sendable {
 }
 
 /// The process exit codes of `datamodelgen`.
+///
+/// `diff` answers a question, as diff(1) does: 0 the same, 1 different (``differences``), 2 when it cannot answer
+/// (``diffError``: a model with errors, or a usage error), 3 when a file cannot be read.
 public enum ExitCode: Int32, Sendable {
     /// Success.
     case success = 0
@@ -29,4 +32,9 @@ public enum ExitCode: Int32, Sendable {
     case usageError = 2
     /// A file could not be read or written.
     case ioError = 3
+
+    /// `diff`: the two models differ (or their stores do), as diff(1)'s 1.
+    public static let differences = ExitCode.modelError
+    /// `diff`: either model has errors, so there is no answer, as diff(1)'s 2 ("trouble"); a usage error is 2 too.
+    public static let diffError = ExitCode.usageError
 }

@@ -10,7 +10,8 @@ import FoundationEssentials
 /// - `diff <old> <new>`: two models (bundles at their current versions, or `.xcdatamodel` directories);
 /// - `diff <model> --git REV`: the model as git has it at REV → the working tree.
 ///
-/// Exit codes as `diff`'s: 0 the same, 1 different (or a model with errors), 2 usage, 3 I/O.
+/// Exit codes as diff(1)'s: 0 the same, 1 different, 2 an error (a model with errors, a version that does not exist,
+/// a usage error), 3 a file that cannot be read.
 enum DiffCommand {
     /// The two sides compared, with the names shown for them.
     struct Sides {
@@ -36,14 +37,14 @@ enum DiffCommand {
             sides = try loadSides(arguments)
         } catch let error as ModelLoadingError {
             printer.print(error.diagnostics)
-            return error.kind == .io ? .ioError : .modelError
+            return error.kind == .io ? .ioError : .diffError
         }
         for side in [sides.old, sides.new] {
             let validated = GeneratorPipeline.commandLine.validate(side)
             let diagnostics = printer.promote(validated.diagnostics)
             if diagnostics.containsErrors {
                 printer.print(diagnostics)
-                return .modelError
+                return .diffError
             }
         }
         let changes = ModelDiff.changes(from: sides.old.model, to: sides.new.model)
@@ -59,7 +60,7 @@ enum DiffCommand {
                 .error(
                     "cannot lay out the store: \(error.description)", rule: .storeLayout, at: sides.new.model.location)
             ])
-            return .modelError
+            return .diffError
         }
         let report = Report(
             sides: sides, changes: changes, plan: plan, includesSQL: arguments.flag(.sql), dialect: dialect)
@@ -67,7 +68,7 @@ enum DiffCommand {
         case .text: console.out(report.text)
         case .json: console.out(try report.json())
         }
-        return changes.isEmpty && plan.isEmpty ? .success : .modelError
+        return changes.isEmpty && plan.isEmpty ? .success : .differences
     }
 
     // MARK: Sides

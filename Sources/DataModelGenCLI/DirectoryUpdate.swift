@@ -19,7 +19,8 @@ import FoundationEssentials
 ///   are written directly, and then renamed into place in one step.
 /// - In a directory that exists, a file whose bytes are unchanged is left alone (its modification time too);
 ///   a changed or new file is written to a temporary file beside it, renamed over it at commit. Stale
-///   generated files are removed then, as ``OutputWriter`` does.
+///   generated files are removed then, as ``OutputWriter`` does. A user-owned file
+///   (``OutputFile/isUserOwned``) that exists is never written, whatever it holds.
 ///
 /// ``abandon()`` (a file failed to render) removes everything written, leaving the directory as it was.
 final class DirectoryUpdate: @unchecked Sendable {
@@ -135,9 +136,11 @@ final class DirectoryUpdate: @unchecked Sendable {
             }
             return Offer(entry: Self.entry(file.path, info), temporary: nil)
         }
-        if existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/")),
-            let existing = ExistingFile.contents(at: final), existing.bytes == file.utf8
-        {
+        let mayExist = existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/"))
+        if file.isUserOwned, mayExist, let info = Self.status(of: final) {
+            return Offer(entry: Self.entry(file.path, info), temporary: nil)
+        }
+        if mayExist, let existing = ExistingFile.contents(at: final), existing.bytes == file.utf8 {
             return Offer(entry: Self.entry(file.path, existing.info), temporary: nil)
         }
         let parent = PathName.deletingLastComponent(final)
@@ -238,6 +241,13 @@ final class DirectoryUpdate: @unchecked Sendable {
             throw IOFailure(path: reportedAs, message: "cannot write the file: \(failure)")
         }
         return info
+    }
+
+    /// The status of whatever is at `path` (what a link points to, else the link itself), or nil when nothing is.
+    private static func status(of path: String) -> stat? {
+        var info = stat()
+        if stat(path, &info) == 0 || lstat(path, &info) == 0 { return info }
+        return nil
     }
 
     private static func entry(_ path: String, _ info: stat) -> GenerationCache.Entry {

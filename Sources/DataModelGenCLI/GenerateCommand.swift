@@ -42,6 +42,7 @@ enum GenerateCommand {
             pipeline: pipeline, library: try compiledLibrary.wait(), options: request.options,
             schemaUsesDefaultTemplate: !TemplateLoader.overrides(CodeGenerator.TemplateName.schema, in: templates),
             modelFileName: ModelNaming.sourceFileName(modelName: loaded.model.name),
+            overwritesUserFiles: request.overwritesUserFiles,
             earlierVersions: request.flavors.contains(.runtime) || request.options.flavor == .runtime
                 ? earlierVersions(of: loaded, pipeline: pipeline, printer: printer) : [])
         let targets = FlavorTarget.targets(for: request.flavors, output: request.output)
@@ -174,6 +175,8 @@ struct GenerateRequest {
     var versionName: String?
     var templates: String?
     var expectedOutputs: [String]?
+    /// Whether user-owned files (`--include-manual`'s) are rewritten when they exist (`--overwrite-user-files`).
+    var overwritesUserFiles: Bool
     var action: GenerateAction
     var usesCache: Bool
     var warningsAsErrors: Bool
@@ -229,6 +232,7 @@ struct GenerateRequest {
         versionName = arguments.value(.modelVersion) ?? config?.modelVersion
         templates = arguments.value(.templates) ?? config?.templates
         expectedOutputs = arguments.values(.expectOutput)
+        overwritesUserFiles = arguments.flag(.overwriteUserFiles)
         action = arguments.flag(.check) ? .check : arguments.flag(.dryRun) ? .dryRun : .write
         usesCache = !arguments.flag(.noCache)
         warningsAsErrors = arguments.flag(.warningsAsErrors)
@@ -245,6 +249,7 @@ struct GenerateRequest {
             "manual=\(options.includeManual)", "schema=\(options.includeSchema)",
             "dialect=\(options.schema.dialect)", "foreign-keys=\(options.schema.foreignKeys)",
             "model-type=\(options.modelTypeName ?? "")", "xcode-compatible=\(options.xcodeCompatible)",
+            "overwrite-user-files=\(overwritesUserFiles)",
             "version=\(versionName ?? "")", "expect=\((expectedOutputs ?? []).joined(separator: "\n"))",
             "config=\(config.map { "\($0)" } ?? "")", "warnings-as-errors=\(warningsAsErrors)",
         ]

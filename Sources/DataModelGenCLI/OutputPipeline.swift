@@ -80,6 +80,9 @@ struct OutputPipeline {
     var schemaUsesDefaultTemplate: Bool
     /// The model's file name, as generated headers name it (files that carry it are this model's output).
     var modelFileName: String
+    /// Whether user-owned files are rewritten like the others (`--overwrite-user-files`, the build plugin's
+    /// output directory) instead of being written only when they do not exist.
+    var overwritesUserFiles = false
     /// The bundle's versions before the one generated, oldest first (the runtime flavor describes them).
     var earlierVersions: [ObjectModel] = []
 
@@ -106,7 +109,8 @@ struct OutputPipeline {
             defer { pipeline.scheduler.discard(context) }
             let flavor = FlavorRun(
                 pipeline: pipeline, library: library, options: flavorOptions, context: context, threads: threads,
-                schema: schema, target: target, modelFileName: modelFileName)
+                schema: schema, target: target, modelFileName: modelFileName,
+                overwritesUserFiles: overwritesUserFiles)
             switch mode {
             case .write: return flavor.write()
             case .plan: return flavor.plan()
@@ -156,13 +160,24 @@ private struct FlavorRun {
     var schema: BackgroundWork<OutputFile, GenerationFailure>?
     var target: FlavorTarget
     var modelFileName: String
+    var overwritesUserFiles: Bool
+
+    /// `file` as the writer treats it: no longer user-owned when user-owned files are overwritten.
+    private static func writable(_ file: OutputFile, overwritingUserFiles: Bool) -> OutputFile {
+        guard overwritingUserFiles, file.isUserOwned else { return file }
+        var file = file
+        file.isUserOwned = false
+        return file
+    }
 
     /// Renders the flavor's files, keeps them and plans what writing them would change.
     func plan() -> FlavorOutcome {
         var files: [OutputFile]
+        let overwrites = overwritesUserFiles
         do {
             files = try pipeline.render(
-                context, library: library, options: options, parallelism: threads, deliver: { _, file in file })
+                context, library: library, options: options, parallelism: threads,
+                deliver: { _, file in Self.writable(file, overwritingUserFiles: overwrites) })
         } catch {
             return .renderingFailed(error)
         }
@@ -213,9 +228,10 @@ private struct FlavorRun {
 
     /// The paths of the rendered files, each offered to `update` as soon as it is rendered.
     private func renderedPaths(into update: DirectoryUpdate?) -> Result<[String], GenerationFailure> {
-        Result { () throws(GenerationFailure) -> [String] in
+        let overwrites = overwritesUserFiles
+        return Result { () throws(GenerationFailure) -> [String] in
             try pipeline.render(context, library: library, options: options, parallelism: threads) { _, file in
-                update?.offer(file)
+                update?.offer(Self.writable(file, overwritingUserFiles: overwrites))
                 return file.path
             }
         }

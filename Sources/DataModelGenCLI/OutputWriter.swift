@@ -21,6 +21,7 @@ struct OutputPlan {
 
     var directory: String
     var changes: [Change] = []
+    /// Files whose bytes would not change, and user-owned files that exist (left alone whatever they hold).
     var unchanged: [String] = []
     /// Stale files that the generator wrote earlier and no longer produces.
     var removals: [String] = []
@@ -31,7 +32,8 @@ struct OutputPlan {
 /// Writes generated files atomically and only when their bytes change; removes stale generated files.
 ///
 /// Nothing else in the directory is ever touched: a file is removed only when its header shows that
-/// the generator wrote it from the same model.
+/// the generator wrote it from the same model. A user-owned file (``OutputFile/isUserOwned``, "This file is
+/// yours to edit") is written only when nothing exists at its path; an existing one is kept as it is.
 enum OutputWriter {
     static func plan(_ files: [OutputFile], in directory: String, modelFileName: String) -> OutputPlan {
         var plan = OutputPlan(directory: directory)
@@ -43,6 +45,10 @@ enum OutputWriter {
         for file in files {
             let mayExist = existingNames.contains(file.path) || file.path.utf8.contains(UInt8(ascii: "/"))
             let path = PathName.joined(directory, file.path)
+            if file.isUserOwned, mayExist, ExistingFile.exists(at: path) {
+                plan.unchanged.append(file.path)
+                continue
+            }
             let existing = mayExist ? ExistingFile.bytes(at: path) : nil
             if let existing, existing == file.utf8 {
                 plan.unchanged.append(file.path)
@@ -150,6 +156,12 @@ private final class WriteFailures: @unchecked Sendable {
 
 /// Reads a file that `generate` may overwrite, to compare it with the new bytes.
 enum ExistingFile {
+    /// Whether anything (a file, a directory, a link, even a dangling one) is at `path`.
+    static func exists(at path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     /// The bytes of the regular file at `path`, or nil when there is none or it cannot be read.
     static func bytes(at path: String) -> [UInt8]? {
         contents(at: path)?.bytes

@@ -52,6 +52,11 @@ public enum ModelNaming {
             case .manual: (includeManual, includeManual)
             }
         }
+
+        /// Whether the files a run writes for such an entity are the user's to edit: Manual/None entities' files
+        /// (`--include-manual`, like Xcode's "Create NSManagedObject Subclass") say "This file is yours to edit",
+        /// and `generate` writes one only when it does not exist, never overwrites or removes it.
+        public var filesAreUserOwned: Bool { self == .manual }
     }
 
     // MARK: Class names
@@ -147,6 +152,9 @@ public enum ModelNaming {
         public var name: String
         /// What it holds.
         public var kind: Kind
+        /// Whether the file is the user's to edit (``CodeGeneration/filesAreUserOwned``): written only when it
+        /// does not exist.
+        public var isUserOwned: Bool = false
     }
 
     /// The Swift files `generate` writes for a model whose entities are `entities` (in file order), sorted by
@@ -168,13 +176,18 @@ public enum ModelNaming {
                 entityName: entity.name, representedClassName: entity.representedClassName, flavor: flavor)
             // `NSManagedObject` as the class (older models' "no custom class"): Xcode generates nothing for it.
             if isGenericClass(className, flavor: flavor) { continue }
+            let isUserOwned = entity.codeGeneration.filesAreUserOwned
             if writesClass {
                 let name = classFileName(className: className, flavor: flavor, xcodeCompatible: xcodeCompatible)
-                if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityClass(index))) }
+                if seen.insert(name).inserted {
+                    files.append(OutputFile(name: name, kind: .entityClass(index), isUserOwned: isUserOwned))
+                }
             }
             if writesProperties {
                 let name = propertiesFileName(className: className, flavor: flavor, xcodeCompatible: xcodeCompatible)
-                if seen.insert(name).inserted { files.append(OutputFile(name: name, kind: .entityProperties(index))) }
+                if seen.insert(name).inserted {
+                    files.append(OutputFile(name: name, kind: .entityProperties(index), isUserOwned: isUserOwned))
+                }
             }
         }
         if flavor == .runtime { files.append(OutputFile(name: modelFileName(modelName: modelName), kind: .model)) }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DataModelGenCLI
+
 /// `datamodelgen diff`: what changed between model versions, for review.
 @Suite("diff")
 struct DiffCommandTests {
@@ -8,7 +10,7 @@ struct DiffCommandTests {
 
     @Test func aBundleDiffsItsPreviousVersionWithTheCurrentOne() {
         let run = runTool(["diff", Self.person])
-        #expect(run.code == .modelError, "differences exit 1, like diff")
+        #expect(run.code == .differences, "differences exit 1, like diff")
         #expect(
             run.out == """
                 --- Person
@@ -36,6 +38,28 @@ struct DiffCommandTests {
         #expect(runTool(["diff"]).code == .usageError)
         #expect(runTool(["diff", company, company, "--from", "Company"]).code == .usageError)
         #expect(runTool(["diff", company, "/nonexistent/Model.xcdatamodeld"]).code == .ioError)
+    }
+
+    /// As diff(1): 0 the same, 1 different, 2 when there is no answer (a model with errors, a version that does not
+    /// exist, a usage error); 3 when a file cannot be read, as in every command.
+    @Test func exitCodesAreDiffsOwn() throws {
+        #expect(runTool(["diff", Self.person, "--from", "Person 2"]).code.rawValue == 0)
+        #expect(runTool(["diff", Self.person]).code.rawValue == 1)
+        let broken = runTool(["diff", Paths.withError, Paths.withError])
+        #expect(broken.code.rawValue == 2, "a model with errors: \(broken.err)")
+        #expect(broken.err.contains("error:"))
+        #expect(broken.out.isEmpty)
+        let oneBroken = runTool(["diff", Self.person + "/Person.xcdatamodel", Paths.withError])
+        #expect(oneBroken.code.rawValue == 2, "\(oneBroken.err)")
+        let noVersion = runTool(["diff", Self.person, "--from", "X"])
+        #expect(noVersion.code.rawValue == 2, "\(noVersion.err)")
+        #expect(noVersion.err.contains("model version 'X' not found"), "\(noVersion.err)")
+        #expect(runTool(["diff", Self.person, "--to", "X"]).code.rawValue == 2)
+        #expect(runTool(["diff", Self.person, "--warnings-as-errors", "--from", "X"]).code.rawValue == 2)
+        #expect(runTool(["diff"]).code.rawValue == 2)
+        #expect(runTool(["diff", Self.person, "/nonexistent/Model.xcdatamodeld"]).code.rawValue == 3)
+        #expect(ExitCode.differences.rawValue == 1 && ExitCode.diffError.rawValue == 2)
+        #expect(Command.diff.help.contains("EXIT CODES: 0 the same, 1 different"))
     }
 
     @Test func jsonHasTheChangesAndThePlan() throws {

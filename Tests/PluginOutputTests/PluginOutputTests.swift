@@ -126,6 +126,38 @@ struct PluginOutputTests {
         #expect(modelFile.contains("enum CompanyStore {"))
     }
 
+    /// The build plugin regenerates into its own work directory, which nobody edits: with `includeManual`, a
+    /// Manual/None entity's files ("yours to edit" in a directory of yours) follow the model there
+    /// (`--overwrite-user-files`), where `generate` alone would keep them as they are.
+    @Test func theBuildPluginRegeneratesManualEntitiesFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datamodelgen-plugin-manual-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("Edge.xcdatamodeld")
+        try EdgeModel.write(to: bundle)
+        var options = GeneratorOptions()
+        options.includeManual = true
+        let output = directory.appendingPathComponent("Out")
+        let arguments = options.generateArguments(model: bundle, output: output) + options.buildPluginArguments
+        #expect(arguments.contains("--overwrite-user-files"))
+        let scanned = ModelScanner.scan(bundle, versionName: nil)
+        let predicted = options.outputFileNames(for: scanned, entities: try #require(scanned.entities))
+        let console = Console(out: { _ in }, err: { _ in })
+        let run = arguments + predicted.flatMap { ["--expect-output", $0] }
+        #expect(CommandLineTool(console: console).run(run) == .success)
+        let properties = output.appendingPathComponent("Note+DataModelProperties.swift")
+        #expect(try String(contentsOf: properties, encoding: .utf8).contains("This file is yours to edit."))
+
+        let contents = bundle.appendingPathComponent("Edge 10.xcdatamodel/contents")
+        let edited = try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="text" "#,
+            with: #"<attribute name="title" optional="YES" attributeType="String"/><attribute name="text" "#)
+        try edited.write(to: contents, atomically: true, encoding: .utf8)
+        #expect(CommandLineTool(console: console).run(run) == .success)
+        #expect(try String(contentsOf: properties, encoding: .utf8).contains("var title: String?"))
+        #expect(!GeneratorOptions().buildPluginArguments.contains("--overwrite-user-files"))
+    }
+
     /// The plugins compile the generator's naming file itself (a symlink), not a copy of it.
     @Test func thePluginsShareTheGeneratorsNamingFile() throws {
         let link = PluginTestPaths.repoRoot.appendingPathComponent("Plugins/PluginsShared/ModelNaming.swift")
