@@ -281,6 +281,12 @@ struct MigrationPlanner {
         return matchedAttribute(name, entity: entity, source: source)
     }
 
+    /// Whether `previous`, an attribute of `source` in the old model, was optional there; `true` when its old
+    /// declaration is not found (treated as possibly empty: a default fill is then the safe answer).
+    private func wasOptional(_ previous: AttributeLayout, of source: EntityLayout) -> Bool {
+        attribute(previous.name, of: source.name, in: oldDeclared)?.isOptional ?? true
+    }
+
     private func matchedAttribute(_ name: String, entity: EntityLayout, source: EntityLayout) -> AttributeLayout? {
         sourceProperty(
             name, entity: entity, source: source, candidates: source.attributes, named: \.name,
@@ -323,9 +329,7 @@ struct MigrationPlanner {
                             "\(path): attribute type changed from \(previous.type.rawValue) to \(attribute.type.rawValue), which needs a mapping model"
                         )
                     }
-                    let wasOptional =
-                        self.attribute(previous.name, of: source.name, in: oldDeclared)?.isOptional ?? true
-                    if wasOptional && !declared.isOptional && !Self.hasDefault(declared) {
+                    if wasOptional(previous, of: source) && !declared.isOptional && !Self.hasDefault(declared) {
                         blockers.append("\(path): attribute made non-optional without a default value")
                     }
                 } else if !declared.isOptional && !Self.hasDefault(declared) {
@@ -465,10 +469,14 @@ struct MigrationPlanner {
                 guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
                     let value = declared.defaultValue
                 else { continue }
-                let source = entityMap[entity.number]
-                let previous = source.flatMap { sourceAttribute(attribute.name, entity: entity, source: $0) }
-                // Added attributes get their default in existing rows; one made non-optional, where it is empty.
-                guard previous == nil || !declared.isOptional else { continue }
+                // Added attributes get their default in existing rows; one made non-optional, where it is empty. One
+                // that was non-optional already has no empty values: no statement (and no scan of its table).
+                if let source = entityMap[entity.number],
+                    let previous = sourceAttribute(attribute.name, entity: entity, source: source),
+                    declared.isOptional || !wasOptional(previous, of: source)
+                {
+                    continue
+                }
                 var update =
                     "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
                     + ddl.dialect.identifier(attribute.column) + " = " + literal(value) + " WHERE "
@@ -575,12 +583,18 @@ struct MigrationPlanner {
         }
         for table in oldTables { sql.append("DROP TABLE " + ddl.dialect.identifier(Self.oldName(table.name))) }
         // A kept table's rows are not copied, so no COALESCE fills them: an attribute made non-optional with a
-        // default gets it in its empty values here.
+        // default gets it in its empty values here (one that was non-optional already has none).
         for entity in new.entities where kept.contains(entity.tableName) {
             for attribute in entity.attributes where attribute.declaringEntityNumber == entity.number {
                 guard let declared = self.attribute(attribute.name, of: entity.name, in: newDeclared),
                     !declared.isOptional, let value = declared.defaultValue
                 else { continue }
+                if let source = entityMap[entity.number],
+                    let previous = sourceAttribute(attribute.name, entity: entity, source: source),
+                    !wasOptional(previous, of: source)
+                {
+                    continue
+                }
                 sql.append(
                     "UPDATE " + ddl.dialect.identifier(entity.tableName) + " SET "
                         + ddl.dialect.identifier(attribute.column) + " = " + literal(value) + " WHERE "

@@ -209,6 +209,31 @@ struct MigrationPlanTests {
             ])
     }
 
+    /// An attribute that was non-optional with a default already, and stays so, has no empty values to fill: the
+    /// plan has no `UPDATE` of it (on a large table, a scan in the migration's transaction for nothing), on the
+    /// additive path (another entity gains a column) and in a rebuild (another entity loses one) alike.
+    @Test(arguments: [false, true])
+    func anUnchangedNonOptionalAttributeIsNotFilled(rebuild: Bool) throws {
+        var old = Self.people
+        old.entities[0].attributes[1] = LayoutAttribute(
+            name: "age", type: .integer16, isOptional: false, defaultValue: .integer(18))
+        let db = try Self.store(old)
+        try Self.fillPeople(db)
+        var new = old
+        if rebuild {
+            new.entities[1].attributes.removeAll()
+        } else {
+            new.entities[1].attributes.append(attribute("breed"))
+        }
+        let plan = try MigrationPlan(from: old, to: new)
+        #expect(plan.isInferable && !plan.isEmpty)
+        #expect(plan.statements.contains { $0.contains("RENAME TO") } == rebuild)
+        #expect(!plan.steps.contains { $0.contains("Person.age") }, "\(plan.steps)")
+        #expect(!plan.statements.contains { $0.contains(#"SET "ZAGE""#) }, "\(plan.statements)")
+        try db.transaction { for sql in plan.statements { try db.execute(sql: sql) } }
+        #expect(try Self.rows(db, #"SELECT Z_PK, ZAGE FROM ZPERSON ORDER BY Z_PK"#) == ["1|40", "2|7"])
+    }
+
     @Test func equalModelsNeedNothing() throws {
         #expect(try MigrationPlan(from: Self.people, to: Self.people).isEmpty)
     }
