@@ -80,7 +80,18 @@ extension StoreCoordinator {
                 sql: #"SELECT "Z_UUID" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#)?.first?.textValue
             return uuid ?? path
         } catch {
-            throw StoreError(error)
+            throw Self.namingTheMissingSchema(StoreError(error))
         }
+    }
+
+    /// A schema the URL's `search_path` names but the database lacks fails the first `CREATE TABLE` with "no schema
+    /// has been selected to create in" (`3F000`), which does not say what to do: the message says it (the error keeps
+    /// its kind, code and SQL).
+    static func namingTheMissingSchema(_ error: StoreError) -> StoreError {
+        guard case .postgres(var failure) = error, failure.sqlState == .invalidSchemaName else { return error }
+        failure.message +=
+            "; the schema the URL's search_path names (options=-csearch_path=…) does not exist in this database:"
+            + " create it first (CREATE SCHEMA name), or leave search_path out to use public"
+        return .postgres(failure)
     }
 }

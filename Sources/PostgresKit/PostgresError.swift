@@ -72,6 +72,9 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let deadlockDetected = SQLState(rawValue: "40P01")
     /// `42P01`: the table does not exist.
     public static let undefinedTable = SQLState(rawValue: "42P01")
+    /// `3F000`: the schema does not exist (or no schema is selected to create in: the `search_path` names none that
+    /// exists).
+    public static let invalidSchemaName = SQLState(rawValue: "3F000")
     /// `42601`: a syntax error.
     public static let syntaxError = SQLState(rawValue: "42601")
     /// `57P01`: the server is shutting down or an administrator ended the session.

@@ -55,6 +55,25 @@ struct PostgresStoreOpeningTests {
     "PostgreSQL store: schema and several connections",
     .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresStoreServerTests {
+    @Test("a search_path naming a schema that does not exist says to create it, and nothing is written")
+    func missingSchemaIsNamed() throws {
+        let base = try #require(PostgresTestServer.url)
+        let schema = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let url = try #require(
+            URL(string: base + (base.contains("?") ? "&" : "?") + "options=-c%20search_path%3D" + schema))
+        #expect {
+            _ = try PersistentContainer(model: MembersModel.model, store: .postgres(url: url))
+        } throws: { error in
+            guard case StoreError.postgres(let failure)? = error as? StoreError else { return false }
+            return failure.sqlState == .invalidSchemaName && failure.kind == .statement
+                && failure.message.contains("create it first (CREATE SCHEMA name)")
+        }
+        let exists = try PostgresConnection(url: base).query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
+            .text(schema)
+        ])
+        #expect(exists.rows.isEmpty)
+    }
+
     @Test("an empty schema gets the model's tables with PostgreSQL's types, Z_PRIMARYKEY and Z_METADATA")
     func schemaCreated() throws {
         let store = try TestStore(.postgres, model: CompanyModel.model)
