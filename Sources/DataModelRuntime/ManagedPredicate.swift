@@ -141,6 +141,36 @@ public struct PredicateArgumentError: Error, Hashable, Sendable, CustomStringCon
     public var errorDescription: String? { description }
 }
 
+// Foundation's reference types, as Core Data code passes them (`NSNumber(value: 30)`, `date as NSDate`): the values
+// of the Swift types they stand for.
+
+extension NSNumber: PredicateValueConvertible {
+    /// A floating-point number as ``PredicateValue/double(_:)``, any other (integers, and `Bool`s as 1 or 0, as
+    /// Core Data's store compares them) as ``PredicateValue/integer(_:)``; an unsigned value beyond `Int64` as a
+    /// double.
+    public var predicateValue: PredicateValue {
+        let type = objCType.pointee
+        if type == CChar(UInt8(ascii: "f")) || type == CChar(UInt8(ascii: "d")) { return .double(doubleValue) }
+        if type == CChar(UInt8(ascii: "Q")) && uint64Value > UInt64(Int64.max) { return .double(doubleValue) }
+        return .integer(int64Value)
+    }
+}
+
+extension NSDate: PredicateValueConvertible {
+    /// ``PredicateValue/date(_:)``.
+    public var predicateValue: PredicateValue { .date(Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate)) }
+}
+
+extension NSString: PredicateValueConvertible {
+    /// ``PredicateValue/string(_:)``.
+    public var predicateValue: PredicateValue { .string(String(describing: self)) }
+}
+
+extension NSNull: PredicateValueConvertible {
+    /// ``PredicateValue/null``.
+    public var predicateValue: PredicateValue { .null }
+}
+
 /// Format arguments as the parser's values.
 enum FormatArguments {
     /// An object that is not of a predicate's input type.
