@@ -83,6 +83,56 @@ extension Predicate {
         }
     }
 
+    /// Core Data's `NSCompoundPredicate(andPredicateWithSubpredicates:)`: whether every one of `subpredicates` holds
+    /// (`TRUEPREDICATE` for none). Format predicates combine into one (`(a) AND (b)`, translated to SQL as one);
+    /// with a `#Predicate` among them, the combination is evaluated in memory, exactly.
+    public init(andPredicateWithSubpredicates subpredicates: [Predicate<repeat each Input>])
+    where repeat each Input: ManagedObject {
+        self.init(combining: subpredicates, as: .and)
+    }
+
+    /// Core Data's `NSCompoundPredicate(orPredicateWithSubpredicates:)`: whether any of `subpredicates` holds
+    /// (`FALSEPREDICATE` for none); combined as ``init(andPredicateWithSubpredicates:)`` combines.
+    public init(orPredicateWithSubpredicates subpredicates: [Predicate<repeat each Input>])
+    where repeat each Input: ManagedObject {
+        self.init(combining: subpredicates, as: .or)
+    }
+
+    /// Core Data's `NSCompoundPredicate(notPredicateWithSubpredicate:)`: whether `subpredicate` does not hold.
+    public init(notPredicateWithSubpredicate subpredicate: Predicate<repeat each Input>)
+    where repeat each Input: ManagedObject {
+        self.init(combining: [subpredicate], as: .not)
+    }
+
+    private init(combining subpredicates: [Predicate<repeat each Input>], as kind: CompoundPredicateKind)
+    where repeat each Input: ManagedObject {
+        let formats = subpredicates.compactMap { $0.expression as? FormatPredicateExpression }
+        guard formats.count == subpredicates.count else {
+            self.init { (variables: repeat PredicateExpressions.Variable<each Input>) in
+                var inputs: [any FormatPredicateInput] = []
+                for variable in repeat each variables { inputs.append(variable) }
+                // safe: `ManagedPredicate<Result>` has one input; more are a programming error.
+                precondition(inputs.count == 1, "a compound predicate takes exactly one managed object")
+                return CompoundPredicateExpression(kind: kind, input: inputs[0]) { object in
+                    try subpredicates.map {
+                        try $0.evaluate(repeat try FormatArguments.input(object, as: (each Input).self))
+                    }
+                }
+            }
+            return
+        }
+        var objects: [String: ObjectID] = [:]
+        for format in formats { objects.merge(format.objects) { first, _ in first } }
+        let parts = formats.map(\.predicate)
+        let combined: FormatPredicate
+        switch kind {
+        case .and: combined = parts.count == 1 ? parts[0] : (parts.isEmpty ? .truePredicate : .and(parts))
+        case .or: combined = parts.count == 1 ? parts[0] : (parts.isEmpty ? .falsePredicate : .or(parts))
+        case .not: combined = .not(parts.first ?? .falsePredicate)
+        }
+        self.init(parsed: combined, objects: objects)
+    }
+
     /// The format string of a predicate made from one (in canonical form), else `nil`.
     public var predicateFormat: String? {
         (expression as? FormatPredicateExpression)?.predicate.description
@@ -158,7 +208,9 @@ extension NSNumber: PredicateValueConvertible {
 
 extension NSDate: PredicateValueConvertible {
     /// ``PredicateValue/date(_:)``.
-    public var predicateValue: PredicateValue { .date(Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate)) }
+    public var predicateValue: PredicateValue {
+        .date(Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate))
+    }
 }
 
 extension NSString: PredicateValueConvertible {
@@ -255,6 +307,59 @@ struct FormatPredicateExpression: StandardPredicateExpression {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(predicate.description, forKey: .format)
+    }
+}
+
+/// How a compound predicate combines its subpredicates.
+enum CompoundPredicateKind: String, Sendable, Codable {
+    case and, or, not
+}
+
+/// A compound of subpredicates of which one at least is not a format predicate, evaluated in memory (the fetch's
+/// exact fallback: it has no SQL translation).
+struct CompoundPredicateExpression: StandardPredicateExpression {
+    typealias Output = Bool
+
+    let kind: CompoundPredicateKind
+    let input: any FormatPredicateInput
+    /// Each subpredicate's answer for the object.
+    let answers: @Sendable (Any) throws -> [Bool]
+
+    func evaluate(_ bindings: PredicateBindings) throws -> Bool {
+        let object = try input.object(in: bindings)
+        let answers: [Bool]
+        do {
+            answers = try self.answers(object)
+        } catch is FormatArguments.WrongInput {
+            return false
+        }
+        switch kind {
+        case .and: return answers.allSatisfy { $0 }
+        case .or: return answers.contains(true)
+        case .not: return !(answers.first ?? false)
+        }
+    }
+
+    init(
+        kind: CompoundPredicateKind, input: any FormatPredicateInput,
+        answers: @escaping @Sendable (Any) throws -> [Bool]
+    ) {
+        self.kind = kind
+        self.input = input
+        self.answers = answers
+    }
+
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "a compound predicate is not decoded"))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(
+            kind,
+            EncodingError.Context(
+                codingPath: encoder.codingPath, debugDescription: "a compound predicate is not encoded"))
     }
 }
 

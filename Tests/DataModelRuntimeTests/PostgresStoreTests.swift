@@ -68,9 +68,11 @@ struct PostgresStoreServerTests {
             return failure.sqlState == .invalidSchemaName && failure.kind == .statement
                 && failure.message.contains("create it first (CREATE SCHEMA name)")
         }
-        let exists = try PostgresConnection(url: base).query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [
-            .text(schema)
-        ])
+        let exists = try PostgresConnection(url: base).query(
+            "SELECT 1 FROM pg_namespace WHERE nspname = $1",
+            [
+                .text(schema)
+            ])
         #expect(exists.rows.isEmpty)
     }
 

@@ -29,7 +29,10 @@ struct FoundationArgumentTests {
             ("age > %@", 30, NSNumber(value: 30)),
             ("age >= %@", 35.0, NSNumber(value: 35.0)),
             ("age IN %@", [25, 45], [NSNumber(value: 25), NSNumber(value: 45)]),
-            ("dateJoined >= %@", joined.addingTimeInterval(86_400), NSDate(timeIntervalSinceReferenceDate: 700_086_400)),
+            (
+                "dateJoined >= %@", joined.addingTimeInterval(86_400),
+                NSDate(timeIntervalSinceReferenceDate: 700_086_400)
+            ),
             ("name == %@", "Grace", NSString(string: "Grace")),
             ("name BEGINSWITH[c] %@", "a", NSString(string: "a")),
             ("name != %@", nil, NSNull()),
@@ -53,6 +56,55 @@ struct FoundationArgumentTests {
         #expect(NSNumber(value: 2.5).predicateValue == .double(2.5))
         #expect(NSNumber(value: Float(0.5)).predicateValue == .double(0.5))
         #expect(NSNumber(value: UInt64.max).predicateValue == .double(Double(UInt64.max)))
-        #expect(NSDate(timeIntervalSinceReferenceDate: 5).predicateValue == .date(Date(timeIntervalSinceReferenceDate: 5)))
+        #expect(
+            NSDate(timeIntervalSinceReferenceDate: 5).predicateValue == .date(Date(timeIntervalSinceReferenceDate: 5)))
+    }
+}
+
+/// Core Data's `NSCompoundPredicate`: `and`, `or` and `not` of predicates, format strings combined into one (one SQL
+/// translation), a `#Predicate` among them evaluated in memory with the same answers.
+@Suite("Compound predicates")
+struct CompoundPredicateTests {
+    @Test(arguments: StoreKind.sqliteKinds)
+    func compoundsSelectWhatTheirPartsSelect(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for (index, name) in ["Ada", "Alan", "Grace", "Ken", "Barbara"].enumerated() {
+            let employee = EmployeeEntity(context: context)
+            employee.name = name
+            employee.age = Int16(25 + 10 * index)
+        }
+        try context.save()
+        func names(_ predicate: Predicate<EmployeeEntity>) throws -> [String] {
+            try context.fetch(EmployeeEntity.fetchRequest().filtered(by: predicate)).compactMap(\.name).sorted()
+        }
+        let older: Predicate<EmployeeEntity> = ManagedPredicate(format: "age > %@", 30)
+        let startsWithA: Predicate<EmployeeEntity> = ManagedPredicate(format: "name BEGINSWITH %@", "A")
+        let macro = #Predicate<EmployeeEntity> { ($0.age ?? 0) < 50 }
+
+        let both = ManagedPredicate(andPredicateWithSubpredicates: [older, startsWithA])
+        #expect(try names(both) == ["Alan"])
+        #expect(both.predicateFormat?.contains("AND") == true, "format predicates combine into one")
+        #expect(try context.explain(EmployeeEntity.fetchRequest().filtered(by: both)).path == .sql)
+        #expect(
+            try names(ManagedPredicate(orPredicateWithSubpredicates: [older, startsWithA])) == [
+                "Ada", "Alan", "Barbara", "Grace", "Ken",
+            ])
+        #expect(try names(ManagedPredicate(notPredicateWithSubpredicate: older)) == ["Ada"])
+        #expect(try names(ManagedPredicate<EmployeeEntity>(andPredicateWithSubpredicates: [])).count == 5)
+        #expect(try names(ManagedPredicate<EmployeeEntity>(orPredicateWithSubpredicates: [])).isEmpty)
+
+        // With a `#Predicate` part: the same answers, in memory.
+        let mixed = ManagedPredicate(andPredicateWithSubpredicates: [older, macro])
+        #expect(mixed.predicateFormat == nil)
+        #expect(try names(mixed) == ["Alan", "Grace"])
+        #expect(
+            try names(ManagedPredicate(orPredicateWithSubpredicates: [startsWithA, macro])) == [
+                "Ada", "Alan", "Grace",
+            ])
+        #expect(try names(ManagedPredicate(notPredicateWithSubpredicate: macro)) == ["Barbara", "Ken"])
+        let all = try context.fetch(EmployeeEntity.fetchRequest())
+        #expect(all.filter { mixed.evaluate(with: $0) }.compactMap(\.name).sorted() == ["Alan", "Grace"])
     }
 }
