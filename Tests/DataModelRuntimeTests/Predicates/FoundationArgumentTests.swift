@@ -15,16 +15,8 @@ struct FoundationArgumentTests {
         defer { store.cleanUp() }
         let context = store.context
         let joined = Date(timeIntervalSinceReferenceDate: 700_000_000)
-        for (index, name) in ["Ada", "Alan", "Grace", "Ken"].enumerated() {
-            let employee = EmployeeEntity(context: context)
-            employee.name = name
-            employee.age = Int16(25 + 10 * index)
-            employee.dateJoined = joined.addingTimeInterval(Double(index) * 86_400)
-        }
-        try context.save()
-        func names(_ predicate: Predicate<EmployeeEntity>) throws -> [String] {
-            try context.fetch(EmployeeEntity.fetchRequest().filtered(by: predicate)).compactMap(\.name).sorted()
-        }
+        try saveEmployees(["Ada", "Alan", "Grace", "Ken"], joined: joined, in: context)
+        let names = { try employeeNames($0, in: context) }
         let pairs: [(String, Any?, Any?)] = [
             ("age > %@", 30, NSNumber(value: 30)),
             ("age >= %@", 35.0, NSNumber(value: 35.0)),
@@ -70,15 +62,8 @@ struct CompoundPredicateTests {
         let store = try TestStore(kind, model: CompanyModel.model)
         defer { store.cleanUp() }
         let context = store.context
-        for (index, name) in ["Ada", "Alan", "Grace", "Ken", "Barbara"].enumerated() {
-            let employee = EmployeeEntity(context: context)
-            employee.name = name
-            employee.age = Int16(25 + 10 * index)
-        }
-        try context.save()
-        func names(_ predicate: Predicate<EmployeeEntity>) throws -> [String] {
-            try context.fetch(EmployeeEntity.fetchRequest().filtered(by: predicate)).compactMap(\.name).sorted()
-        }
+        try saveEmployees(["Ada", "Alan", "Grace", "Ken", "Barbara"], in: context)
+        let names = { try employeeNames($0, in: context) }
         let older: Predicate<EmployeeEntity> = ManagedPredicate(format: "age > %@", 30)
         let startsWithA: Predicate<EmployeeEntity> = ManagedPredicate(format: "name BEGINSWITH %@", "A")
         let macro = #Predicate<EmployeeEntity> { ($0.age ?? 0) < 50 }
@@ -107,4 +92,24 @@ struct CompoundPredicateTests {
         let all = try context.fetch(EmployeeEntity.fetchRequest())
         #expect(all.filter { mixed.evaluate(with: $0) }.compactMap(\.name).sorted() == ["Alan", "Grace"])
     }
+}
+
+/// Employees named `names`, aged 25, 35, 45 … in that order, joined a day apart from `joined`, saved.
+private func saveEmployees(
+    _ names: [String], joined: Date = Date(timeIntervalSinceReferenceDate: 700_000_000),
+    in context: ManagedObjectContext
+) throws {
+    for (index, name) in names.enumerated() {
+        let employee = EmployeeEntity(context: context)
+        employee.name = name
+        employee.age = Int16(25 + 10 * index)
+        employee.dateJoined = joined.addingTimeInterval(Double(index) * 86_400)
+    }
+    try context.save()
+}
+
+/// The sorted names of the employees `predicate` fetches.
+private func employeeNames(_ predicate: Predicate<EmployeeEntity>, in context: ManagedObjectContext) throws -> [String]
+{
+    try context.fetch(EmployeeEntity.fetchRequest().filtered(by: predicate)).compactMap(\.name).sorted()
 }
