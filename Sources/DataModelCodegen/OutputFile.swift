@@ -56,4 +56,16 @@ public enum GeneratedFileRecognizer {
         }
         return false
     }
+
+    /// Whether `contents` (the start of an existing file) is a user-owned file made from `modelFileName`: a
+    /// Manual/None entity's file, whose header says "created from <model> by datamodelgen. This file is yours to
+    /// edit." (either flavor).
+    public static func isUserOwned(contents: Substring, modelFileName: String) -> Bool {
+        contents.prefix(600).contains("reated from \(modelFileName) by datamodelgen. This file is yours to edit.")
+    }
+
+    /// Whether the start of an existing file, as bytes, is a user-owned file made from `modelFileName`.
+    public static func isUserOwned(contents: some Collection<UInt8>, modelFileName: String) -> Bool {
+        isUserOwned(contents: String(decoding: contents.prefix(600), as: UTF8.self)[...], modelFileName: modelFileName)
+    }
 }

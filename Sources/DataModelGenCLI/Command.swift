@@ -77,10 +77,12 @@ enum Command: String, CaseIterable, Sendable {
         var text = "OVERVIEW: \(summary)\n\n\(usageLine)\n\n"
         text += "ARGUMENTS:\n  <model>    A .xcdatamodeld bundle, a .xcdatamodel directory, or a contents file.\n\n"
         text += "OPTIONS:\n"
+        // The help texts start in one column, two spaces past the longest synopsis (at least 26 wide).
+        let column = max(26, (options.map(\.synopsis.count).max() ?? 0) + 2)
         for option in options {
-            text += "  " + MessageText.padded(option.synopsis, to: 26) + option.help + "\n"
+            text += "  " + MessageText.padded(option.synopsis, to: column) + option.help + "\n"
         }
-        text += "  " + MessageText.padded("--help", to: 26) + "Show this help.\n"
+        text += "  " + MessageText.padded("--help", to: column) + "Show this help.\n"
         text += "\nEXIT CODES: \(exitCodes)\n"
         return text
     }

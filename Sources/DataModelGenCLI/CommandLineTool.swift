@@ -101,6 +101,34 @@ public struct CommandLineTool: Sendable {
 struct IOFailure: Error, CustomStringConvertible {
     var path: String
     var message: String
+    /// The diagnostic's rule name.
+    var rule = "io-error"
+    /// Failures of the same run reported with this one, a line each after it.
+    var others: [IOFailure] = []
 
-    var description: String { "\(path): error: \(message) [io-error]" }
+    var description: String {
+        ([self] + others).map { "\($0.path): error: \($0.message) [\($0.rule)]" }.joined(separator: "\n")
+    }
+
+    /// `failures` (not empty) as one failure that reports them all, in order.
+    static func combined(_ failures: [IOFailure]) -> IOFailure? {
+        guard var first = failures.first else { return nil }
+        first.others = Array(failures.dropFirst())
+        return first
+    }
+
+    /// The refusal to replace `path`, a user-owned file ("This file is yours to edit") that the generator now
+    /// writes because its entity's codegen changed from Manual/None to Class Definition or Category/Extension.
+    static func userFileConflict(at path: String) -> IOFailure {
+        IOFailure(
+            path: path,
+            message:
+                "this file is yours to edit (created while its entity's codegen was Manual/None), and the entity's "
+                + "codegen now has it generated: move what you added to a file of your own and delete this one, or "
+                + "pass --overwrite-user-files to replace it",
+            rule: userFileConflictRule)
+    }
+
+    /// The rule of ``userFileConflict(at:)``.
+    static let userFileConflictRule = "user-file-conflict"
 }

@@ -20,7 +20,8 @@ import FoundationEssentials
 /// - In a directory that exists, a file whose bytes are unchanged is left alone (its modification time too);
 ///   a changed or new file is written to a temporary file beside it, renamed over it at commit. Stale
 ///   generated files are removed then, as ``OutputWriter`` does. A user-owned file
-///   (``OutputFile/isUserOwned``) that exists is never written, whatever it holds.
+///   (``OutputFile/isUserOwned``) that exists is never written, whatever it holds; nor, unless
+///   `protectsUserFiles` is off, is one replaced by a generated file (``IOFailure/userFileConflict(at:)``).
 ///
 /// ``abandon()`` (a file failed to render) removes everything written, leaving the directory as it was.
 final class DirectoryUpdate: @unchecked Sendable {
@@ -34,6 +35,8 @@ final class DirectoryUpdate: @unchecked Sendable {
 
     let directory: String
     private let modelFileName: String
+    /// Whether an existing user-owned file is refused to a generated file of the same name.
+    private let protectsUserFiles: Bool
     /// The staging directory, when `directory` did not exist.
     private let staging: String?
     /// The names in `directory` when it existed.
@@ -46,9 +49,10 @@ final class DirectoryUpdate: @unchecked Sendable {
     private var failures: [String: IOFailure] = [:]
 
     /// Prepares to write into `directory`, creating the parent directories it needs.
-    init(directory: String, modelFileName: String) throws(IOFailure) {
+    init(directory: String, modelFileName: String, protectsUserFiles: Bool = true) throws(IOFailure) {
         self.directory = directory
         self.modelFileName = modelFileName
+        self.protectsUserFiles = protectsUserFiles
         var info = stat()
         if lstat(directory, &info) != 0, errno == ENOENT {
             let parent = PathName.deletingLastComponent(directory)
@@ -140,8 +144,13 @@ final class DirectoryUpdate: @unchecked Sendable {
         if file.isUserOwned, mayExist, let info = Self.status(of: final) {
             return Offer(entry: Self.entry(file.path, info), temporary: nil)
         }
-        if mayExist, let existing = ExistingFile.contents(at: final), existing.bytes == file.utf8 {
-            return Offer(entry: Self.entry(file.path, existing.info), temporary: nil)
+        if mayExist, let existing = ExistingFile.contents(at: final) {
+            if existing.bytes == file.utf8 { return Offer(entry: Self.entry(file.path, existing.info), temporary: nil) }
+            if protectsUserFiles,
+                GeneratedFileRecognizer.isUserOwned(contents: existing.bytes, modelFileName: modelFileName)
+            {
+                throw .userFileConflict(at: final)
+            }
         }
         let parent = PathName.deletingLastComponent(final)
         let name = AtomicFileWriter.lastComponent(of: final)
@@ -163,7 +172,10 @@ final class DirectoryUpdate: @unchecked Sendable {
     func commit() throws(IOFailure) -> [GenerationCache.Entry] {
         lock.lock()
         let offers = offers.values.sorted { $0.entry.path < $1.entry.path }
-        let failure = failures.min { $0.key < $1.key }?.value
+        // Every user file that would be replaced is named at once; otherwise the first failure in path order.
+        let inOrder = failures.sorted { $0.key < $1.key }.map(\.value)
+        let conflicts = inOrder.filter { $0.rule == IOFailure.userFileConflictRule }
+        let failure = IOFailure.combined(conflicts) ?? inOrder.first
         lock.unlock()
         if let failure {
             abandon()

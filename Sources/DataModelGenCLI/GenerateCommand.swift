@@ -71,6 +71,8 @@ enum GenerateCommand {
             return .modelError
         }
         let plans = outputs.compactMap(\.plan)
+        // A user-owned file that a generated one would replace stops every action, --check and --dry-run too.
+        if let conflicts = IOFailure.combined(plans.flatMap(\.conflicts)) { throw conflicts }
         switch (request.action, mode) {
         case (.write, .write):
             let entries = zip(targets, outputs).flatMap { target, output in

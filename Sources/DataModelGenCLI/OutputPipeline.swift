@@ -186,7 +186,8 @@ private struct FlavorRun {
             files.append(schemaFile)
             files.sort { $0.path < $1.path }
         }
-        let plan = OutputWriter.plan(files, in: target.directory, modelFileName: modelFileName)
+        let plan = OutputWriter.plan(
+            files, in: target.directory, modelFileName: modelFileName, protectsUserFiles: !overwritesUserFiles)
         return .produced(FlavorOutput(paths: files.map(\.path), files: .planned(files, plan)))
     }
 
@@ -195,7 +196,8 @@ private struct FlavorRun {
     func write() -> FlavorOutcome {
         let update: DirectoryUpdate
         do {
-            update = try DirectoryUpdate(directory: target.directory, modelFileName: modelFileName)
+            update = try DirectoryUpdate(
+                directory: target.directory, modelFileName: modelFileName, protectsUserFiles: !overwritesUserFiles)
         } catch {
             // Rendering errors come before failures to write: render (into nothing) to find them.
             switch renderedPaths(into: nil) {

@@ -25,17 +25,24 @@ struct OutputPlan {
     var unchanged: [String] = []
     /// Stale files that the generator wrote earlier and no longer produces.
     var removals: [String] = []
+    /// User-owned files ("This file is yours to edit") that a generated file would replace: nothing is written
+    /// while there are any (``IOFailure/userFileConflict(at:)``).
+    var conflicts: [IOFailure] = []
 
-    var isUpToDate: Bool { changes.isEmpty && removals.isEmpty }
+    var isUpToDate: Bool { changes.isEmpty && removals.isEmpty && conflicts.isEmpty }
 }
 
 /// Writes generated files atomically and only when their bytes change; removes stale generated files.
 ///
 /// Nothing else in the directory is ever touched: a file is removed only when its header shows that
 /// the generator wrote it from the same model. A user-owned file (``OutputFile/isUserOwned``, "This file is
-/// yours to edit") is written only when nothing exists at its path; an existing one is kept as it is.
+/// yours to edit") is written only when nothing exists at its path; an existing one is kept as it is. Unless
+/// `protectsUserFiles` is off (`--overwrite-user-files`), an existing user-owned file is not replaced by a generated
+/// one either (its entity's codegen changed): that is a conflict (``OutputPlan/conflicts``).
 enum OutputWriter {
-    static func plan(_ files: [OutputFile], in directory: String, modelFileName: String) -> OutputPlan {
+    static func plan(
+        _ files: [OutputFile], in directory: String, modelFileName: String, protectsUserFiles: Bool = true
+    ) -> OutputPlan {
         var plan = OutputPlan(directory: directory)
         let produced = Set(files.map(\.path))
         // One listing of the directory tells which files exist: only those are read, so a first run into an
@@ -52,6 +59,10 @@ enum OutputWriter {
             let existing = mayExist ? ExistingFile.bytes(at: path) : nil
             if let existing, existing == file.utf8 {
                 plan.unchanged.append(file.path)
+            } else if protectsUserFiles, let existing,
+                GeneratedFileRecognizer.isUserOwned(contents: existing, modelFileName: modelFileName)
+            {
+                plan.conflicts.append(.userFileConflict(at: path))
             } else {
                 plan.changes.append(.init(file: file, existing: existing.map { String(decoding: $0, as: UTF8.self) }))
             }
@@ -87,6 +98,7 @@ enum OutputWriter {
     /// many), then removes the stale files. A file that cannot be written does not stop the others; the
     /// failure of the first file in plan order is thrown, and then nothing is removed.
     static func apply(_ plan: OutputPlan) throws(IOFailure) {
+        if let conflicts = IOFailure.combined(plan.conflicts) { throw conflicts }
         do {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {

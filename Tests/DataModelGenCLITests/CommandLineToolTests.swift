@@ -26,6 +26,17 @@ struct CommandLineToolTests {
         for option in command.options {
             #expect(help.contains("--\(option.name)"), "\(command.rawValue) help lists --\(option.name)")
         }
+        // Every option's text starts in one column, apart from its synopsis: a long synopsis never runs into it.
+        let optionLines = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "OPTIONS:" }
+            .dropFirst().prefix { !$0.isEmpty }
+        let columns = Set(
+            optionLines.map { line in
+                let synopsis = command.options.first { line.hasPrefix("  " + $0.synopsis + " ") }?.synopsis ?? "--help"
+                #expect(line.hasPrefix("  " + synopsis + "  "), "\(command.rawValue): \(line)")
+                return line.dropFirst(2 + synopsis.count).prefix { $0 == " " }.count + synopsis.count
+            })
+        #expect(optionLines.count == command.options.count + 1)
+        #expect(columns.count == 1, "\(command.rawValue) help texts start in one column")
     }
 
     @Test func everyCommandAcceptsTheDiagnosticOptions() {

@@ -10,9 +10,9 @@ import Testing
 @Suite struct UserOwnedFilesTests {
     /// `Shop.xcdatamodeld` with `Note` (Manual/None, its files the user's) and `Tag` (`class` codegen, generated);
     /// `noteAttributes` are `Note`'s attributes, `withNote: false` leaves `Note` out.
-    static func writeModel(in directory: String, noteAttributes: [String] = ["text"], withNote: Bool = true) throws
-        -> String
-    {
+    static func writeModel(
+        in directory: String, noteAttributes: [String] = ["text"], withNote: Bool = true, noteCodegen: String? = nil
+    ) throws -> String {
         let bundle = directory + "/Shop.xcdatamodeld"
         let version = bundle + "/Shop.xcdatamodel"
         try FileManager.default.createDirectory(atPath: version, withIntermediateDirectories: true)
@@ -20,7 +20,7 @@ import Testing
             "        <attribute name=\"\($0)\" optional=\"YES\" attributeType=\"String\"/>"
         }
         let note = """
-                <entity name="Note" representedClassName="Note" syncable="YES">
+                <entity name="Note" representedClassName="Note" syncable="YES"\(noteCodegen.map { " codeGenerationType=\"\($0)\"" } ?? "")>
             \(attributes.joined(separator: "\n"))
                 </entity>
 
@@ -136,5 +136,74 @@ import Testing
         #expect(runTool(generate).code == .success)
         #expect(try String(contentsOfFile: classFile, encoding: .utf8) == generated + Self.edit)
         #expect(FileManager.default.fileExists(atPath: output + "/Note+DataModelProperties.swift"))
+    }
+
+    /// An entity whose codegen changes from Manual/None to Class Definition (or Category/Extension) would have its
+    /// user-owned files replaced by generated ones of the same names: `generate`, `--check` and `--dry-run` refuse
+    /// (exit 3, `user-file-conflict`, naming the file) and write nothing, until the user moves the file away or
+    /// passes `--overwrite-user-files`.
+    @Test(arguments: [("class", "runtime"), ("category", "runtime"), ("class", "coredata")])
+    func aUserFileIsNotReplacedWhenItsEntityGetsGenerated(codegen: String, flavor: String) throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bundle = try Self.writeModel(in: directory)
+        let output = directory + "/Out"
+        let generate = ["generate", bundle, "--output", output, "--flavor", flavor, "--include-manual", "--no-cache"]
+        #expect(runTool(generate).code == .success)
+        let (classFile, propertiesFile) = (Self.noteFiles(flavor: flavor)[0], Self.noteFiles(flavor: flavor)[1])
+        let edited = try String(contentsOfFile: output + "/" + classFile, encoding: .utf8) + Self.edit
+        try edited.write(toFile: output + "/" + classFile, atomically: true, encoding: .utf8)
+        let properties = try String(contentsOfFile: output + "/" + propertiesFile, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: output).sorted().map {
+            ($0, try String(contentsOfFile: output + "/" + $0, encoding: .utf8))
+        }
+
+        _ = try Self.writeModel(in: directory, noteAttributes: ["text", "title"], noteCodegen: codegen)
+        // The class file is generated only with `class` codegen; the properties file with both.
+        let conflicting = codegen == "class" ? [classFile, propertiesFile] : [propertiesFile]
+        let produced = runTool(generate + ["--dry-run", "--overwrite-user-files"]).out.split(separator: "\n")
+        #expect(!produced.isEmpty)
+        let declared = produced.flatMap { ["--expect-output", String($0.dropFirst(7))] }
+        for extra in [[], ["--check"], ["--dry-run"], declared] {
+            let run = runTool(generate + extra)
+            #expect(run.code == .ioError, "\(extra): \(run.out)\(run.err)")
+            let lines = run.err.split(separator: "\n").filter { $0.contains("[user-file-conflict]") }
+            #expect(lines.count == conflicting.count, "\(run.err)")
+            for (line, file) in zip(lines, conflicting) {
+                #expect(line.hasPrefix("\(output)/\(file): error: this file is yours to edit"), "\(line)")
+                #expect(line.hasSuffix("--overwrite-user-files to replace it [user-file-conflict]"), "\(line)")
+            }
+            let after = try FileManager.default.contentsOfDirectory(atPath: output).sorted().map {
+                ($0, try String(contentsOfFile: output + "/" + $0, encoding: .utf8))
+            }
+            #expect(after.map(\.0) == before.map(\.0), "\(extra): files written or removed")
+            #expect(after.map(\.1) == before.map(\.1), "\(extra): a file changed")
+        }
+
+        // Moving the files away is the way out (the class file, not generated for `category`, is the user's still).
+        for file in conflicting { try FileManager.default.removeItem(atPath: output + "/" + file) }
+        let moved = runTool(generate)
+        #expect(moved.code == .success, "\(moved.err)")
+        var regenerated: [String: String] = [:]
+        for file in conflicting {
+            let text = try String(contentsOfFile: output + "/" + file, encoding: .utf8)
+            #expect(!text.contains("yours to edit"))
+            #expect(text.contains(flavor == "coredata" ? "automatically generated" : "Do not edit."))
+            regenerated[file] = text
+        }
+        if codegen == "category" {
+            #expect(try String(contentsOfFile: output + "/" + classFile, encoding: .utf8) == edited)
+        }
+        #expect(runTool(generate + ["--check"]).code == .success)
+
+        // `--overwrite-user-files` replaces user files outright.
+        let userFiles = [classFile: edited, propertiesFile: properties]
+        for file in conflicting {
+            try userFiles[file, default: ""].write(toFile: output + "/" + file, atomically: true, encoding: .utf8)
+        }
+        #expect(runTool(generate + ["--overwrite-user-files"]).code == .success)
+        for file in conflicting {
+            #expect(try String(contentsOfFile: output + "/" + file, encoding: .utf8) == regenerated[file])
+        }
     }
 }
