@@ -153,7 +153,49 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         }
         self.init(context.makeInsertionSeed(for: entity))
         context.register(inserted: self)
+        awakeFromInsert()
     }
+
+    // MARK: Lifecycle (see ManagedObject+Lifecycle.swift)
+
+    /// Called once when the object is created in a context, after its model defaults are set: set values no
+    /// model default can give here (they are the object's initial values). Does nothing by default.
+    open func awakeFromInsert() {}
+
+    /// Called each time the object's values are read from the store, once the read has finished. Changes made
+    /// here leave the object unchanged (not saved, not undoable): fill transient values and caches. Does nothing by
+    /// default.
+    open func awakeFromFetch() {}
+
+    /// Called on each inserted, updated or deleted object when its context saves, before validation; changes made
+    /// here are saved with the rest. Does nothing by default.
+    open func willSave() {}
+
+    /// Called on each object a save wrote (inserted, updated or deleted), after the save succeeded. Does nothing
+    /// by default.
+    open func didSave() {}
+
+    /// Called when the object is deleted (``ManagedObjectContext/delete(_:)``), before the delete rules apply: its
+    /// relationships still hold their objects. Does nothing by default.
+    open func prepareForDeletion() {}
+
+    /// Called before the object's values are let go (it turns into a fault, or leaves its context). Does nothing by
+    /// default.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object's values were let go: release caches here. Does nothing by default.
+    open func didTurnIntoFault() {}
+
+    /// Called during a save for an inserted object, after the model's rules: throw to fail the save (a
+    /// ``ValidationError``, e.g. ``ValidationError/init(object:property:message:)``, or any error). The model's own
+    /// rules are checked by the context whatever an override does; the base implementation does nothing.
+    open func validateForInsert() throws {}
+
+    /// Called during a save for an updated object; see ``validateForInsert()``.
+    open func validateForUpdate() throws {}
+
+    /// Called during a save for a deleted object; see ``validateForInsert()``.
+    open func validateForDelete() throws {}
 
     /// The entity's description.
     public var entity: EntityDescription { entityRuntime.description }
@@ -317,6 +359,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// object updated.
     final func willChange() {
         if isFault { fireFaultIfNeeded() }
+        // In `awakeFromFetch()`: values are set, nothing is recorded.
+        if shared.suspendsChangeProcessing { return }
         // The flag first: the context is loaded (and retained) only when it records undo.
         if shared.recordsUndo, let context { context.noteUndoableChange(self) }
         if isInserted || isDeleted || isInvalid { return }
@@ -478,6 +522,8 @@ final class ContextShared {
     /// Whether the context has an undo manager (``ManagedObjectContext/undoManager``): read by every change of
     /// every object, without loading (and retaining) the context.
     @exclusivity(unchecked) var recordsUndo = false
+    /// Set while objects run `awakeFromFetch()`: their changes are not recorded (``ManagedObject/willChange()``).
+    @exclusivity(unchecked) var suspendsChangeProcessing = false
     /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
     /// an object goes away.
     @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]

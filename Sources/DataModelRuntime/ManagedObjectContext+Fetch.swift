@@ -460,6 +460,9 @@ extension ManagedObjectContext {
         // Whether each entity's class is a `T`, found once per entity instead of a cast per row.
         var castable = [UInt8](repeating: 0, count: runtime.entities.count + 1)
         var vacancy = ObjectTable.Vacancy()
+        // Positions of objects whose values this fetch did not read (registered already, or left faults): every
+        // other object gets `awakeFromFetch()` once the statement is done.
+        var unread: [Int] = []
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -481,16 +484,18 @@ extension ManagedObjectContext {
             case .sqlite(let rows):
                 try readRows(
                     rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
-                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects)
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread)
             case .postgres(let rows):
                 try readRows(
                     rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
-                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects)
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread)
             }
         } catch {
             throw StoreError(error)
         }
-        return objects.take(as: T.self)
+        let fetched = objects.take(as: T.self)
+        deliverAwakeFromFetch(fetched, skipping: unread)
+        return fetched
     }
 
     /// The rows of a fetch's statement as registered objects (filled, or faults of `batchSize` batches), appended
@@ -500,7 +505,7 @@ extension ManagedObjectContext {
         _ statement: Row, entity: EntityRuntime, rowsAreOfEntity: Bool, batchSize: Int?,
         isResult: (ManagedObject.Type) -> Bool,
         castable: inout [UInt8], batch: inout FaultBatch?, vacancy: inout ObjectTable.Vacancy,
-        into objects: inout ObjectCollector
+        into objects: inout ObjectCollector, unread: inout [Int]
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var arena = ObjectValueArena()
@@ -517,14 +522,15 @@ extension ManagedObjectContext {
             let id = ObjectID(
                 storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
             if let object = registered.find(id, orVacancy: &vacancy) {
-                if object.isFault {
-                    if let batchSize {
+                if object.isFault && batchSize == nil {
+                    decodeRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
+                } else {
+                    if object.isFault, let batchSize {
                         if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
                         batch?.ids.append(id)
                         object.faultBatch = batch
-                    } else {
-                        decodeRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
                     }
+                    unread.append(objects.count)
                 }
                 objects.append(object)
                 continue
@@ -540,6 +546,7 @@ extension ManagedObjectContext {
                 if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
                 batch?.ids.append(id)
                 object.faultBatch = batch
+                unread.append(objects.count)
             } else {
                 decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
             }
@@ -554,7 +561,7 @@ extension ManagedObjectContext {
 private struct ObjectCollector: ~Copyable {
     private var buffer: UnsafeMutablePointer<ManagedObject>
     private var capacity = 16
-    private var count = 0
+    private(set) var count = 0
 
     init() { buffer = .allocate(capacity: 16) }
 

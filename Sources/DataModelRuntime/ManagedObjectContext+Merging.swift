@@ -108,6 +108,8 @@ extension ManagedObjectContext {
                 refreshFromStore(object, keepingChanges: true)
             } else {
                 guard !object.isFault || object.isUpdated else { return }
+                let faults = !object.isDeleted && !object.isFault
+                if faults { object.willTurnIntoFault() }
                 object.willChangeAllObserved()
                 object.snapshot = nil
                 object.isUpdated = false
@@ -116,6 +118,7 @@ extension ManagedObjectContext {
                     object.isFault = true
                 }
                 object.didChangeAllObserved()
+                if faults { object.didTurnIntoFault() }
             }
         }
     }

@@ -132,7 +132,10 @@ extension ManagedObjectContext {
     /// Runs `sql` (whole rows, then optionally one extra column) with `keys` bound, registering
     /// or filling the objects; returns each object with the extra column's value.
     private func loadRows(_ sql: String, keys: [Int64], extraColumn: Bool) -> [(object: ManagedObject, extra: Int64)] {
-        coordinator.locked {
+        // The objects whose values were read get `awakeFromFetch()` once the statement is done.
+        var read: [ManagedObject] = []
+        defer { deliverAwakeFromFetch(read) }
+        return coordinator.locked {
             var loaded: [(ManagedObject, Int64)] = []
             do {
                 let statement = try database.cachedStatement(sql)
@@ -147,7 +150,10 @@ extension ManagedObjectContext {
                         primaryKey: statement.int64(at: 0))
                     let extra = extraColumn ? statement.int64(at: Int32(3 + entity.rowColumns.count)) : 0
                     if let existing = registered.find(id, orVacancy: &vacancy) {
-                        if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
+                        if existing.isFault {
+                            decodeRow(statement, entity: entity, into: existing, arena: &arena)
+                            read.append(existing)
+                        }
                         loaded.append((existing, extra))
                     } else {
                         let object = entity.objectType.init(
@@ -155,6 +161,7 @@ extension ManagedObjectContext {
                         decodeRow(statement, entity: entity, into: object, arena: &arena)
                         registered.fill(vacancy, with: object)
                         loaded.append((object, extra))
+                        read.append(object)
                     }
                 }
             } catch {

@@ -17,6 +17,8 @@ extension ManagedObjectContext {
     }
 
     private func saveInOperation() throws {
+        // The objects' `willSave()` first: what they change is saved too.
+        deliverWillSave()
         // Compacted in place (no copies of large lists): what remains is exactly what is saved.
         insertedList.removeAll { !$0.isInserted }
         updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
@@ -28,7 +30,9 @@ extension ManagedObjectContext {
         if parent == nil, runtime.hasDerivedAttributes { try deriveAttributes(deleted: deleted) }
         try validate(inserted: insertedList, updated: updatedList, deleted: deleted)
         if let parent {
+            let (inserted, updated) = (insertedList, updatedList)
             pushChanges(into: parent, deleted: deleted, discarded: discarded)
+            Self.deliverDidSave(inserted, updated, deleted)
             return
         }
 
@@ -100,12 +104,24 @@ extension ManagedObjectContext {
             unregister(object)
         }
         for object in discarded { unregister(object) }
+        // Taken out (the buffers move, nothing is copied): changes the objects' `didSave()` makes start new lists.
+        let (inserted, updated) = (insertedList, updatedList)
         insertedList.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
         noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
+        Self.deliverDidSave(inserted, updated, deleted)
         reportSave(changes)
+    }
+
+    /// Calls `didSave()` on the objects a save wrote.
+    private static func deliverDidSave(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+    ) {
+        for object in inserted { object.didSave() }
+        for object in updated { object.didSave() }
+        for object in deleted { object.didSave() }
     }
 
     /// A save's attempt after a conflict. Other contexts write at the same time — other processes on one SQLite

@@ -189,6 +189,7 @@ public final class ManagedObjectContext {
         guard let entity = runtime.entity(named: entityName) else { throw .unknownEntity(entityName) }
         let object = entity.objectType.init(makeInsertionSeed(for: entity))
         register(inserted: object)
+        object.awakeFromInsert()
         return object
     }
 
@@ -254,6 +255,7 @@ public final class ManagedObjectContext {
             if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
             if object.isFault {
                 guard try loadRow(into: object) else { throw .objectNotFound(id) }
+                deliverAwakeFromFetch(CollectionOfOne(object))
             }
             return object
         }
@@ -263,6 +265,7 @@ public final class ManagedObjectContext {
         let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
         guard try loadRow(into: object) else { throw .objectNotFound(id) }
         registered.insert(object)
+        deliverAwakeFromFetch(CollectionOfOne(object))
         return object
     }
 
@@ -274,6 +277,7 @@ public final class ManagedObjectContext {
             if !object.isFault { return }
         }
         let found = (try? loadRow(into: object)) ?? false
+        if found { deliverAwakeFromFetch(CollectionOfOne(object)) }
         if !found {
             object.values = ObjectValues(
                 attributes: object.entityRuntime.attributes.map { _ in .null },
@@ -293,11 +297,14 @@ public final class ManagedObjectContext {
             entity.selectColumnsSQL + #" WHERE "Z_PK" IN ("#
             + Array(repeating: "?", count: ids.count).joined(separator: ", ")
             + ")"
+        var loaded: [ManagedObject] = []
+        defer { deliverAwakeFromFetch(loaded) }
         coordinator.locked {
             do {
                 let statement = try database.cachedStatement(sql)
                 defer { statement.resetIgnoringErrors() }
                 for (offset, id) in ids.enumerated() { try statement.bind(id.primaryKey, at: Int32(offset + 1)) }
+                loaded.reserveCapacity(ids.count)
                 var arena = ObjectValueArena()
                 while try statement.step() == .row {
                     guard let rowEntity = runtime.entity(number: statement.int(at: 1)) else { continue }
@@ -307,6 +314,7 @@ public final class ManagedObjectContext {
                     guard let object = registered[id], object.isFault else { continue }
                     object.faultBatch = nil
                     decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
+                    loaded.append(object)
                 }
             } catch {
                 return  // each object then loads alone
@@ -528,15 +536,19 @@ public final class ManagedObjectContext {
         collecting objects: DestinationObjects?
     ) -> ObjectIDList {
         var list: [ObjectID] = []
+        var loaded: [ManagedObject] = []
+        // After the statement is reset (the `defer` below runs first).
+        defer { deliverAwakeFromFetch(loaded) }
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
             try statement.bind(object.objectID.primaryKey, at: 1)
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
-            case .sqlite(let rows): try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects)
+            case .sqlite(let rows):
+                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects, loaded: &loaded)
             case .postgres(let rows):
-                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects)
+                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects, loaded: &loaded)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -548,7 +560,7 @@ public final class ManagedObjectContext {
     /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
     private func loadToManyRows<Row: StoreRow>(
         _ statement: Row, rowEntity: Unmanaged<EntityRuntime>?, into list: inout [ObjectID],
-        collecting objects: DestinationObjects?
+        collecting objects: DestinationObjects?, loaded: inout [ManagedObject]
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
@@ -560,14 +572,18 @@ public final class ManagedObjectContext {
             let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
             if let existing = registered.find(id, orVacancy: &vacancy) {
                 if existing.isDeleted { continue }
-                if existing.isFault { decodeRow(statement, entity: entity, into: existing, arena: &arena) }
+                if existing.isFault {
+                    decodeRow(statement, entity: entity, into: existing, arena: &arena)
+                    loaded.append(existing)
+                }
                 objects?.append(existing)
             } else {
-                let loaded = entity.objectType.init(
+                let object = entity.objectType.init(
                     ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                decodeRow(statement, entity: entity, into: loaded, arena: &arena)
-                registered.fill(vacancy, with: loaded)
-                objects?.append(loaded)
+                decodeRow(statement, entity: entity, into: object, arena: &arena)
+                registered.fill(vacancy, with: object)
+                objects?.append(object)
+                loaded.append(object)
             }
             list.append(id)
         }
@@ -581,6 +597,9 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted, !object.isInvalid else { return }
         object.fireFaultIfNeeded()
+        object.prepareForDeletion()
+        // The override may have deleted the object itself (or had it deleted by a cascade).
+        guard !object.isDeleted, !object.isInvalid else { return }
         if undoManager != nil { noteUndoableChange(object) }
         if object.isInserted {
             object.isInserted = false
@@ -656,6 +675,9 @@ public final class ManagedObjectContext {
     }
 
     func unregister(_ object: ManagedObject) {
+        let wasValid = !object.isInvalid
+        if wasValid { object.willTurnIntoFault() }
+        defer { if wasValid { object.didTurnIntoFault() } }
         registered.remove(object.objectID)
         object.isInvalid = true
         object.isInserted = false

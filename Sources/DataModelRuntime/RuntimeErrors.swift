@@ -123,6 +123,8 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         case deleteDenied
         /// An object of an abstract entity was inserted (only its sub-entities can have objects).
         case abstractEntity
+        /// The object's own `validateForInsert()`, `validateForUpdate()` or `validateForDelete()` threw.
+        case custom
     }
 
     /// One failed rule.

@@ -1,0 +1,318 @@
+import DataModelRuntime
+import Foundation
+import Testing
+
+/// A folder whose class overrides Core Data's lifecycle methods and writes down each call.
+final class HookFolder: ManagedObject {
+    var events: [String] = []
+
+    var name: String? {
+        get { value(for: "name") }
+        set { setValue(newValue, for: "name") }
+    }
+    var lastTitle: String? {
+        get { value(for: "lastTitle") }
+        set { setValue(newValue, for: "lastTitle") }
+    }
+    var notes: Set<HookNote> {
+        get { toManySet(for: "notes") }
+        set { setToManySet(newValue, for: "notes") }
+    }
+
+    override func willSave() { events.append("willSave") }
+    override func didSave() { events.append("didSave") }
+    override func prepareForDeletion() { events.append("prepareForDeletion notes=\(notes.count)") }
+    override func awakeFromFetch() { events.append("awakeFromFetch") }
+    override func willTurnIntoFault() { events.append("willTurnIntoFault") }
+    override func didTurnIntoFault() { events.append("didTurnIntoFault") }
+}
+
+/// An error a note's validation throws that is not a `ValidationError`.
+struct BadNoteTitle: LocalizedError {
+    var errorDescription: String? { "'bad' is not a title" }
+}
+
+/// A note whose class overrides every lifecycle method.
+final class HookNote: ManagedObject {
+    var events: [String] = []
+
+    var title: String? {
+        get { value(for: "title") }
+        set { setValue(newValue, for: "title") }
+    }
+    var created: Date? {
+        get { value(for: "created") }
+        set { setValue(newValue, for: "created") }
+    }
+    var modified: Date? {
+        get { value(for: "modified") }
+        set { setValue(newValue, for: "modified") }
+    }
+    /// Transient: filled in `awakeFromFetch()`.
+    var summary: String? {
+        get { value(for: "summary") }
+        set { setValue(newValue, for: "summary") }
+    }
+    var folder: HookFolder? {
+        get { value(forKey: "folder") as? HookFolder }
+        set { setValue(newValue, forKey: "folder") }
+    }
+
+    override func awakeFromInsert() {
+        super.awakeFromInsert()
+        events.append("awakeFromInsert")
+        created = Date(timeIntervalSince1970: 1_000)
+    }
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        events.append("awakeFromFetch")
+        summary = "about " + (title ?? "nothing")
+    }
+    override func willSave() {
+        events.append("willSave")
+        guard !isDeleted else { return }
+        modified = Date(timeIntervalSince1970: 2_000)
+        // Changes another object: that one gets `willSave()` in the next pass.
+        if let folder, !folder.isDeleted { folder.lastTitle = title }
+    }
+    override func didSave() { events.append("didSave") }
+    override func prepareForDeletion() { events.append("prepareForDeletion folder=\(folder?.name ?? "none")") }
+    override func willTurnIntoFault() { events.append("willTurnIntoFault") }
+    override func didTurnIntoFault() { events.append("didTurnIntoFault") }
+    override func validateForInsert() throws {
+        try super.validateForInsert()
+        events.append("validateForInsert")
+        if title == "bad" { throw BadNoteTitle() }
+    }
+    override func validateForUpdate() throws {
+        events.append("validateForUpdate")
+        if title?.isEmpty == true {
+            throw ValidationError(object: self, property: "title", message: "a note needs a title")
+        }
+    }
+    override func validateForDelete() throws {
+        events.append("validateForDelete")
+        if title == "keep" { throw ValidationError(object: self, message: "this note is kept") }
+    }
+}
+
+/// Core Data's lifecycle methods (`awakeFromInsert()`, `awakeFromFetch()`, `willSave()`, `didSave()`,
+/// `prepareForDeletion()`, `willTurnIntoFault()`, `didTurnIntoFault()`, `validateFor…()`) called by the runtime on a
+/// class that overrides them, when Core Data calls them.
+@Suite struct LifecycleHookTests {
+    static let model = ManagedObjectModel(
+        name: "LifecycleHooks",
+        entities: [
+            EntityDescription(
+                name: "Folder", objectType: HookFolder.self,
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: false),
+                    AttributeDescription(name: "lastTitle", type: .string),
+                ],
+                relationships: [
+                    RelationshipDescription(
+                        name: "notes", destinationEntityName: "Note", inverseName: "folder", isToMany: true,
+                        deleteRule: .cascade)
+                ]),
+            EntityDescription(
+                name: "Note", objectType: HookNote.self,
+                attributes: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "created", type: .date),
+                    AttributeDescription(name: "modified", type: .date),
+                    AttributeDescription(name: "summary", type: .string, isTransient: true),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "folder", destinationEntityName: "Folder", inverseName: "notes")
+                ]),
+        ])
+
+    /// A saved folder `Work` with notes `a` and `b`; the store.
+    static func savedFolder() throws -> TestStore {
+        let store = try TestStore(.sqlite, model: model)
+        let folder = HookFolder(context: store.context)
+        folder.name = "Work"
+        for title in ["a", "b"] {
+            let note = HookNote(context: store.context)
+            note.title = title
+            note.folder = folder
+        }
+        try store.context.save()
+        return store
+    }
+
+    @Test func awakeFromInsertRunsOnceForEveryWayOfInsertingAndItsValuesAreInitial() throws {
+        let store = try TestStore(.sqlite, model: Self.model)
+        let context = store.context
+        let made = HookNote(context: context)
+        let named = try #require(try context.insertNewObject(forEntityName: "Note") as? HookNote)
+        let described = HookNote(entity: try #require(Self.model.entity(forName: "Note")), insertInto: context)
+        for note in [made, named, described] {
+            #expect(note.events == ["awakeFromInsert"])
+            #expect(note.created == Date(timeIntervalSince1970: 1_000))
+            #expect(note.isInserted && !note.isUpdated)
+            #expect(note.changedValues()["created"] as? Date == Date(timeIntervalSince1970: 1_000))
+        }
+        made.title = "kept"
+        try context.save()
+        #expect(made.events == ["awakeFromInsert", "willSave", "validateForInsert", "didSave"])
+        let fetched = try store.reopened().fetch(FetchRequest<HookNote>(entityName: "Note"))
+        #expect(fetched.count == 3)
+        #expect(fetched.allSatisfy { $0.created == Date(timeIntervalSince1970: 1_000) })
+        #expect(fetched.allSatisfy { !$0.events.contains("awakeFromInsert") })
+    }
+
+    @Test func awakeFromFetchRunsWhenValuesAreReadAndItsChangesAreNotChanges() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let notes = try context.fetch(FetchRequest<HookNote>(entityName: "Note"))
+        #expect(notes.count == 2)
+        for note in notes {
+            #expect(note.events == ["awakeFromFetch"])
+            #expect(note.summary == "about \(note.title ?? "")")
+            #expect(!note.hasChanges)
+        }
+        #expect(!context.hasChanges)
+        #expect(context.updatedObjects.isEmpty)
+        // Fetched again: registered with its values, not read again.
+        _ = try context.fetch(FetchRequest<HookNote>(entityName: "Note"))
+        #expect(notes.allSatisfy { $0.events == ["awakeFromFetch"] })
+        try context.save()
+        #expect(notes.allSatisfy { !$0.events.contains("willSave") })
+
+        // A fault fires: once.
+        let other = try store.reopened()
+        let fault = try #require(other.object(with: notes[0].objectID) as? HookNote)
+        #expect(fault.isFault && fault.events.isEmpty)
+        _ = fault.title
+        _ = fault.title
+        #expect(fault.events == ["awakeFromFetch"])
+        // The folder, read through the note's to-one, then its to-many, which reads the other note.
+        let folder = try #require(fault.folder)
+        #expect(folder.notes.count == 2)
+        #expect(folder.events == ["awakeFromFetch"])
+        #expect(folder.notes.allSatisfy { $0.events == ["awakeFromFetch"] })
+
+        // Refreshed without merging: a fault again, read again on the next access.
+        other.refresh(fault, mergeChanges: false)
+        #expect(fault.events == ["awakeFromFetch", "willTurnIntoFault", "didTurnIntoFault"])
+        _ = fault.title
+        #expect(fault.events == ["awakeFromFetch", "willTurnIntoFault", "didTurnIntoFault", "awakeFromFetch"])
+        #expect(!other.hasChanges)
+
+        // Fetches in batches: faults until a batch is read.
+        let batched = try store.reopened()
+        let request = FetchRequest<HookNote>(entityName: "Note")
+        request.fetchBatchSize = 1
+        let faults = try batched.fetch(request)
+        #expect(faults.allSatisfy { $0.events.isEmpty })
+        _ = faults[1].title
+        #expect(faults[1].events == ["awakeFromFetch"])
+        #expect(faults[0].events.isEmpty)
+    }
+
+    @Test func willSaveChangesAreSavedAndReachOtherObjects() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let note = try #require(try context.fetch(FetchRequest<HookNote>(entityName: "Note")).first { $0.title == "a" })
+        let folder = try #require(note.folder)
+        note.events = []
+        note.title = "a2"
+        try context.save()
+        // The note changed its folder in `willSave()`: the folder got `willSave()` in a second pass, and was saved.
+        #expect(note.events == ["willSave", "validateForUpdate", "didSave"])
+        #expect(folder.events == ["awakeFromFetch", "willSave", "didSave"])
+        #expect(!context.hasChanges)
+        let reread = try store.reopened()
+        let saved = try #require(
+            try reread.fetch(FetchRequest<HookNote>(entityName: "Note")).first { $0.title == "a2" })
+        #expect(saved.modified == Date(timeIntervalSince1970: 2_000))
+        #expect(saved.folder?.lastTitle == "a2")
+        // Nothing to save: no calls.
+        try context.save()
+        #expect(note.events == ["willSave", "validateForUpdate", "didSave"])
+    }
+
+    @Test func validationMethodsFailTheSaveWithEveryFailureAndNothingWritten() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let notes = try context.fetch(FetchRequest<HookNote>(entityName: "Note"))
+        let a = try #require(notes.first { $0.title == "a" })
+        a.title = ""
+        let bad = HookNote(context: context)
+        bad.title = "bad"
+        let orphan = HookFolder(context: context)  // no name: the model's rule
+        do {
+            try context.save()
+            Issue.record("the save succeeded")
+        } catch let error as ValidationError {
+            let failures = error.failures.map { "\($0.entityName).\($0.property) \($0.rule): \($0.message)" }
+            #expect(
+                failures == [
+                    "Folder.name missingValue: a value is required",
+                    "Note. custom: 'bad' is not a title",
+                    "Note.title custom: a note needs a title",
+                ])
+        }
+        #expect(context.hasChanges)
+        let reread = try store.reopened()
+        #expect(
+            try reread.fetch(FetchRequest<HookNote>(entityName: "Note")).compactMap(\.title).sorted() == ["a", "b"])
+
+        // Fixed, the save goes through; a deletion's own rule is asked too.
+        a.title = "a"
+        bad.title = "good"
+        orphan.name = "Home"
+        try context.save()
+        let b = try #require(notes.first { $0.title == "b" })
+        b.title = "keep"
+        try context.save()
+        context.delete(b)
+        #expect(throws: ValidationError.self) { try context.save() }
+        #expect(b.events.suffix(2) == ["willSave", "validateForDelete"])
+        context.rollback()
+        #expect(!b.isDeleted)
+    }
+
+    @Test func deletionCallsPrepareForDeletionBeforeTheRulesAndFaultsAfterTheSave() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let folder = try #require(try context.fetch(FetchRequest<HookFolder>(entityName: "Folder")).first)
+        let notes = folder.notes
+        context.delete(folder)
+        // The folder still had its notes, and each note its folder, when asked.
+        #expect(folder.events == ["awakeFromFetch", "prepareForDeletion notes=2"])
+        for note in notes {
+            #expect(note.events == ["awakeFromFetch", "prepareForDeletion folder=Work"])
+        }
+        try context.save()
+        #expect(
+            folder.events == [
+                "awakeFromFetch", "prepareForDeletion notes=2", "willSave", "willTurnIntoFault", "didTurnIntoFault",
+                "didSave",
+            ])
+        for note in notes {
+            #expect(
+                note.events.suffix(5) == [
+                    "willSave", "validateForDelete", "willTurnIntoFault", "didTurnIntoFault", "didSave",
+                ])
+        }
+        #expect(try store.reopened().count(for: FetchRequest<HookNote>(entityName: "Note")) == 0)
+    }
+
+    @Test func resetAndRollbackLetObjectsGo() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let notes = try context.fetch(FetchRequest<HookNote>(entityName: "Note"))
+        let inserted = HookNote(context: context)
+        context.rollback()
+        #expect(inserted.events == ["awakeFromInsert", "willTurnIntoFault", "didTurnIntoFault"])
+        context.reset()
+        #expect(notes.allSatisfy { $0.events == ["awakeFromFetch", "willTurnIntoFault", "didTurnIntoFault"] })
+    }
+}
+
+extension TestStore {
+    /// ``LifecycleHookTests/savedFolder()``.
+    static func savedFolderStore() throws -> TestStore { try LifecycleHookTests.savedFolder() }
+}
