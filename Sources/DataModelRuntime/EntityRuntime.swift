@@ -265,6 +265,10 @@ final class EntityRuntime {
     /// rows are all of this entity: one column fewer to read per row.
     let selectColumnsOfEntitySQL: String
     let tableName: String
+    /// Whether the entity's objects may override the lifecycle methods (``ManagedObject/awakeFromFetch()`` …): their
+    /// class is not `ManagedObject`, and it or an ancestor entity's class is not a generated one
+    /// (``EntityDescription/hasGeneratedClass``). The runtime calls the methods only then.
+    let callsLifecycleMethods: Bool
 
     init(
         description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout,
@@ -273,6 +277,9 @@ final class EntityRuntime {
         self.description = description
         self.layout = layout
         self.lineage = lineage
+        self.callsLifecycleMethods =
+            description.objectType != ManagedObject.self
+            && lineage.contains { !$0.hasGeneratedClass && $0.objectType != ManagedObject.self }
         self.storeNumber = storeNumber
         self.tableName = layout.tableName
         let attributes = lineage.flatMap(\.attributes)
@@ -466,6 +473,9 @@ final class ModelRuntime {
     private(set) lazy var hasExternalAttributes = entities.contains { !$0.externalAttributes.isEmpty }
     /// Whether any entity has derived attributes, which a save computes.
     private(set) lazy var hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
+    /// Whether any entity's objects may override the lifecycle methods (``EntityRuntime/callsLifecycleMethods``):
+    /// when none may, saves and fetches skip them altogether. Set once (read by every context, on any thread).
+    let callsLifecycleMethods: Bool
 
     init(model: ManagedObjectModel, storeNumber: Int) throws(StoreError) {
         let layout: StoreLayout
@@ -496,6 +506,7 @@ final class ModelRuntime {
                     storeNumber: storeNumber))
         }
         self.entities = entities
+        callsLifecycleMethods = entities.contains { $0.callsLifecycleMethods }
         var byName: [String: EntityRuntime] = [:]
         var byClass: [ObjectIdentifier: EntityRuntime] = [:]
         for entity in entities {

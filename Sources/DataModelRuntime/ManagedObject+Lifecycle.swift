@@ -74,15 +74,23 @@ extension ManagedObjectContext {
             // By index, each checked: the calls may append to the lists, and a `rollback()` in one would empty them.
             for index in start.inserted..<end.inserted where index < insertedList.count {
                 let object = insertedList[index]
-                if object.isInserted { object.willSave() }
+                if object.isInserted && object.entityRuntime.callsLifecycleMethods { object.willSave() }
             }
             for index in start.updated..<end.updated where index < updatedList.count {
                 let object = updatedList[index]
-                if object.isUpdated && !object.isDeleted && !object.isInvalid { object.willSave() }
+                if object.isUpdated && !object.isDeleted && !object.isInvalid
+                    && object.entityRuntime.callsLifecycleMethods
+                {
+                    object.willSave()
+                }
             }
             for index in start.deleted..<end.deleted where index < deletedList.count {
                 let object = deletedList[index]
-                if object.isDeleted && !object.wasInsertedWhenDeleted && !object.isInvalid { object.willSave() }
+                if object.isDeleted && !object.wasInsertedWhenDeleted && !object.isInvalid
+                    && object.entityRuntime.callsLifecycleMethods
+                {
+                    object.willSave()
+                }
             }
             start = end
         }
@@ -105,34 +113,58 @@ extension ManagedObjectContext {
                         message: (error as? LocalizedError)?.errorDescription ?? "\(error)"))
             }
         }
-        for object in inserted { collect(object) { try $0.validateForInsert() } }
-        for object in updated { collect(object) { try $0.validateForUpdate() } }
-        for object in deleted { collect(object) { try $0.validateForDelete() } }
+        for object in inserted where object.entityRuntime.callsLifecycleMethods {
+            collect(object) { try $0.validateForInsert() }
+        }
+        for object in updated where object.entityRuntime.callsLifecycleMethods {
+            collect(object) { try $0.validateForUpdate() }
+        }
+        for object in deleted where object.entityRuntime.callsLifecycleMethods {
+            collect(object) { try $0.validateForDelete() }
+        }
         return failures
     }
 
     /// Calls `awakeFromFetch()` on `objects`, whose values were just read, with change processing off: what the
-    /// calls set leaves the objects unchanged.
-    func deliverAwakeFromFetch(_ objects: some Sequence<ManagedObject>) {
+    /// calls set leaves the objects unchanged. Concrete types only (a generic sequence here cost a witness call per
+    /// object in unspecialized code).
+    func deliverAwakeFromFetch(_ objects: [ManagedObject]) {
+        guard !objects.isEmpty, runtime.callsLifecycleMethods else { return }
         let wasSuspended = shared.suspendsChangeProcessing
         shared.suspendsChangeProcessing = true
         defer { shared.suspendsChangeProcessing = wasSuspended }
-        for object in objects where !object.isInvalid { object.awakeFromFetch() }
+        for object in objects where !object.isInvalid && object.entityRuntime.callsLifecycleMethods {
+            object.awakeFromFetch()
+        }
     }
 
-    /// `awakeFromFetch()` for a fetch's result: every object but those at `skipped` (ascending positions of
-    /// objects whose values the fetch did not read).
-    func deliverAwakeFromFetch<T: ManagedObject>(_ objects: [T], skipping skipped: [Int]) {
+    /// `deliverAwakeFromFetch(_:)` for one object.
+    func deliverAwakeFromFetch(_ object: ManagedObject) {
+        guard object.entityRuntime.callsLifecycleMethods else { return }
+        let wasSuspended = shared.suspendsChangeProcessing
+        shared.suspendsChangeProcessing = true
+        defer { shared.suspendsChangeProcessing = wasSuspended }
+        if !object.isInvalid { object.awakeFromFetch() }
+    }
+
+    /// `awakeFromFetch()` for a fetch's objects, `count` of them from `base` on: every one but those at `skipped`
+    /// (ascending positions of objects whose values the fetch did not read). The buffer holds the objects for the
+    /// whole call and nothing appends to it meanwhile, so each is read borrowed (no retain and release).
+    func deliverAwakeFromFetch(_ base: UnsafeMutablePointer<ManagedObject>, count: Int, skipping skipped: [Int]) {
+        guard count > 0, runtime.callsLifecycleMethods else { return }
         let wasSuspended = shared.suspendsChangeProcessing
         shared.suspendsChangeProcessing = true
         defer { shared.suspendsChangeProcessing = wasSuspended }
         var next = 0
-        for (index, object) in objects.enumerated() {
+        for index in 0..<count {
             if next < skipped.count && skipped[next] == index {
                 next += 1
                 continue
             }
-            if !object.isInvalid { object.awakeFromFetch() }
+            // safe: `base` holds `count` initialized references (see above).
+            UnsafeMutableRawPointer(base + index).load(as: Unmanaged<ManagedObject>.self)._withUnsafeGuaranteedRef {
+                if !$0.isInvalid && $0.entityRuntime.callsLifecycleMethods { $0.awakeFromFetch() }
+            }
         }
     }
 }

@@ -153,7 +153,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         }
         self.init(context.makeInsertionSeed(for: entity))
         context.register(inserted: self)
-        awakeFromInsert()
+        if entity.callsLifecycleMethods { awakeFromInsert() }
     }
 
     // MARK: Lifecycle (see ManagedObject+Lifecycle.swift)

@@ -493,9 +493,8 @@ extension ManagedObjectContext {
         } catch {
             throw StoreError(error)
         }
-        let fetched = objects.take(as: T.self)
-        deliverAwakeFromFetch(fetched, skipping: unread)
-        return fetched
+        objects.deliverAwakeFromFetch(in: self, skipping: unread)
+        return objects.take(as: T.self)
     }
 
     /// The rows of a fetch's statement as registered objects (filled, or faults of `batchSize` batches), appended
@@ -581,6 +580,12 @@ private struct ObjectCollector: ~Copyable {
         }
         (buffer + count).initialize(to: object)
         count += 1
+    }
+
+    /// Calls `awakeFromFetch()` on the objects but those at `skipped` (see
+    /// ``ManagedObjectContext/deliverAwakeFromFetch(_:count:skipping:)``).
+    func deliverAwakeFromFetch(in context: ManagedObjectContext, skipping skipped: [Int]) {
+        context.deliverAwakeFromFetch(buffer, count: count, skipping: skipped)
     }
 
     /// The objects, every one of which the caller checked is a `T`, as a `[T]`; the collector is

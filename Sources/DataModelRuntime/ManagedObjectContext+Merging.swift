@@ -108,7 +108,7 @@ extension ManagedObjectContext {
                 refreshFromStore(object, keepingChanges: true)
             } else {
                 guard !object.isFault || object.isUpdated else { return }
-                let faults = !object.isDeleted && !object.isFault
+                let faults = !object.isDeleted && !object.isFault && object.entityRuntime.callsLifecycleMethods
                 if faults { object.willTurnIntoFault() }
                 object.willChangeAllObserved()
                 object.snapshot = nil

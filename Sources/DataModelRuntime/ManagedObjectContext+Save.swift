@@ -18,7 +18,7 @@ extension ManagedObjectContext {
 
     private func saveInOperation() throws {
         // The objects' `willSave()` first: what they change is saved too.
-        deliverWillSave()
+        if runtime.callsLifecycleMethods { deliverWillSave() }
         // Compacted in place (no copies of large lists): what remains is exactly what is saved.
         insertedList.removeAll { !$0.isInserted }
         updatedList.removeAll { !$0.isUpdated || $0.isDeleted || $0.isInvalid }
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
         if let parent {
             let (inserted, updated) = (insertedList, updatedList)
             pushChanges(into: parent, deleted: deleted, discarded: discarded)
-            Self.deliverDidSave(inserted, updated, deleted)
+            if runtime.callsLifecycleMethods { Self.deliverDidSave(inserted, updated, deleted) }
             return
         }
 
@@ -111,7 +111,7 @@ extension ManagedObjectContext {
         deletedList.removeAll()
         noteSaveForUndo()
         if collectsChanges { coordinator.post(changes, from: inbox) }
-        Self.deliverDidSave(inserted, updated, deleted)
+        if runtime.callsLifecycleMethods { Self.deliverDidSave(inserted, updated, deleted) }
         reportSave(changes)
     }
 
@@ -119,9 +119,9 @@ extension ManagedObjectContext {
     private static func deliverDidSave(
         _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
     ) {
-        for object in inserted { object.didSave() }
-        for object in updated { object.didSave() }
-        for object in deleted { object.didSave() }
+        for object in inserted where object.entityRuntime.callsLifecycleMethods { object.didSave() }
+        for object in updated where object.entityRuntime.callsLifecycleMethods { object.didSave() }
+        for object in deleted where object.entityRuntime.callsLifecycleMethods { object.didSave() }
     }
 
     /// A save's attempt after a conflict. Other contexts write at the same time — other processes on one SQLite

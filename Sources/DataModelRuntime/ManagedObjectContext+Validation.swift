@@ -48,7 +48,9 @@ extension ManagedObjectContext {
             }
         }
         // The objects' own rules (`validateForInsert()` …), after the model's: one error lists them all.
-        failures += customValidationFailures(inserted: inserted, updated: updated, deleted: deleted)
+        if runtime.callsLifecycleMethods {
+            failures += customValidationFailures(inserted: inserted, updated: updated, deleted: deleted)
+        }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
     }
 

@@ -189,7 +189,7 @@ public final class ManagedObjectContext {
         guard let entity = runtime.entity(named: entityName) else { throw .unknownEntity(entityName) }
         let object = entity.objectType.init(makeInsertionSeed(for: entity))
         register(inserted: object)
-        object.awakeFromInsert()
+        if entity.callsLifecycleMethods { object.awakeFromInsert() }
         return object
     }
 
@@ -255,7 +255,7 @@ public final class ManagedObjectContext {
             if object.isDeleted || object.isInvalid { throw .objectNotFound(id) }
             if object.isFault {
                 guard try loadRow(into: object) else { throw .objectNotFound(id) }
-                deliverAwakeFromFetch(CollectionOfOne(object))
+                deliverAwakeFromFetch(object)
             }
             return object
         }
@@ -265,7 +265,7 @@ public final class ManagedObjectContext {
         let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
         guard try loadRow(into: object) else { throw .objectNotFound(id) }
         registered.insert(object)
-        deliverAwakeFromFetch(CollectionOfOne(object))
+        deliverAwakeFromFetch(object)
         return object
     }
 
@@ -277,7 +277,7 @@ public final class ManagedObjectContext {
             if !object.isFault { return }
         }
         let found = (try? loadRow(into: object)) ?? false
-        if found { deliverAwakeFromFetch(CollectionOfOne(object)) }
+        if found { deliverAwakeFromFetch(object) }
         if !found {
             object.values = ObjectValues(
                 attributes: object.entityRuntime.attributes.map { _ in .null },
@@ -536,9 +536,19 @@ public final class ManagedObjectContext {
         collecting objects: DestinationObjects?
     ) -> ObjectIDList {
         var list: [ObjectID] = []
+        // The objects whose values are read get `awakeFromFetch()` after the statement is reset (the `defer` below
+        // runs first): from `objects` when collecting (every one but the `unread` positions after `start`), else
+        // from `loaded`.
+        let start = objects?.count ?? 0
         var loaded: [ManagedObject] = []
-        // After the statement is reset (the `defer` below runs first).
-        defer { deliverAwakeFromFetch(loaded) }
+        var unread: [Int] = []
+        defer {
+            if let objects {
+                deliverAwakeFromFetch(objects.base + start, count: objects.count - start, skipping: unread)
+            } else {
+                deliverAwakeFromFetch(loaded)
+            }
+        }
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -546,9 +556,13 @@ public final class ManagedObjectContext {
             // One loop per store type, specialised (as a fetch's `readRows`): no dispatch per row or column.
             switch statement {
             case .sqlite(let rows):
-                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects, loaded: &loaded)
+                try loadToManyRows(
+                    rows, rowEntity: rowEntity, into: &list, collecting: objects, start: start, loaded: &loaded,
+                    unread: &unread)
             case .postgres(let rows):
-                try loadToManyRows(rows, rowEntity: rowEntity, into: &list, collecting: objects, loaded: &loaded)
+                try loadToManyRows(
+                    rows, rowEntity: rowEntity, into: &list, collecting: objects, start: start, loaded: &loaded,
+                    unread: &unread)
             }
         } catch {
             return ObjectIDList(distinct: list)
@@ -560,7 +574,7 @@ public final class ManagedObjectContext {
     /// appended to `list` (deleted ones left out), and the objects to `objects` when it is not `nil`.
     private func loadToManyRows<Row: StoreRow>(
         _ statement: Row, rowEntity: Unmanaged<EntityRuntime>?, into list: inout [ObjectID],
-        collecting objects: DestinationObjects?, loaded: inout [ManagedObject]
+        collecting objects: DestinationObjects?, start: Int, loaded: inout [ManagedObject], unread: inout [Int]
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var vacancy = ObjectTable.Vacancy()
@@ -574,7 +588,9 @@ public final class ManagedObjectContext {
                 if existing.isDeleted { continue }
                 if existing.isFault {
                     decodeRow(statement, entity: entity, into: existing, arena: &arena)
-                    loaded.append(existing)
+                    if objects == nil { loaded.append(existing) }
+                } else if let count = objects?.count {
+                    unread.append(count - start)
                 }
                 objects?.append(existing)
             } else {
@@ -582,8 +598,9 @@ public final class ManagedObjectContext {
                     ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
                 decodeRow(statement, entity: entity, into: object, arena: &arena)
                 registered.fill(vacancy, with: object)
+                // Optional chaining, not `if let`: binding the collector retains and releases it per row.
                 objects?.append(object)
-                loaded.append(object)
+                if objects == nil { loaded.append(object) }
             }
             list.append(id)
         }
@@ -597,9 +614,11 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted, !object.isInvalid else { return }
         object.fireFaultIfNeeded()
-        object.prepareForDeletion()
-        // The override may have deleted the object itself (or had it deleted by a cascade).
-        guard !object.isDeleted, !object.isInvalid else { return }
+        if object.entityRuntime.callsLifecycleMethods {
+            object.prepareForDeletion()
+            // The override may have deleted the object itself (or had it deleted by a cascade).
+            guard !object.isDeleted, !object.isInvalid else { return }
+        }
         if undoManager != nil { noteUndoableChange(object) }
         if object.isInserted {
             object.isInserted = false
@@ -675,9 +694,9 @@ public final class ManagedObjectContext {
     }
 
     func unregister(_ object: ManagedObject) {
-        let wasValid = !object.isInvalid
-        if wasValid { object.willTurnIntoFault() }
-        defer { if wasValid { object.didTurnIntoFault() } }
+        let calls = !object.isInvalid && object.entityRuntime.callsLifecycleMethods
+        if calls { object.willTurnIntoFault() }
+        defer { if calls { object.didTurnIntoFault() } }
         registered.remove(object.objectID)
         object.isInvalid = true
         object.isInserted = false

@@ -145,7 +145,7 @@ extension ManagedObject {
         }
         self.init(context.makeInsertionSeed(for: runtime))
         context.register(inserted: self)
-        awakeFromInsert()
+        if runtime.callsLifecycleMethods { awakeFromInsert() }
     }
 }
 

@@ -98,6 +98,7 @@ extension ManagedObjectModel {
             parentName = parent.parentName
         }
         entities[index].objectType = type
+        entities[index].hasGeneratedClass = false
     }
 
     /// The model with `type` as the class of the entity called `entityName` (see

@@ -76,6 +76,11 @@ public struct EntityDescription: Sendable {
     public var propertyNameForKeyPath: @Sendable (AnyKeyPath) -> String?
     /// The renaming identifier (`elementID`): the entity's name in an earlier model version.
     public var renamingIdentifier: String?
+    /// Whether ``objectType`` is a class the generator rewrites on every run (Class Definition codegen), which
+    /// overrides none of the lifecycle methods (``ManagedObject/awakeFromFetch()`` …): the runtime does not call them
+    /// for the entity's objects, unless an ancestor entity's class is one of yours. `false` (the default) for classes
+    /// you write; generated model files say `true`.
+    public var hasGeneratedClass: Bool
     /// The model the description was taken from (``ManagedObjectModel/entity(forName:)``, ``ManagedObject/entity``),
     /// which answers for its hierarchy and inherited properties; `nil` for a description made by hand.
     var modelReference: ModelReference?
@@ -92,9 +97,11 @@ public struct EntityDescription: Sendable {
         fetchIndexes: [FetchIndexDescription] = [],
         fetchedProperties: [FetchedPropertyDescription] = [],
         renamingIdentifier: String? = nil,
+        hasGeneratedClass: Bool = false,
         propertyNameForKeyPath: @escaping @Sendable (AnyKeyPath) -> String? = { _ in nil }
     ) {
         self.renamingIdentifier = renamingIdentifier
+        self.hasGeneratedClass = hasGeneratedClass
         self.name = name
         self.parentName = parentName
         self.isAbstract = isAbstract

@@ -312,6 +312,35 @@ final class HookNote: ManagedObject {
     }
 }
 
+/// Classes that count `awakeFromInsert()` calls, for entities that say whether their class is generated.
+class CountingObject: ManagedObject {
+    var inserts = 0
+    override func awakeFromInsert() { inserts += 1 }
+}
+final class GeneratedLikeObject: CountingObject {}
+class UserBaseObject: CountingObject {}
+final class GeneratedChildObject: UserBaseObject {}
+
+extension LifecycleHookTests {
+    /// An entity whose class the generator wrote (`hasGeneratedClass`, as generated model files say) is not asked:
+    /// such a class overrides nothing, and skipping the calls keeps fetches and saves at their cost without them. A
+    /// generated class under an entity whose class is yours inherits your overrides, and is asked.
+    @Test func generatedClassesAreAskedOnlyUnderAClassOfYours() throws {
+        let model = ManagedObjectModel(
+            name: "GeneratedLifecycle",
+            entities: [
+                EntityDescription(name: "Plain", objectType: GeneratedLikeObject.self, hasGeneratedClass: true),
+                EntityDescription(name: "Base", objectType: UserBaseObject.self),
+                EntityDescription(
+                    name: "Child", parentName: "Base", objectType: GeneratedChildObject.self, hasGeneratedClass: true),
+            ])
+        let store = try TestStore(.inMemory, model: model)
+        #expect(GeneratedLikeObject(context: store.context).inserts == 0)
+        #expect(UserBaseObject(context: store.context).inserts == 1)
+        #expect(GeneratedChildObject(context: store.context).inserts == 1)
+    }
+}
+
 extension TestStore {
     /// ``LifecycleHookTests/savedFolder()``.
     static func savedFolderStore() throws -> TestStore { try LifecycleHookTests.savedFolder() }

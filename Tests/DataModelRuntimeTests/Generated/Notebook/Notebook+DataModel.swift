@@ -40,6 +40,7 @@ public enum NotebookModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \ChecklistNote.itemCount: "itemCount"
@@ -90,6 +91,7 @@ public enum NotebookModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Notebook.title: "title"

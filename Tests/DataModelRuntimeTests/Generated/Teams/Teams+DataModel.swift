@@ -49,6 +49,7 @@ public enum TeamsModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Member.hours: "hours"
@@ -87,6 +88,7 @@ public enum TeamsModel {
             fetchedProperties: [
                 FetchedPropertyDescription(name: "busyMembers", destinationEntityName: "Member", predicateFormat: "team == $FETCH_SOURCE AND hours >= 40"),
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Team.averageHours: "averageHours"

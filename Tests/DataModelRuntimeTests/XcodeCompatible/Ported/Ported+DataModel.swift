@@ -46,6 +46,7 @@ public enum PortedModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \PortedItem.count: "count"
@@ -78,6 +79,7 @@ public enum PortedModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \PortedList.name: "name"
@@ -103,6 +105,7 @@ public enum PortedModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \PortedTag.name: "name"

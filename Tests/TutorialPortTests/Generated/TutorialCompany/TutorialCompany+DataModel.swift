@@ -40,6 +40,7 @@ public enum TutorialCompanyModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \BusinessEntity.name: "name"
@@ -67,6 +68,7 @@ public enum TutorialCompanyModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \DepartmentEntity.name: "name"
@@ -96,6 +98,7 @@ public enum TutorialCompanyModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \EmployeeEntity.age: "age"

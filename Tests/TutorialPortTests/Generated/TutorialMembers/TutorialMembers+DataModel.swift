@@ -39,6 +39,7 @@ public enum TutorialMembersModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \MemberEntity.age: "age"

@@ -40,6 +40,7 @@ public enum TutorialRestaurantsModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \CategoryData.categoryName: "categoryName"
@@ -74,6 +75,7 @@ public enum TutorialRestaurantsModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \RestaurantData.address: "address"

@@ -57,6 +57,7 @@ public enum ReservedNamesModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Asset.createdAt: "createdAt"
@@ -92,6 +93,7 @@ public enum ReservedNamesModel {
             fetchedProperties: [
                 FetchedPropertyDescription(name: "untitledAssets", destinationEntityName: "Asset", predicateFormat: "title == nil"),
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Class.`default`: "default"
@@ -128,6 +130,7 @@ public enum ReservedNamesModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Data.archive: "archive"
@@ -190,6 +193,7 @@ public enum ReservedNamesModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Document.createdAt: "createdAt"
@@ -224,6 +228,7 @@ public enum ReservedNamesModel {
             fetchIndexes: [
                 FetchIndexDescription(name: "byOrder", elements: [.init(property: "order", isAscending: true), .init(property: "group", isAscending: false)]),
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Order.group: "group"
@@ -255,6 +260,7 @@ public enum ReservedNamesModel {
             uniquenessConstraints: [],
             fetchIndexes: [
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Photo.createdAt: "createdAt"
@@ -297,6 +303,7 @@ public enum ReservedNamesModel {
             fetchedProperties: [
                 FetchedPropertyDescription(name: "namesakes", destinationEntityName: "Self", predicateFormat: "entityName == $FETCH_SOURCE.entityName", userInfo: ["note": "same entityName as the source object"]),
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \`Self`.childCount: "childCount"
@@ -334,6 +341,7 @@ public enum ReservedNamesModel {
             fetchIndexes: [
             ],
             renamingIdentifier: "Bag",
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \Set.count: "count"
@@ -376,6 +384,7 @@ public enum ReservedNamesModel {
             fetchIndexes: [
                 FetchIndexDescription(name: "byInt64", elements: [.init(property: "int64", isAscending: false)]),
             ],
+            hasGeneratedClass: true,
             propertyNameForKeyPath: { keyPath in
                 switch keyPath {
                 case \`Type`.binary: "binary"
