@@ -276,8 +276,9 @@ struct MigrateCommandPostgresURLTests {
             }
             try #require(bound)
             let port = UInt16(bigEndian: address.sin_port)
+            let executable = try #require(Paths.executable)
             let process = Process()
-            process.executableURL = try #require(Paths.executable)
+            process.executableURL = executable
             process.arguments = [
                 "migrate", MigrateCommandTests.person, "postgresql://nobody@127.0.0.1:\(port)/none?connect_timeout=60",
             ]

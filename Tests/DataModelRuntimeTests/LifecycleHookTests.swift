@@ -345,3 +345,58 @@ extension TestStore {
     /// ``LifecycleHookTests/savedFolder()``.
     static func savedFolderStore() throws -> TestStore { try LifecycleHookTests.savedFolder() }
 }
+
+/// A class written as a Core Data class with custom accessors: primitive values bracketed by `will…`/`did…`.
+final class PortedAccessorsNote: ManagedObject {
+    var title: String? {
+        get {
+            willAccessValue(forKey: "title")
+            defer { didAccessValue(forKey: "title") }
+            return primitiveValue(forKey: "title") as? String
+        }
+        set {
+            willChangeValue(forKey: "title")
+            defer { didChangeValue(forKey: "title") }
+            setPrimitiveValue(newValue, forKey: "title")
+        }
+    }
+
+    override func awakeFromInsert() {
+        super.awakeFromInsert()
+        setPrimitiveValue(Date(timeIntervalSince1970: 1_000), forKey: "created")
+    }
+    override func willSave() {
+        super.willSave()
+        if !isDeleted { setPrimitiveValue(Date(timeIntervalSince1970: 2_000), forKey: "modified") }
+    }
+}
+
+extension LifecycleHookTests {
+    /// Core Data's custom-accessor spellings compile and read, write, record and save as the plain ones do.
+    @Test func customAccessorsOfACoreDataClassWorkAsTheyAre() throws {
+        var model = Self.model
+        model = ManagedObjectModel(
+            name: "PortedAccessors",
+            entities: model.entities.map { entity in
+                var entity = entity
+                if entity.name == "Note" { entity.objectType = PortedAccessorsNote.self }
+                if entity.name == "Folder" { entity.objectType = ManagedObject.self }
+                return entity
+            })
+        let store = try TestStore(.sqlite, model: model)
+        let note = PortedAccessorsNote(context: store.context)
+        #expect(note.primitiveValue(forKey: "created") as? Date == Date(timeIntervalSince1970: 1_000))
+        note.title = "ported"
+        #expect(note.title == "ported")
+        try store.context.save()
+        note.title = "changed"
+        #expect(note.isUpdated)
+        #expect(note.changedValues().keys.sorted() == ["title"])
+        try store.context.save()
+        let saved = try #require(
+            try store.reopened().fetch(FetchRequest<PortedAccessorsNote>(entityName: "Note")).first)
+        #expect(saved.title == "changed")
+        #expect(saved.primitiveValue(forKey: "modified") as? Date == Date(timeIntervalSince1970: 2_000))
+        #expect(saved.primitiveValue(forKey: "created") as? Date == Date(timeIntervalSince1970: 1_000))
+    }
+}
