@@ -58,6 +58,9 @@ public final class ManagedObjectContext {
     /// read them; ``MergePolicy/error`` (the default) makes the save throw ``MergeConflict``.
     public var mergePolicy: MergePolicy = .error
 
+    /// A name of your choosing for the context, for logs and debugging, as Core Data's `name`; `nil` by default.
+    public var name: String?
+
     /// Records the context's changes so that ``undo()`` and ``redo()`` can revert and replay them; `nil` (the
     /// default, as in Core Data on iOS and on macOS 10.12 and later) records nothing and costs nothing.
     ///

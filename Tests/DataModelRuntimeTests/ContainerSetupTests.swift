@@ -170,3 +170,16 @@ struct ContainerSetupTests {
         #expect(thing.entity.name == "Thing")
     }
 }
+
+extension ContainerSetupTests {
+    /// Core Data's `name` of a context: nil until set, kept per context.
+    @Test func contextsCarryTheNameGivenThem() throws {
+        let store = try TestStore(.inMemory, model: CompanyModel.model)
+        let background = store.container.newBackgroundContext()
+        #expect(store.context.name == nil && background.name == nil)
+        store.context.name = "viewContext"
+        background.name = "importer"
+        #expect(store.context.name == "viewContext")
+        #expect(background.name == "importer")
+    }
+}
