@@ -46,6 +46,9 @@ public final class FetchRequest<Result: ManagedObject> {
         var includesSubentities = true
         var conditions: [EqualityCondition] = []
         var predicate: Predicate<Result>?
+        var propertiesToFetch: [any PropertyToFetch]?
+        var propertiesToGroupBy: [any PropertyToFetch]?
+        var returnsDistinctResults = false
     }
 
     /// Any change of a setting (entity, predicate, order, window …) drops the cached translation of the predicate.
@@ -118,6 +121,46 @@ public final class FetchRequest<Result: ManagedObject> {
     public var predicate: Predicate<Result>? {
         get { settings.predicate }
         set { settings.predicate = newValue }
+    }
+
+    /// The properties a dictionary fetch (``ManagedObjectContext/fetchDictionaries(_:)``) returns — Core Data's
+    /// `propertiesToFetch`: names (or ``AttributeDescription``s, ``RelationshipDescription``s) of attributes, read
+    /// as ``ManagedObject/value(forKey:)`` reads them; of to-one relationships, read as the destination's
+    /// ``ObjectID``; key paths through to-ones (`"department.name"`, keyed by the whole path); and
+    /// ``ExpressionDescription``s, aggregates keyed by their name. `nil` (or empty) fetches every stored attribute of
+    /// the entity (the ``propertiesToGroupBy`` when there are some). A name that is not a stored attribute or to-one
+    /// makes the fetch throw ``StoreError/unknownProperty(entity:property:)``. Object fetches
+    /// (``ManagedObjectContext/fetch(_:)``) ignore it.
+    ///
+    /// ```swift
+    /// let request = EmployeeEntity.fetchRequest()
+    /// request.propertiesToFetch = ["name", "department"]
+    /// let rows = try context.fetchDictionaries(request)  // [["name": "Ann", "department": <ObjectID>], …]
+    /// ```
+    public var propertiesToFetch: [any PropertyToFetch]? {
+        get { settings.propertiesToFetch }
+        set { settings.propertiesToFetch = newValue }
+    }
+    /// The properties whose values group a dictionary fetch's rows — Core Data's `propertiesToGroupBy`: one
+    /// dictionary per combination of their values, the ``ExpressionDescription`` aggregates of ``propertiesToFetch``
+    /// computed per group. Every property of ``propertiesToFetch`` that is not an aggregate must be among them, and
+    /// the sort descriptors sort by them. Names, key paths through to-ones, or property descriptions.
+    ///
+    /// ```swift
+    /// request.propertiesToFetch = ["department", ExpressionDescription(name: "headcount", function: .count, keyPath: "name")]
+    /// request.propertiesToGroupBy = ["department"]
+    /// ```
+    public var propertiesToGroupBy: [any PropertyToFetch]? {
+        get { settings.propertiesToGroupBy }
+        set { settings.propertiesToGroupBy = newValue }
+    }
+    /// Whether a dictionary fetch returns each distinct combination of the fetched values once (`false` by
+    /// default) — Core Data's `returnsDistinctResults`: duplicates are left out in SQL (`GROUP BY` the fetched
+    /// columns), each kept where it first comes in the request's order, before ``fetchOffset`` and ``fetchLimit``
+    /// apply. Object fetches ignore it.
+    public var returnsDistinctResults: Bool {
+        get { settings.returnsDistinctResults }
+        set { settings.returnsDistinctResults = newValue }
     }
 
     /// A request for every object of `entityName`.

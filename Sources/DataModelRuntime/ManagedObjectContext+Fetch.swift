@@ -181,7 +181,7 @@ extension ManagedObjectContext {
 
     /// Whether unsaved changes could make the store's answer wrong: changes of the entity, or
     /// of any object when the translated predicate reads relationships.
-    private func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>, plan: PredicatePlan) -> Bool {
+    func hasPendingChanges<T>(in entity: EntityRuntime, request: FetchRequest<T>, plan: PredicatePlan) -> Bool {
         guard request.includesPendingChanges else { return false }
         return hasPendingChanges(in: entity, request: request)
             || (plan.translated?.usesRelationships == true && hasChanges)
@@ -251,7 +251,7 @@ extension ManagedObjectContext {
         return resolved
     }
 
-    private func whereClause<T>(
+    func whereClause<T>(
         for entity: EntityRuntime, request: FetchRequest<T>, conditions: [ResolvedCondition],
         predicate: TranslatedPredicate?
     ) -> String {
@@ -305,7 +305,7 @@ extension ManagedObjectContext {
 
     /// Binds `values` from parameter `index` on; returns the next parameter index.
     @discardableResult
-    private func bind(_ values: [PrimitiveValue], to statement: StoreStatement, from index: Int32) throws(StoreError)
+    func bind(_ values: [PrimitiveValue], to statement: StoreStatement, from index: Int32) throws(StoreError)
         -> Int32
     {
         var index = index
@@ -324,7 +324,7 @@ extension ManagedObjectContext {
 
     /// Binds the conditions' values from parameter 1 on; returns the next parameter index.
     @discardableResult
-    private func bind(_ conditions: [ResolvedCondition], to statement: StoreStatement) throws(StoreError) -> Int32 {
+    func bind(_ conditions: [ResolvedCondition], to statement: StoreStatement) throws(StoreError) -> Int32 {
         var index: Int32 = 1
         for binding in conditions.compactMap(\.binding) {
             switch binding {
@@ -342,7 +342,7 @@ extension ManagedObjectContext {
     /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`. A descriptor with a
     /// string comparator (`.localizedStandard`, `.lexical`, …) is sorted in memory: SQLite's
     /// binary collation matches only `Comparable` (code point) order.
-    private func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) throws(StoreError)
+    func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) throws(StoreError)
         -> String?
     {
         // A sort by key (`SortDescriptor(key:ascending:)`), its key checked even when sorted in memory.

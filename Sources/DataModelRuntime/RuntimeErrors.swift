@@ -51,6 +51,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A Binary value with external storage could not be written to the store's external-data folder (nothing
     /// was saved).
     case externalDataFailed(path: String, reason: String)
+    /// A dictionary fetch's request of `entity` asks for what the fetch cannot do (an aggregate of an attribute
+    /// it does not apply to, a fetched property missing from `propertiesToGroupBy` …): `reason` says what.
+    case invalidFetchRequest(entity: String, reason: String)
 
     /// A one-line description.
     public var description: String {
@@ -91,6 +94,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "unsupported store: \(reason)"
         case .externalDataFailed(let path, let reason):
             "cannot write external binary data in \(path): \(reason)"
+        case .invalidFetchRequest(let entity, let reason):
+            "the fetch request of \(entity) cannot run: \(reason)"
         case .unknownProperty(let entity, let property):
             "'\(property)' is not a stored attribute or to-one relationship of \(entity) (or its key path is not mapped)"
         }
