@@ -400,3 +400,135 @@ extension LifecycleHookTests {
         #expect(saved.primitiveValue(forKey: "created") as? Date == Date(timeIntervalSince1970: 1_000))
     }
 }
+
+/// A link of a chain whose `willSave()` changes the next link: each pass of a save's `willSave()` calls reaches one
+/// link further, until the bound.
+final class ChainLink: ManagedObject {
+    var willSaveCalls = 0
+
+    var touched: Int64 {
+        get { value(for: "touched") ?? 0 }
+        set { setValue(newValue, for: "touched") }
+    }
+    var next: ChainLink? {
+        get { value(forKey: "next") as? ChainLink }
+        set { setValue(newValue, forKey: "next") }
+    }
+
+    override func willSave() {
+        willSaveCalls += 1
+        if !isDeleted, let next { next.touched += 1 }
+    }
+}
+
+extension LifecycleHookTests {
+    /// An insertion that comes back (undo and redo of the creation, `insert(_:)` after a deletion, undo of the
+    /// deletion) is the same object: `awakeFromInsert()` is not called again, and its values stay those it set.
+    @Test func awakeFromInsertIsNotCalledAgainWhenAnInsertionComesBack() throws {
+        let store = try TestStore(.sqlite, model: Self.model)
+        let context = store.context
+        context.undoManager = UndoManager()
+        let note = HookNote(context: context)
+        note.title = "first"
+        context.undo()
+        #expect(note.managedObjectContext == nil)
+        context.redo()
+        #expect(note.isInserted && note.title == "first")
+        context.processPendingChanges()
+        context.delete(note)
+        context.insert(note)
+        #expect(note.isInserted && !note.isDeleted)
+        context.processPendingChanges()
+        context.delete(note)
+        context.undo()
+        #expect(note.isInserted && !note.isDeleted)
+        try context.save()
+        #expect(
+            note.events == [
+                "awakeFromInsert", "willTurnIntoFault", "didTurnIntoFault", "prepareForDeletion folder=none",
+                "prepareForDeletion folder=none", "willSave", "validateForInsert", "didSave",
+            ])
+        let saved = try #require(try store.reopened().fetch(FetchRequest<HookNote>(entityName: "Note")).first)
+        #expect(saved.title == "first" && saved.created == Date(timeIntervalSince1970: 1_000))
+    }
+
+    /// A child context's save takes its inserted object into the parent: the object was created once (in the
+    /// child), so the parent's copy gets no `awakeFromInsert()`; each context's save calls its own objects.
+    @Test func anInsertionSavedFromAChildIsNotAwakenedAgainInTheParent() throws {
+        let store = try TestStore(.sqlite, model: Self.model)
+        let parent = store.context
+        let child = ManagedObjectContext(parent: parent)
+        let note = HookNote(context: child)
+        note.title = "from the child"
+        try child.save()
+        #expect(note.events == ["awakeFromInsert", "willSave", "validateForInsert", "didSave"])
+        let pushed = try #require(parent.registeredObjects.first as? HookNote)
+        #expect(pushed !== note && pushed.isInserted)
+        #expect(pushed.title == "from the child" && pushed.created == Date(timeIntervalSince1970: 1_000))
+        #expect(!pushed.events.contains("awakeFromInsert"))
+        try parent.save()
+        #expect(pushed.events.suffix(3) == ["willSave", "validateForInsert", "didSave"])
+        #expect(pushed.events.filter { $0 == "awakeFromInsert" }.isEmpty)
+    }
+
+    /// A save that fails calls no `didSave()`; the next attempt calls `willSave()` and the validation again, and
+    /// `didSave()` once it succeeds.
+    @Test func aFailedSaveCallsNoDidSaveAndTheRetryStartsOver() throws {
+        let store = try TestStore.savedFolderStore()
+        let context = try store.reopened()
+        let note = try #require(try context.fetch(FetchRequest<HookNote>(entityName: "Note")).first { $0.title == "a" })
+        note.title = ""
+        #expect(throws: ValidationError.self) { try context.save() }
+        #expect(note.events == ["awakeFromFetch", "willSave", "validateForUpdate"])
+        #expect(note.isUpdated)
+        note.title = "a2"
+        try context.save()
+        #expect(
+            note.events == [
+                "awakeFromFetch", "willSave", "validateForUpdate", "willSave", "validateForUpdate", "didSave",
+            ])
+    }
+
+    /// `willSave()` calls that change other objects get those objects called in the next pass, at most 100 passes:
+    /// along a chain of 150 links where each link's `willSave()` changes the next, links 0…99 are called once, link
+    /// 100 (changed in the last pass) is saved with that change but not called, and the rest are left alone.
+    @Test func willSavePassesStopAfterAHundred() throws {
+        let model = ManagedObjectModel(
+            name: "Chain",
+            entities: [
+                EntityDescription(
+                    name: "Link", objectType: ChainLink.self,
+                    attributes: [AttributeDescription(name: "touched", type: .integer64, isOptional: false)],
+                    relationships: [
+                        RelationshipDescription(name: "next", destinationEntityName: "Link", inverseName: "previous"),
+                        RelationshipDescription(
+                            name: "previous", destinationEntityName: "Link", inverseName: "next"),
+                    ])
+            ])
+        let store = try TestStore(.sqlite, model: model)
+        let context = store.context
+        var links: [ChainLink] = []
+        for _ in 0..<150 {
+            let link = ChainLink(context: context)
+            link.touched = 0
+            links.last?.next = link
+            links.append(link)
+        }
+        // Every link inserted: one pass, each called once.
+        try context.save()
+        #expect(links.allSatisfy { $0.willSaveCalls == 1 })
+        #expect(links.dropFirst().allSatisfy { $0.touched == 1 } && links[0].touched == 0)
+        for link in links { link.willSaveCalls = 0 }
+
+        links[0].touched = 10
+        try context.save()
+        #expect(links[0..<100].allSatisfy { $0.willSaveCalls == 1 })
+        #expect(links[100...].allSatisfy { $0.willSaveCalls == 0 })
+        #expect(!context.hasChanges)
+        let saved = try store.reopened().fetch(FetchRequest<ChainLink>(entityName: "Link"))
+        let touched = saved.map(\.touched)
+        #expect(touched.filter { $0 == 2 }.count == 100)  // links 1…100
+        #expect(touched.filter { $0 == 1 }.count == 49)  // links 101…149
+        #expect(touched.filter { $0 == 10 }.count == 1)  // link 0
+    }
+}
