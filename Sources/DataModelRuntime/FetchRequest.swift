@@ -49,6 +49,8 @@ public final class FetchRequest<Result: ManagedObject> {
         var propertiesToFetch: [any PropertyToFetch]?
         var propertiesToGroupBy: [any PropertyToFetch]?
         var returnsDistinctResults = false
+        var includesPropertyValues = true
+        var returnsObjectsAsFaults = true
     }
 
     /// Any change of a setting (entity, predicate, order, window …) drops the cached translation of the predicate.
@@ -72,15 +74,23 @@ public final class FetchRequest<Result: ManagedObject> {
         get { settings.sortDescriptors }
         set { settings.sortDescriptors = newValue }
     }
-    /// At most this many results; `nil` for all.
+    /// At most this many results; `nil` for all. 0 (or less) means no limit, as in Core Data (`fetchLimit = 0`
+    /// reads back as `nil`).
     public var fetchLimit: Int? {
         get { settings.fetchLimit }
-        set { settings.fetchLimit = newValue }
+        set { settings.fetchLimit = Self.window(newValue) }
     }
-    /// Skip this many results first; `nil` for none.
+    /// Skip this many results first; `nil` for none (0 or less reads back as `nil`).
     public var fetchOffset: Int? {
         get { settings.fetchOffset }
-        set { settings.fetchOffset = newValue }
+        set { settings.fetchOffset = Self.window(newValue) }
+    }
+
+    /// A limit or offset as the request keeps it: Core Data's 0 (none) as `nil`, so that ported code setting
+    /// `fetchLimit = 0` fetches everything and a fetched results controller accepts `fetchOffset = 0`.
+    private static func window(_ value: Int?) -> Int? {
+        guard let value, value > 0 else { return nil }
+        return value
     }
     /// How many rows to load at a time. With a batch size (above 0) a fetch the store answers
     /// alone reads only the rows' IDs: the results are faults, and the first access to one loads
@@ -89,6 +99,22 @@ public final class FetchRequest<Result: ManagedObject> {
     public var fetchBatchSize: Int? {
         get { settings.fetchBatchSize }
         set { settings.fetchBatchSize = newValue }
+    }
+    /// Whether a fetch reads the objects' values (`true`, as in Core Data). With `false`, a fetch the store answers
+    /// alone (as for ``fetchBatchSize``) reads only their keys: objects not registered yet come back as faults, and
+    /// each loads its values on first access, in a query of its own (with ``fetchBatchSize``, its batch's) — for
+    /// fetches whose objects are deleted or only counted, or whose values are mostly not read.
+    public var includesPropertyValues: Bool {
+        get { settings.includesPropertyValues }
+        set { settings.includesPropertyValues = newValue }
+    }
+    /// Core Data's row-cache setting, kept so that ported code compiles (`true` by default, as there). Whatever it
+    /// is, a fetch's objects come back with the values its query read (what `false` asks for: Core Data's faults
+    /// of `true` would load them from its row cache on first access, without a query, and this runtime keeps no
+    /// row cache apart from the objects); ``includesPropertyValues`` is the setting that makes faults.
+    public var returnsObjectsAsFaults: Bool {
+        get { settings.returnsObjectsAsFaults }
+        set { settings.returnsObjectsAsFaults = newValue }
     }
     /// Whether the context's unsaved insertions, updates and deletions show in the results,
     /// counts and order (`true`, as in Core Data). When `false`, the store's rows alone are
@@ -169,7 +195,8 @@ public final class FetchRequest<Result: ManagedObject> {
         fetchOffset: Int? = nil
     ) {
         settings = Settings(
-            entityName: entityName, sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+            entityName: entityName, sortDescriptors: sortDescriptors, fetchLimit: Self.window(fetchLimit),
+            fetchOffset: Self.window(fetchOffset))
     }
 
     /// A request for every object of the entity whose class is `Result` (sub-entities included).
@@ -268,14 +295,14 @@ public final class FetchRequest<Result: ManagedObject> {
         copy { $0.includesPendingChanges = includes }
     }
 
-    /// A new request limited to `limit` results (the receiver is unchanged).
+    /// A new request limited to `limit` results (the receiver is unchanged); 0 or less, or `nil`: no limit.
     public func limited(to limit: Int?) -> FetchRequest {
-        copy { $0.fetchLimit = limit }
+        copy { $0.fetchLimit = Self.window(limit) }
     }
 
     /// A new request skipping the first `offset` results (the receiver is unchanged).
     public func offset(by offset: Int?) -> FetchRequest {
-        copy { $0.fetchOffset = offset }
+        copy { $0.fetchOffset = Self.window(offset) }
     }
 }
 

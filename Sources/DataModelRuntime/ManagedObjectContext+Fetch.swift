@@ -34,7 +34,9 @@ extension ManagedObjectContext {
             return try fetchRows(
                 entity: entity, request: request, conditions: conditions, predicate: plan.translated,
                 orderBy: sortColumns.compactMap { $0 }, limit: limit, offset: offset,
-                batchSize: request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil })
+                batchSize: request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil }
+                    // Keys only: faults that load their values one by one (a batch of one each).
+                    ?? (request.includesPropertyValues ? nil : 1))
         }
         // Unsaved changes, a sort SQLite cannot do, or a predicate SQL cannot answer alone: the
         // store's rows (narrowed by SQL where that is safe), corrected and filtered in memory.

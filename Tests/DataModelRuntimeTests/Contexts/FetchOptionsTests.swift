@@ -100,6 +100,70 @@ struct FetchBatchTests {
     }
 }
 
+extension FetchOptionsTests {
+    @Test(
+        "includesPropertyValues false reads keys only: faults that load their own values", arguments: StoreKind.allCases
+    )
+    func keysOnly(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        for index in 0..<6 {
+            let employee = EmployeeEntity(context: store.context)
+            employee.name = "E\(index)"
+            employee.age = Int16(20 + index)
+        }
+        try store.context.save()
+        let context = try store.reopened()
+        let known = try #require(try context.fetch(EmployeeEntity.fetchRequest().matching(\.name, equals: "E2")).first)
+        let request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.age)])
+        #expect(request.includesPropertyValues)
+        request.includesPropertyValues = false
+        let employees = try context.fetch(request)
+        #expect(employees.count == 6)
+        // Registered objects keep their values; the others are faults until read, each loading only itself.
+        #expect(employees.map(\.isFault) == [true, true, false, true, true, true])
+        #expect(employees[2] === known)
+        #expect(employees[4].name == "E4")
+        #expect(employees.map(\.isFault) == [true, true, false, true, false, true])
+        #expect(employees.map(\.age) == (20..<26).map { Int16($0) })
+
+        // The common use: deleting many objects without reading them.
+        let doomed = EmployeeEntity.fetchRequest()
+        doomed.includesPropertyValues = false
+        for employee in try context.fetch(doomed) { context.delete(employee) }
+        try context.save()
+        #expect(try store.reopened().count(for: EmployeeEntity.fetchRequest()) == 0)
+    }
+
+    @Test("Core Data's 0 is no limit and no offset; returnsObjectsAsFaults is accepted", arguments: StoreKind.allCases)
+    func coreDataWindowSpellings(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        for name in ["Ann", "Bob", "Cy"] { EmployeeEntity(context: context).name = name }
+        try context.save()
+        let request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)])
+        request.fetchLimit = 0
+        request.fetchOffset = 0
+        #expect(request.fetchLimit == nil)
+        #expect(request.fetchOffset == nil)
+        #expect(try context.fetch(request).compactMap(\.name) == ["Ann", "Bob", "Cy"])
+        #expect(try context.count(for: request) == 3)
+        #expect(try context.fetch(request.limited(to: 0)).count == 3)
+        #expect(try context.fetch(request.limited(to: 2)).compactMap(\.name) == ["Ann", "Bob"])
+        #expect(FetchRequest<EmployeeEntity>(entityName: "EmployeeEntity", fetchLimit: 0).fetchLimit == nil)
+
+        // A controller takes a request whose window is Core Data's 0s.
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+        try controller.performFetch()
+        #expect(controller.fetchedObjects?.count == 3)
+
+        #expect(request.returnsObjectsAsFaults)
+        request.returnsObjectsAsFaults = false
+        #expect(try context.fetch(request).allSatisfy { !$0.isFault })
+    }
+}
+
 @Suite("Sorting")
 struct SortingTests {
     @Test("several keys, either order, optional values, across a to-one key path", arguments: StoreKind.allCases)
