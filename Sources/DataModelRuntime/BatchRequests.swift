@@ -60,6 +60,18 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
     public var resultType: BatchResultType = .statusOnly
     /// The attributes to set, by model name, with their stored values.
     var assignments: [(property: EqualityCondition.Property, value: PrimitiveValue)] = []
+    /// ``propertiesToUpdate``: values of the attributes' Swift types, converted when the request runs.
+    var namedValues: [String: Any] = [:]
+
+    /// Core Data's `propertiesToUpdate`: attributes by model name with their new values, set in addition to those
+    /// of the `setting(_:to:)` methods. A value is what ``ManagedObject/setValue(_:forKey:)`` takes for the
+    /// attribute (`41` or `Int16(41)` for an `Integer 16`, a `Date`, a `String` …); `NSNull()` or a `nil` optional
+    /// clears it. An unknown name, or a value of the wrong type, makes `context.execute(request)`
+    /// throw before anything is written.
+    public var propertiesToUpdate: [String: Any]? {
+        get { namedValues.isEmpty ? nil : namedValues }
+        set { namedValues = newValue ?? [:] }
+    }
 
     /// Updates every row of `Result`'s entity that `predicate` selects (all rows when `nil`).
     public init(predicate: Predicate<Result>? = nil) {
@@ -215,6 +227,16 @@ extension ManagedObjectContext {
             let entity = try self.entity(of: request.fetchRequest)
             var columns: [(column: String, value: PrimitiveValue)] = []
             var externalIndexes = Set<Int>()
+            func assign(_ value: PrimitiveValue, toAttribute index: Int, column: String) {
+                if entity.externalAttributes.contains(where: { $0.index == index }) {
+                    // Written in the column behind the inline marker: one file shared by many rows could not be
+                    // removed with one of them.
+                    externalIndexes.insert(index)
+                    columns.append((column, coordinator.externalData.inlineForm(value)))
+                } else {
+                    columns.append((column, value))
+                }
+            }
             for assignment in request.assignments {
                 let name: String?
                 switch assignment.property {
@@ -225,13 +247,23 @@ extension ManagedObjectContext {
                 else {
                     throw .unknownProperty(entity: entity.name, property: "\(assignment.property)")
                 }
-                if entity.externalAttributes.contains(where: { $0.index == index }) {
-                    // Written in the column behind the inline marker: one file shared by many rows could not be
-                    // removed with one of them.
-                    externalIndexes.insert(index)
-                    columns.append((column, coordinator.externalData.inlineForm(assignment.value)))
+                assign(assignment.value, toAttribute: index, column: column)
+            }
+            // In name order: the same request writes its columns in the same order every time.
+            for (name, value) in request.namedValues.sorted(by: { $0.key < $1.key }) {
+                guard let index = entity.attributeIndex(name), let column = entity.attributeColumns[index] else {
+                    throw .unknownProperty(entity: entity.name, property: name)
+                }
+                let type = entity.attributes[index].type
+                if Self.isNoValue(value) {
+                    assign(.null, toAttribute: index, column: column)
+                } else if let stored = ManagedObject.primitiveValue(value, as: type) {
+                    assign(stored, toAttribute: index, column: column)
                 } else {
-                    columns.append((column, assignment.value))
+                    throw .invalidFetchRequest(
+                        entity: entity.name,
+                        reason: "propertiesToUpdate: \(name) takes \(ManagedObject.swiftTypeName(of: type)), not a "
+                            + "value of type \(Swift.type(of: value))")
                 }
             }
             let ids = try storedIDs(matching: request.fetchRequest)
@@ -274,6 +306,15 @@ extension ManagedObjectContext {
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)
         }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Whether `value` stands for no value: `NSNull()`, or an optional holding `nil`.
+    fileprivate static func isNoValue(_ value: Any) -> Bool {
+        if value is NSNull { return true }
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 }
 

@@ -183,7 +183,9 @@ extension ManagedObjectContext {
     public static let didMergeChangesObjectIDsNotification = Notification.Name(
         "ManagedObjectContextDidMergeChangesObjectIDs")
 
-    /// The `userInfo` keys of the context's notifications (Core Data's names and raw values).
+    /// The `userInfo` keys of the context's notifications (Core Data's names and raw values). The entries are there
+    /// under each key and under its raw value (`"inserted"` …, the string Core Data's notifications are keyed by;
+    /// ``NSInsertedObjectsKey`` and its siblings name them), except ``changes``, under its key only.
     public struct NotificationKey: RawRepresentable, Hashable, Sendable {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -308,12 +310,19 @@ extension ManagedObjectContext {
     func removeChangeObserver(_ observer: any ContextChangeObserver) { changeObservers.remove(observer) }
 
     private func postNotifications(for changes: ContextChanges) {
-        var info: [AnyHashable: Any] = [
-            NotificationKey.insertedObjects: changes.inserted, NotificationKey.updatedObjects: changes.updated,
-            NotificationKey.deletedObjects: changes.deleted, NotificationKey.refreshedObjects: changes.refreshed,
-            NotificationKey.changes: changes,
-        ]
-        if changes.invalidatedAllObjects { info[NotificationKey.invalidatedAllObjects] = true }
+        var info: [AnyHashable: Any] = [:]
+        // Under each key twice: the typed key, and its raw value, the string Core Data's notifications use (ported
+        // code reads `userInfo[NSInsertedObjectsKey]` or `userInfo[….insertedObjects.rawValue]`).
+        func set(_ key: NotificationKey, _ value: Any) {
+            info[key] = value
+            info[key.rawValue] = value
+        }
+        set(.insertedObjects, changes.inserted)
+        set(.updatedObjects, changes.updated)
+        set(.deletedObjects, changes.deleted)
+        set(.refreshedObjects, changes.refreshed)
+        info[NotificationKey.changes] = changes
+        if changes.invalidatedAllObjects { set(.invalidatedAllObjects, true) }
         let center = NotificationCenter.default
         switch changes.event {
         case .save: center.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
@@ -323,3 +332,15 @@ extension ManagedObjectContext {
         center.post(name: Self.didChangeObjectsNotification, object: self, userInfo: info)
     }
 }
+
+/// Core Data's `userInfo` key of a context notification's inserted objects (the raw value of
+/// ``ManagedObjectContext/NotificationKey/insertedObjects``); the sets hold ``ObjectID``s.
+public let NSInsertedObjectsKey = ManagedObjectContext.NotificationKey.insertedObjects.rawValue
+/// Core Data's `userInfo` key of a context notification's updated objects.
+public let NSUpdatedObjectsKey = ManagedObjectContext.NotificationKey.updatedObjects.rawValue
+/// Core Data's `userInfo` key of a context notification's deleted objects.
+public let NSDeletedObjectsKey = ManagedObjectContext.NotificationKey.deletedObjects.rawValue
+/// Core Data's `userInfo` key of a context notification's refreshed objects.
+public let NSRefreshedObjectsKey = ManagedObjectContext.NotificationKey.refreshedObjects.rawValue
+/// Core Data's `userInfo` key set after a reset.
+public let NSInvalidatedAllObjectsKey = ManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue

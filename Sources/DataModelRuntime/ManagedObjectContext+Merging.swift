@@ -15,6 +15,49 @@ extension ManagedObjectContext {
         operation { merge(changes) }
     }
 
+    /// Core Data's `mergeChanges(fromContextDidSave:)`: merges what another context's
+    /// ``didSaveObjectsNotification`` says it saved, as ``mergeChanges(_:)`` does. A notification this context
+    /// posted itself, or one that is not a context's, changes nothing.
+    ///
+    /// Contexts of one container already merge each other's saves when ``automaticallyMergesChangesFromParent`` is
+    /// on; this is for ported code that merges by hand.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        guard (notification.object as? ManagedObjectContext) !== self, let changes = ContextChanges(notification)
+        else { return }
+        mergeChanges(StoreChanges(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted))
+    }
+
+    /// Core Data's `NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`: merges the changes
+    /// `changes` describes into each of `contexts`, as ``mergeChanges(_:)`` does. The keys are
+    /// ``NSInsertedObjectsKey``, ``NSUpdatedObjectsKey`` and ``NSDeletedObjectsKey`` (or their ``NotificationKey``s),
+    /// each with a collection of ``ObjectID``s (an array, a set) — a ``BatchResult``'s IDs, or what another process
+    /// sent; other keys are ignored, and a value that is not a collection of IDs stops the program, as Core Data
+    /// raises.
+    ///
+    /// ```swift
+    /// let result = try context.execute(BatchDeleteRequest(fetchRequest: request, resultType: .objectIDs))
+    /// ManagedObjectContext.mergeChanges(
+    ///     fromRemoteContextSave: [NSDeletedObjectsKey: result.objectIDs], into: [otherContext])
+    /// ```
+    public static func mergeChanges(
+        fromRemoteContextSave changes: [AnyHashable: Any], into contexts: [ManagedObjectContext]
+    ) {
+        func ids(_ key: NotificationKey) -> Set<ObjectID> {
+            guard let value = changes[key.rawValue] ?? changes[key] else { return [] }
+            if let set = value as? Set<ObjectID> { return set }
+            if let array = value as? [ObjectID] { return Set(array) }
+            if let any = value as? [Any], let array = any as? [ObjectID] { return Set(array) }
+            preconditionFailure(
+                "mergeChanges(fromRemoteContextSave:into:): '\(key.rawValue)' holds a \(type(of: value)), "
+                    + "not ObjectIDs")
+        }
+        var merged = StoreChanges(
+            inserted: ids(.insertedObjects), updated: ids(.updatedObjects), deleted: ids(.deletedObjects))
+        merged.updated.subtract(merged.deleted)
+        guard !merged.isEmpty else { return }
+        for context in contexts { context.mergeChanges(merged) }
+    }
+
     /// Merges what waits in the inbox (called between operations and on property access).
     func mergeWaitingChanges() {
         let waiting = inbox.take()

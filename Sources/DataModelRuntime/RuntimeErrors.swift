@@ -52,7 +52,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// was saved).
     case externalDataFailed(path: String, reason: String)
     /// A dictionary fetch's request of `entity` asks for what the fetch cannot do (an aggregate of an attribute
-    /// it does not apply to, a fetched property missing from `propertiesToGroupBy` …): `reason` says what.
+    /// it does not apply to, a fetched property missing from `propertiesToGroupBy` …), or a batch update's
+    /// `propertiesToUpdate` holds a value of the wrong type: `reason` says what.
     case invalidFetchRequest(entity: String, reason: String)
 
     /// A one-line description.

@@ -158,6 +158,46 @@ struct BatchRequestTests {
         }
     }
 
+    @Test(
+        "propertiesToUpdate, Core Data's spelling: Swift values converted, NSNull clears, bad ones refused",
+        arguments: StoreKind.allCases)
+    func propertiesToUpdate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let context = store.context
+        try seed(context)
+        var update = BatchUpdateRequest<EmployeeEntity>(predicate: #Predicate { $0.name != "Cy" })
+        #expect(update.propertiesToUpdate == nil)
+        let joined = Date(timeIntervalSince1970: 1_700_000_000)
+        update.propertiesToUpdate = ["age": 41, "dateJoined": joined]
+        update.resultType = .updatedObjectIDsResultType
+        let result = try context.execute(update)
+        #expect(result.count == 2)
+        let people = try context.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
+        #expect(people.map(\.age) == [41, 41, 30])
+        #expect(people.map(\.dateJoined) == [joined, joined, nil])
+
+        var clear = BatchUpdateRequest<EmployeeEntity>()
+        clear.propertiesToUpdate = ["dateJoined": NSNull(), "name": String?.none as Any]
+        try context.execute(clear)
+        #expect(try context.fetch(EmployeeEntity.fetchRequest()).allSatisfy { $0.dateJoined == nil && $0.name == nil })
+
+        var unknown = BatchUpdateRequest<EmployeeEntity>()
+        unknown.propertiesToUpdate = ["salary": 1]
+        #expect(throws: StoreError.unknownProperty(entity: "EmployeeEntity", property: "salary")) {
+            try context.execute(unknown)
+        }
+        var wrong = BatchUpdateRequest<EmployeeEntity>()
+        wrong.propertiesToUpdate = ["age": 30, "name": 7]
+        #expect(
+            throws: StoreError.invalidFetchRequest(
+                entity: "EmployeeEntity", reason: "propertiesToUpdate: name takes String, not a value of type Int")
+        ) {
+            try context.execute(wrong)
+        }
+        #expect(try context.fetch(EmployeeEntity.fetchRequest()).allSatisfy { $0.age == 41 || $0.age == 30 })
+    }
+
     @Test("a predicate SQL cannot express is still answered exactly", arguments: StoreKind.allCases)
     func memoryPredicate(kind: StoreKind) throws {
         let store = try TestStore(kind, model: CompanyModel.model)
