@@ -78,6 +78,18 @@ public enum MergePolicy: Sendable, Hashable, CaseIterable {
     case rollback
 }
 
+/// ``MergePolicy/error`` by Core Data's name: with the four below, `context.mergePolicy =
+/// NSMergeByPropertyObjectTrumpMergePolicy` and its siblings compile as they are.
+public let NSErrorMergePolicy = MergePolicy.error
+/// ``MergePolicy/mergeByPropertyObjectTrump`` by Core Data's name.
+public let NSMergeByPropertyObjectTrumpMergePolicy = MergePolicy.mergeByPropertyObjectTrump
+/// ``MergePolicy/mergeByPropertyStoreTrump`` by Core Data's name.
+public let NSMergeByPropertyStoreTrumpMergePolicy = MergePolicy.mergeByPropertyStoreTrump
+/// ``MergePolicy/overwrite`` by Core Data's name.
+public let NSOverwriteMergePolicy = MergePolicy.overwrite
+/// ``MergePolicy/rollback`` by Core Data's name.
+public let NSRollbackMergePolicy = MergePolicy.rollback
+
 /// Why a save was refused: objects this context changed were changed or deleted by another
 /// context since they were read, and the context's ``ManagedObjectContext/mergePolicy`` is
 /// ``MergePolicy/error``. Nothing was written; the context keeps its changes.

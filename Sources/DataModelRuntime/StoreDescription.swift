@@ -112,3 +112,8 @@ public final class PersistentStoreDescription: CustomStringConvertible {
         "<PersistentStoreDescription type: \(type)\(url.map { ", url: \($0.path)" } ?? "")>"
     }
 }
+
+/// Core Data's name of the SQLite store type (`description.type = NSSQLiteStoreType`).
+public let NSSQLiteStoreType = PersistentStoreDescription.StoreType.sqlite
+/// Core Data's name of the in-memory store type (`description.type = NSInMemoryStoreType`).
+public let NSInMemoryStoreType = PersistentStoreDescription.StoreType.inMemory
