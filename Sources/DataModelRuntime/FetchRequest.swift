@@ -51,6 +51,7 @@ public final class FetchRequest<Result: ManagedObject> {
         var returnsDistinctResults = false
         var includesPropertyValues = true
         var returnsObjectsAsFaults = true
+        var shouldRefreshRefetchedObjects = false
     }
 
     /// Any change of a setting (entity, predicate, order, window …) drops the cached translation of the predicate.
@@ -115,6 +116,15 @@ public final class FetchRequest<Result: ManagedObject> {
     public var returnsObjectsAsFaults: Bool {
         get { settings.returnsObjectsAsFaults }
         set { settings.returnsObjectsAsFaults = newValue }
+    }
+    /// Whether a fetch brings objects the context holds already up to date with their rows (`false` by default, as
+    /// in Core Data: they keep the values they have). With `true`, an object whose row changed since it was read
+    /// (saved by another context or process) takes the row's values, as ``ManagedObjectContext/refresh(_:mergeChanges:)``
+    /// with `mergeChanges: true` gives them: its unsaved changes stay on top, observers are told. Faults and
+    /// objects the fetch reads for the first time have the row's values anyway.
+    public var shouldRefreshRefetchedObjects: Bool {
+        get { settings.shouldRefreshRefetchedObjects }
+        set { settings.shouldRefreshRefetchedObjects = newValue }
     }
     /// Whether the context's unsaved insertions, updates and deletions show in the results,
     /// counts and order (`true`, as in Core Data). When `false`, the store's rows alone are

@@ -465,6 +465,9 @@ extension ManagedObjectContext {
         // Positions of objects whose values this fetch did not read (registered already, or left faults): every
         // other object gets `awakeFromFetch()` once the statement is done.
         var unread: [Int] = []
+        // Registered objects whose rows moved on, with the rows read, when the request refreshes refetched objects:
+        // applied once the statement is done (observers run then, and may fetch).
+        var refetched: [(object: ManagedObject, row: StoredRow)] = []
         do {
             let statement = try database.cachedStatement(sql)
             defer { statement.resetIgnoringErrors() }
@@ -486,15 +489,19 @@ extension ManagedObjectContext {
             case .sqlite(let rows):
                 try readRows(
                     rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
-                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread)
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread,
+                    refreshes: request.shouldRefreshRefetchedObjects, refetched: &refetched)
             case .postgres(let rows):
                 try readRows(
                     rows, entity: entity, rowsAreOfEntity: rowsAreOfEntity, batchSize: batchSize, isResult: isResult,
-                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread)
+                    castable: &castable, batch: &batch, vacancy: &vacancy, into: &objects, unread: &unread,
+                    refreshes: request.shouldRefreshRefetchedObjects, refetched: &refetched)
             }
         } catch {
             throw StoreError(error)
         }
+        // As `refresh(_:mergeChanges: true)` with the row just read: unsaved changes stay on top.
+        for (object, row) in refetched where !object.isInvalid { apply(row, to: object, keepingChanges: true) }
         objects.deliverAwakeFromFetch(in: self, skipping: unread)
         return objects.take(as: T.self)
     }
@@ -506,7 +513,8 @@ extension ManagedObjectContext {
         _ statement: Row, entity: EntityRuntime, rowsAreOfEntity: Bool, batchSize: Int?,
         isResult: (ManagedObject.Type) -> Bool,
         castable: inout [UInt8], batch: inout FaultBatch?, vacancy: inout ObjectTable.Vacancy,
-        into objects: inout ObjectCollector, unread: inout [Int]
+        into objects: inout ObjectCollector, unread: inout [Int], refreshes: Bool,
+        refetched: inout [(object: ManagedObject, row: StoredRow)]
     ) throws(StoreError) {
         let storeNumber = coordinator.storeNumber
         var arena = ObjectValueArena()
@@ -526,6 +534,13 @@ extension ManagedObjectContext {
                 if object.isFault && batchSize == nil {
                     decodeRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
                 } else {
+                    // A registered object's row that moved on since the object read it (its `Z_OPT` changed), kept
+                    // for the refresh the request asks for.
+                    if refreshes, batchSize == nil, !object.isFault, !object.isInserted, !object.isDeleted,
+                        statement.int64(at: 2) != object.version
+                    {
+                        refetched.append((object, decodeStoredRow(statement, entity: object.entityRuntime)))
+                    }
                     if object.isFault, let batchSize {
                         if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
                         batch?.ids.append(id)

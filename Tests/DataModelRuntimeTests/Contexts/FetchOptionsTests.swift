@@ -1,6 +1,7 @@
 import DataModelRuntime
 import Foundation
 import GeneratedCompanyModel
+import Observation
 import Testing
 
 @Suite("Fetch request options: pending changes and prefetching")
@@ -135,6 +136,51 @@ extension FetchOptionsTests {
         #expect(try store.reopened().count(for: EmployeeEntity.fetchRequest()) == 0)
     }
 
+    @Test(
+        "shouldRefreshRefetchedObjects brings registered objects up to date, unsaved changes on top",
+        arguments: StoreKind.allCases)
+    func refreshRefetched(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let view = store.context
+        let ann = EmployeeEntity(context: view)
+        ann.name = "Ann"
+        ann.age = 30
+        let bob = EmployeeEntity(context: view)
+        bob.name = "Bob"
+        bob.age = 40
+        try view.save()
+
+        let other = store.container.newBackgroundContext()
+        for employee in try other.fetch(EmployeeEntity.fetchRequest()) { employee.age = (employee.age ?? 0) + 1 }
+        try other.save()
+
+        // By default a fetch leaves registered objects as they are.
+        let request = EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)])
+        #expect(!request.shouldRefreshRefetchedObjects)
+        #expect(try view.fetch(request).map(\.age) == [30, 40])
+
+        bob.name = "Robert"  // unsaved
+        let told = ObservedChange()
+        withObservationTracking {
+            _ = ann.age
+        } onChange: {
+            told.changed = true
+        }
+        request.shouldRefreshRefetchedObjects = true
+        let refreshed = try view.fetch(request)
+        #expect(refreshed.map(\.age) == [31, 41])
+        #expect(told.changed)
+        #expect(bob.name == "Robert")
+        #expect(bob.hasChanges)
+        #expect(!ann.hasChanges)
+        // The objects carry the rows' versions now: saving on top of the other context's change is no conflict.
+        try view.save()
+        let reread = try store.reopened().fetch(request)
+        #expect(reread.compactMap(\.name) == ["Ann", "Robert"])
+        #expect(reread.map(\.age) == [31, 41])
+    }
+
     @Test("Core Data's 0 is no limit and no offset; returnsObjectsAsFaults is accepted", arguments: StoreKind.allCases)
     func coreDataWindowSpellings(kind: StoreKind) throws {
         let store = try TestStore(kind, model: CompanyModel.model)
@@ -198,4 +244,9 @@ struct SortingTests {
             #expect(window.compactMap(\.name) == ["Eve", "Bob"], "saved: \(saved)")
         }
     }
+}
+
+/// Whether an observation tracking's `onChange` ran (it runs on the thread that changes the value: the test's).
+private final class ObservedChange: @unchecked Sendable {  // safe: written and read on the test's thread
+    var changed = false
 }
