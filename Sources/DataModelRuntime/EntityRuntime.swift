@@ -228,8 +228,10 @@ final class EntityRuntime {
     let rowColumns: [RowColumn]
     /// How each attribute is read from a row of ``selectColumnsSQL``.
     let attributeDecoding: [AttributeDecoding]
-    /// How each relationship is read from a row; set by ``ModelRuntime`` once destinations exist.
-    var relationshipDecoding: [RelationshipDecoding] = []
+    /// How each relationship is read from a row. A `let`, made here from the destinations' entity numbers: a row's
+    /// decoding reads it in place, where a `var` (set later by ``ModelRuntime``) was retained and released around
+    /// every row's relationships (the calls in between might have replaced it).
+    let relationshipDecoding: [RelationshipDecoding]
     /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name, in the order queries select
     /// them: last table column first (see ``resultIndex(ofRowColumn:)``).
     let rowColumnNames: [String]
@@ -272,7 +274,7 @@ final class EntityRuntime {
 
     init(
         description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout,
-        tableColumns: [ColumnLayout], storeNumber: Int
+        tableColumns: [ColumnLayout], entityNumbers: [String: Int], storeNumber: Int
     ) {
         self.description = description
         self.layout = layout
@@ -350,6 +352,25 @@ final class EntityRuntime {
             }
         }
         self.attributeDecoding = attributeDecoding
+        var keyColumns: [Int: Int32] = [:]
+        var entityColumns: [Int: Int32] = [:]
+        for (offset, column) in rowColumns.enumerated() {
+            switch column {
+            case .foreignKey(let relationship):
+                keyColumns[relationship] = Self.resultIndex(ofRowColumn: offset, count: rowColumns.count)
+            case .foreignEntity(let relationship):
+                entityColumns[relationship] = Self.resultIndex(ofRowColumn: offset, count: rowColumns.count)
+            default: continue
+            }
+        }
+        // A destination missing from the model is an error ``ModelRuntime`` reports; it decodes as no destination.
+        self.relationshipDecoding = relationshipDescriptions.enumerated().map { index, relationship in
+            if relationship.isToMany { return .toManyFault }
+            guard let key = keyColumns[index], let number = entityNumbers[relationship.destinationEntityName] else {
+                return .noDestination
+            }
+            return .toOne(keyColumn: key, entityColumn: entityColumns[index] ?? -1, destinationNumber: number)
+        }
         self.rowColumnNames = names.reversed()
         let table = SQLQuoting.identifier(layout.tableName)
         let quoted = names.map(SQLQuoting.identifier)
@@ -490,6 +511,11 @@ final class ModelRuntime {
         for entity in model.entities { descriptions[entity.name] = entity }
         var entities: [EntityRuntime] = []
         let reference = ModelReference(model)
+        // Each entity's number by name, for the to-ones' decoding (their destinations' numbers).
+        var entityNumbers: [String: Int] = [:]
+        for entityLayout in layout.entities where entityNumbers[entityLayout.name] == nil {
+            entityNumbers[entityLayout.name] = entityLayout.number
+        }
         for entityLayout in layout.entities {
             guard var description = descriptions[entityLayout.name] else { continue }
             description.modelReference = reference
@@ -503,7 +529,7 @@ final class ModelRuntime {
             entities.append(
                 EntityRuntime(
                     description: description, lineage: lineage, layout: entityLayout, tableColumns: tableColumns,
-                    storeNumber: storeNumber))
+                    entityNumbers: entityNumbers, storeNumber: storeNumber))
         }
         self.entities = entities
         callsLifecycleMethods = entities.contains { $0.callsLifecycleMethods }
@@ -534,23 +560,6 @@ final class ModelRuntime {
             }
             entity.relationships = runtimes
             for runtime in runtimes { entity.relationshipIndex[runtime.name] = runtime.index }
-            var keyColumns: [Int: Int32] = [:]
-            var entityColumns: [Int: Int32] = [:]
-            for (offset, column) in entity.rowColumns.enumerated() {
-                switch column {
-                case .foreignKey(let relationship): keyColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
-                case .foreignEntity(let relationship):
-                    entityColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
-                default: continue
-                }
-            }
-            entity.relationshipDecoding = runtimes.map { relationship in
-                if relationship.isToMany { return .toManyFault }
-                guard let key = keyColumns[relationship.index] else { return .noDestination }
-                return .toOne(
-                    keyColumn: key, entityColumn: entityColumns[relationship.index] ?? -1,
-                    destinationNumber: relationship.destination.number)
-            }
         }
         for entity in entities {
             for relationship in entity.relationships {

@@ -583,29 +583,38 @@ public final class ManagedObjectContext {
         var vacancy = ObjectTable.Vacancy()
         var arena = ObjectValueArena()
         while try statement.nextRow() {
-            guard let entity = rowEntity?.takeUnretainedValue() ?? runtime.entity(number: statement.int(at: 1)) else {
-                continue
-            }
-            let id = ObjectID(storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
-            if let existing = registered.find(id, orVacancy: &vacancy) {
-                if existing.isDeleted { continue }
-                if existing.isFault {
-                    decodeRow(statement, entity: entity, into: existing, arena: &arena)
-                    if objects == nil { loaded.append(existing) }
-                } else if let count = objects?.count {
-                    unread.append(count - start)
-                }
-                objects?.append(existing)
+            // The row's entity borrowed for the row (the model runtime owns every entity runtime): binding it
+            // retained and released it per row, 0.9 M of 105.4 M at 20,000 rows.
+            let entityReference: Unmanaged<EntityRuntime>
+            if let rowEntity {
+                entityReference = rowEntity
             } else {
-                let object = entity.objectType.init(
-                    ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                decodeRow(statement, entity: entity, into: object, arena: &arena)
-                registered.fill(vacancy, with: object)
-                // Optional chaining, not `if let`: binding the collector retains and releases it per row.
-                objects?.append(object)
-                if objects == nil { loaded.append(object) }
+                guard let entity = runtime.entity(number: statement.int(at: 1)) else { continue }
+                entityReference = Unmanaged.passUnretained(entity)
             }
-            list.append(id)
+            entityReference._withUnsafeGuaranteedRef { entity in
+                let id = ObjectID(
+                    storeNumber: storeNumber, entityNumber: entity.number, primaryKey: statement.int64(at: 0))
+                if let existing = registered.find(id, orVacancy: &vacancy) {
+                    if existing.isDeleted { return }
+                    if existing.isFault {
+                        decodeRow(statement, entity: entity, into: existing, arena: &arena)
+                        if objects == nil { loaded.append(existing) }
+                    } else if let count = objects?.count {
+                        unread.append(count - start)
+                    }
+                    objects?.append(existing)
+                } else {
+                    let object = entity.objectType.init(
+                        ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                    decodeRow(statement, entity: entity, into: object, arena: &arena)
+                    registered.fill(vacancy, with: object)
+                    // Optional chaining, not `if let`: binding the collector retains and releases it per row.
+                    objects?.append(object)
+                    if objects == nil { loaded.append(object) }
+                }
+                list.append(id)
+            }
         }
     }
 
