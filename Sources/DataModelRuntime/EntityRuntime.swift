@@ -84,6 +84,26 @@ final class RelationshipRuntime {
         destination.layout.hierarchyNumbers.count == 1 && destination.layout.rootEntityNumber == destination.number
     }
 
+    /// The destination's to-one whose foreign key ``loadSQL``'s `WHERE` tests, when every row the query reads is of
+    /// the destination entity (``destinationOwnsTable``) and that to-one's destination has no sub-entities (its
+    /// entity number is a constant of its decoding): its index, and the entity number its value gets. Every row
+    /// then holds the loading object's `Z_PK` in that column, so a load sets the to-one once per statement instead
+    /// of reading the column per row. `nil` for any other to-many.
+    lazy var rowsSharedToOne: (index: Int, entityNumber: Int)? = {
+        guard destinationOwnsTable, case .inverseForeignKey(_, let foreignKey)? = storage else { return nil }
+        let destination = destination
+        for (index, decoding) in destination.relationshipDecoding.enumerated() {
+            guard case .toOne(let keyColumn, let entityColumn, let number) = decoding else { continue }
+            // The result column `keyColumn` is ``EntityRuntime/rowColumnNames``' `keyColumn - 3`.
+            let offset = Int(keyColumn) - 3
+            guard destination.rowColumnNames.indices.contains(offset),
+                destination.rowColumnNames[offset] == foreignKey.column
+            else { continue }
+            return entityColumn < 0 ? (index, number) : nil
+        }
+        return nil
+    }()
+
     /// Loads the destinations of a to-many for one source `Z_PK` in one query, whole rows
     /// (`Z_PK, Z_ENT, Z_OPT` and the destination table's columns) so the objects need no
     /// further query: the relationship fault is fired in one batch. `Z_ENT` is the destination's number, as a
@@ -597,6 +617,7 @@ final class ModelRuntime {
             _ = entity.validatedRelationships
             for relationship in entity.relationships {
                 _ = relationship.loadSQL
+                _ = relationship.rowsSharedToOne
                 _ = relationship.joinDeleteOneSQL
             }
         }
