@@ -450,11 +450,14 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
     }
 
     /// Zeroes the tags of the block at `block`: every value is `null` / `toOne(nil)`, which needs no payload. A
-    /// word or two: stored one by one, not through `memset`.
+    /// word or two: stored one by one, not through `memset`. The first word is stored outright: a loop from the
+    /// first word was compiled into a call to `memset` for every block claimed (0.45 M of a 20,000-row fetch).
     @inline(__always)
     private static func zeroTags(of block: UnsafeMutablePointer<UInt64>, total: Int) {
-        var word = 0
         let words = tagWords(total)
+        guard words > 0 else { return }
+        block.initialize(to: 0)
+        var word = 1
         while word < words {
             (block + word).initialize(to: 0)
             word &+= 1
