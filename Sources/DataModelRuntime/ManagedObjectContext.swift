@@ -608,6 +608,10 @@ public final class ManagedObjectContext {
         let sharedIndex = rowEntity == nil ? -1 : sharedIndex
         var vacancy = ObjectTable.Vacancy()
         var arena = ObjectValueArena()
+        // The IDs gathered in a local array and handed to `list` when the loop ends (also by an error): appends to
+        // the `inout` list cost more per row (0.11 M of 100.2 M at 20,000 rows).
+        var ids: [ObjectID] = []
+        defer { list = ids }
         while try statement.nextRow() {
             // The row's entity borrowed for the row (the model runtime owns every entity runtime): binding it
             // retained and released it per row, 0.9 M of 105.4 M at 20,000 rows.
@@ -643,7 +647,7 @@ public final class ManagedObjectContext {
                     objects?.append(object)
                     if objects == nil { loaded.append(object) }
                 }
-                list.append(id)
+                ids.append(id)
             }
         }
     }
