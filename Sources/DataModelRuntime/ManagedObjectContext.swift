@@ -453,16 +453,19 @@ public final class ManagedObjectContext {
                 if index == sharedIndex {
                     values.initialize(relationship: index, to: .toOne(sharedID))
                 } else {
-                    values.initialize(relationship: index, to: relationshipValue(statement, relationships[index]))
+                    values.initialize(
+                        relationship: index,
+                        to: relationshipValue(statement, relationships[index], storeNumber: entity.storeNumber))
                 }
             }
         }
     }
 
+    /// A relationship's value in the current row of `statement`, of a row of an entity in store `storeNumber`.
     @inline(__always)
-    private func relationshipValue<Row: StoreRow>(_ statement: Row, _ decoding: RelationshipDecoding)
-        -> RelationshipValue
-    {
+    private func relationshipValue<Row: StoreRow>(
+        _ statement: Row, _ decoding: RelationshipDecoding, storeNumber: Int
+    ) -> RelationshipValue {
         switch decoding {
         case .toManyFault:
             return .toManyFault
@@ -470,10 +473,15 @@ public final class ManagedObjectContext {
             return .toOne(nil)
         case .toOne(let keyColumn, let entityColumn, let destinationNumber):
             guard let primaryKey = statement.nullableInt64(at: keyColumn) else { return .toOne(nil) }
+            guard entityColumn >= 0 else {
+                // A destination without sub-entities: its number is one of the model's, and its store the row's
+                // (every entity of a model runtime has its coordinator's store number), so the ID is made without
+                // looking the entity up per row (0.54 M of a 20,000-row fetch, two to-ones a row).
+                return .toOne(
+                    ObjectID(storeNumber: storeNumber, entityNumber: destinationNumber, primaryKey: primaryKey))
+            }
             let number =
-                entityColumn >= 0
-                ? statement.nullableInt64(at: entityColumn).map { Int(truncatingIfNeeded: $0) } ?? destinationNumber
-                : destinationNumber
+                statement.nullableInt64(at: entityColumn).map { Int(truncatingIfNeeded: $0) } ?? destinationNumber
             return .toOne(runtime.objectID(entityNumber: number, primaryKey: primaryKey))
         }
     }
