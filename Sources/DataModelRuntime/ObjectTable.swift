@@ -394,7 +394,9 @@ private struct ObjectList: ~Copyable {
     init() { base = .allocate(capacity: 16) }
 
     deinit {
-        base.deinitialize(count: count)
+        // One release per object, made here: `deinitialize(count:)` destroyed them through the runtime's generic array
+        // destroy, a value-witness call per object.
+        for index in 0..<count { (base + index).deinitialize(count: 1) }
         base.deallocate()
     }
 
