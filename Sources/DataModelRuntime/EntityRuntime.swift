@@ -107,14 +107,24 @@ final class RelationshipRuntime {
     /// Loads the destinations of a to-many for one source `Z_PK` in one query, whole rows
     /// (`Z_PK, Z_ENT, Z_OPT` and the destination table's columns) so the objects need no
     /// further query: the relationship fault is fired in one batch. `Z_ENT` is the destination's number, as a
-    /// constant, when the table holds no other entity (``destinationOwnsTable``).
+    /// constant, when the table holds no other entity (``destinationOwnsTable``), and the key back to the source a
+    /// `NULL` when its value is known per statement (``rowsSharedToOne``).
     lazy var loadSQL: String? = {
         let constantEntity = destinationOwnsTable ? String(destination.number) : nil
         let columns = ([#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + destination.rowColumnNames.map(SQLQuoting.identifier))
         switch storage {
         case .inverseForeignKey(let table, let foreignKey)?:
             let order = foreignKey.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
-            let selected = columns.enumerated().map { $0.offset == 1 ? constantEntity ?? $0.element : $0.element }
+            var selected = columns.enumerated().map { $0.offset == 1 ? constantEntity ?? $0.element : $0.element }
+            // The key the `WHERE` tests, when no row's decoding reads it (``rowsSharedToOne``), is selected as a
+            // constant: SQLite then evaluates it once per statement instead of reading the column of every row (2.9 M
+            // of 99.8 M at 20,000 rows).
+            if let shared = rowsSharedToOne,
+                case .toOne(let keyColumn, _, _) = destination.relationshipDecoding[shared.index],
+                selected.indices.contains(Int(keyColumn))
+            {
+                selected[Int(keyColumn)] = "NULL"
+            }
             return "SELECT " + selected.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " WHERE "
                 + SQLQuoting.identifier(foreignKey.column) + " = ? ORDER BY " + order + #""Z_PK""#
         case .joinTable(let join)?:
