@@ -84,17 +84,47 @@ final class RelationshipRuntime {
         destination.layout.hierarchyNumbers.count == 1 && destination.layout.rootEntityNumber == destination.number
     }
 
+    /// The destination's to-one whose foreign key ``loadSQL``'s `WHERE` tests, when every row the query reads is of
+    /// the destination entity (``destinationOwnsTable``) and that to-one's destination has no sub-entities (its
+    /// entity number is a constant of its decoding): its index, and the entity number its value gets. Every row
+    /// then holds the loading object's `Z_PK` in that column, so a load sets the to-one once per statement instead
+    /// of reading the column per row. `nil` for any other to-many.
+    lazy var rowsSharedToOne: (index: Int, entityNumber: Int)? = {
+        guard destinationOwnsTable, case .inverseForeignKey(_, let foreignKey)? = storage else { return nil }
+        let destination = destination
+        for (index, decoding) in destination.relationshipDecoding.enumerated() {
+            guard case .toOne(let keyColumn, let entityColumn, let number) = decoding else { continue }
+            // The result column `keyColumn` is ``EntityRuntime/rowColumnNames``' `keyColumn - 3`.
+            let offset = Int(keyColumn) - 3
+            guard destination.rowColumnNames.indices.contains(offset),
+                destination.rowColumnNames[offset] == foreignKey.column
+            else { continue }
+            return entityColumn < 0 ? (index, number) : nil
+        }
+        return nil
+    }()
+
     /// Loads the destinations of a to-many for one source `Z_PK` in one query, whole rows
     /// (`Z_PK, Z_ENT, Z_OPT` and the destination table's columns) so the objects need no
     /// further query: the relationship fault is fired in one batch. `Z_ENT` is the destination's number, as a
-    /// constant, when the table holds no other entity (``destinationOwnsTable``).
+    /// constant, when the table holds no other entity (``destinationOwnsTable``), and the key back to the source a
+    /// `NULL` when its value is known per statement (``rowsSharedToOne``).
     lazy var loadSQL: String? = {
         let constantEntity = destinationOwnsTable ? String(destination.number) : nil
         let columns = ([#""Z_PK""#, #""Z_ENT""#, #""Z_OPT""#] + destination.rowColumnNames.map(SQLQuoting.identifier))
         switch storage {
         case .inverseForeignKey(let table, let foreignKey)?:
             let order = foreignKey.orderColumn.map { SQLQuoting.identifier($0) + ", " } ?? ""
-            let selected = columns.enumerated().map { $0.offset == 1 ? constantEntity ?? $0.element : $0.element }
+            var selected = columns.enumerated().map { $0.offset == 1 ? constantEntity ?? $0.element : $0.element }
+            // The key the `WHERE` tests, when no row's decoding reads it (``rowsSharedToOne``), is selected as a
+            // constant: SQLite then evaluates it once per statement instead of reading the column of every row (2.9 M
+            // of 99.8 M at 20,000 rows).
+            if let shared = rowsSharedToOne,
+                case .toOne(let keyColumn, _, _) = destination.relationshipDecoding[shared.index],
+                selected.indices.contains(Int(keyColumn))
+            {
+                selected[Int(keyColumn)] = "NULL"
+            }
             return "SELECT " + selected.joined(separator: ", ") + " FROM " + SQLQuoting.identifier(table) + " WHERE "
                 + SQLQuoting.identifier(foreignKey.column) + " = ? ORDER BY " + order + #""Z_PK""#
         case .joinTable(let join)?:
@@ -228,8 +258,10 @@ final class EntityRuntime {
     let rowColumns: [RowColumn]
     /// How each attribute is read from a row of ``selectColumnsSQL``.
     let attributeDecoding: [AttributeDecoding]
-    /// How each relationship is read from a row; set by ``ModelRuntime`` once destinations exist.
-    var relationshipDecoding: [RelationshipDecoding] = []
+    /// How each relationship is read from a row. A `let`, made here from the destinations' entity numbers: a row's
+    /// decoding reads it in place, where a `var` (set later by ``ModelRuntime``) was retained and released around
+    /// every row's relationships (the calls in between might have replaced it).
+    let relationshipDecoding: [RelationshipDecoding]
     /// The table's columns after `Z_PK, Z_ENT, Z_OPT`, by name, in the order queries select
     /// them: last table column first (see ``resultIndex(ofRowColumn:)``).
     let rowColumnNames: [String]
@@ -272,7 +304,7 @@ final class EntityRuntime {
 
     init(
         description: EntityDescription, lineage: [EntityDescription], layout: EntityLayout,
-        tableColumns: [ColumnLayout], storeNumber: Int
+        tableColumns: [ColumnLayout], entityNumbers: [String: Int], storeNumber: Int
     ) {
         self.description = description
         self.layout = layout
@@ -350,6 +382,25 @@ final class EntityRuntime {
             }
         }
         self.attributeDecoding = attributeDecoding
+        var keyColumns: [Int: Int32] = [:]
+        var entityColumns: [Int: Int32] = [:]
+        for (offset, column) in rowColumns.enumerated() {
+            switch column {
+            case .foreignKey(let relationship):
+                keyColumns[relationship] = Self.resultIndex(ofRowColumn: offset, count: rowColumns.count)
+            case .foreignEntity(let relationship):
+                entityColumns[relationship] = Self.resultIndex(ofRowColumn: offset, count: rowColumns.count)
+            default: continue
+            }
+        }
+        // A destination missing from the model is an error ``ModelRuntime`` reports; it decodes as no destination.
+        self.relationshipDecoding = relationshipDescriptions.enumerated().map { index, relationship in
+            if relationship.isToMany { return .toManyFault }
+            guard let key = keyColumns[index], let number = entityNumbers[relationship.destinationEntityName] else {
+                return .noDestination
+            }
+            return .toOne(keyColumn: key, entityColumn: entityColumns[index] ?? -1, destinationNumber: number)
+        }
         self.rowColumnNames = names.reversed()
         let table = SQLQuoting.identifier(layout.tableName)
         let quoted = names.map(SQLQuoting.identifier)
@@ -490,6 +541,11 @@ final class ModelRuntime {
         for entity in model.entities { descriptions[entity.name] = entity }
         var entities: [EntityRuntime] = []
         let reference = ModelReference(model)
+        // Each entity's number by name, for the to-ones' decoding (their destinations' numbers).
+        var entityNumbers: [String: Int] = [:]
+        for entityLayout in layout.entities where entityNumbers[entityLayout.name] == nil {
+            entityNumbers[entityLayout.name] = entityLayout.number
+        }
         for entityLayout in layout.entities {
             guard var description = descriptions[entityLayout.name] else { continue }
             description.modelReference = reference
@@ -503,7 +559,7 @@ final class ModelRuntime {
             entities.append(
                 EntityRuntime(
                     description: description, lineage: lineage, layout: entityLayout, tableColumns: tableColumns,
-                    storeNumber: storeNumber))
+                    entityNumbers: entityNumbers, storeNumber: storeNumber))
         }
         self.entities = entities
         callsLifecycleMethods = entities.contains { $0.callsLifecycleMethods }
@@ -534,23 +590,6 @@ final class ModelRuntime {
             }
             entity.relationships = runtimes
             for runtime in runtimes { entity.relationshipIndex[runtime.name] = runtime.index }
-            var keyColumns: [Int: Int32] = [:]
-            var entityColumns: [Int: Int32] = [:]
-            for (offset, column) in entity.rowColumns.enumerated() {
-                switch column {
-                case .foreignKey(let relationship): keyColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
-                case .foreignEntity(let relationship):
-                    entityColumns[relationship] = entity.resultIndex(ofRowColumn: offset)
-                default: continue
-                }
-            }
-            entity.relationshipDecoding = runtimes.map { relationship in
-                if relationship.isToMany { return .toManyFault }
-                guard let key = keyColumns[relationship.index] else { return .noDestination }
-                return .toOne(
-                    keyColumn: key, entityColumn: entityColumns[relationship.index] ?? -1,
-                    destinationNumber: relationship.destination.number)
-            }
         }
         for entity in entities {
             for relationship in entity.relationships {
@@ -588,6 +627,7 @@ final class ModelRuntime {
             _ = entity.validatedRelationships
             for relationship in entity.relationships {
                 _ = relationship.loadSQL
+                _ = relationship.rowsSharedToOne
                 _ = relationship.joinDeleteOneSQL
             }
         }

@@ -182,6 +182,9 @@ struct ObjectTable: ~Copyable {
     /// The object registered under `id`; or `nil`, with `vacancy` set to where an object
     /// with that ID would go, for ``fill(_:with:)``: one lookup for a lookup that is followed by
     /// an insertion.
+    // Inlined into the row loops (a fetch's, a to-many load's), as is `fill(_:with:)`; their rare paths stay calls.
+    // Two calls per row cost about 30 instructions: 0.6 M of a 20,000-row fetch or traversal.
+    @inline(__always)
     mutating func find(_ id: ObjectID, orVacancy vacancy: inout Vacancy) -> ManagedObject? {
         if let place = directPlace(of: id) {
             if place != 0 { return members[Int(place) - 1] }
@@ -208,6 +211,7 @@ struct ObjectTable: ~Copyable {
 
     /// Adds `object` where ``find(_:orVacancy:)`` said it would go. When the table changed
     /// since, or `vacancy` was found for another ID, this is an ``insert(_:)``.
+    @inline(__always)
     mutating func fill(_ vacancy: Vacancy, with object: ManagedObject) {
         let id = object.objectID
         guard vacancy.generation == generation, vacancy.primaryKey == id.primaryKey,
@@ -394,7 +398,9 @@ private struct ObjectList: ~Copyable {
     init() { base = .allocate(capacity: 16) }
 
     deinit {
-        base.deinitialize(count: count)
+        // One release per object, made here: `deinitialize(count:)` destroyed them through the runtime's generic array
+        // destroy, a value-witness call per object.
+        for index in 0..<count { (base + index).deinitialize(count: 1) }
         base.deallocate()
     }
 

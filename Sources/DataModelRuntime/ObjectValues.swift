@@ -450,11 +450,14 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
     }
 
     /// Zeroes the tags of the block at `block`: every value is `null` / `toOne(nil)`, which needs no payload. A
-    /// word or two: stored one by one, not through `memset`.
+    /// word or two: stored one by one, not through `memset`. The first word is stored outright: a loop from the
+    /// first word was compiled into a call to `memset` for every block claimed (0.45 M of a 20,000-row fetch).
     @inline(__always)
     private static func zeroTags(of block: UnsafeMutablePointer<UInt64>, total: Int) {
-        var word = 0
         let words = tagWords(total)
+        guard words > 0 else { return }
+        block.initialize(to: 0)
+        var word = 1
         while word < words {
             (block + word).initialize(to: 0)
             word &+= 1
@@ -577,18 +580,34 @@ final class ObjectValueStorage: ManagedBuffer<ObjectValueCounts, UInt64> {
             let total = attributes + Int(header.pointee.relationshipCount)
             guard total > 0 else { return }
             let words = Self.blockWords(total)
+            let tagWords = Self.tagWords(total)
             for blockIndex in 0..<Int(header.pointee.usedBlocks) {
-                let first = Self.slot(0, total: total, UnsafeMutableRawPointer(elements + blockIndex &* words))
-                // Only payloads that hold references need anything: text, blobs and loaded to-manys.
-                for position in 0..<attributes {
-                    switch first.tag[position] {
-                    case 3: (first.payload + 16 * position).assumingMemoryBound(to: String.self).deinitialize(count: 1)
-                    case 4: (first.payload + 16 * position).assumingMemoryBound(to: Data.self).deinitialize(count: 1)
-                    default: break
+                let block = elements + blockIndex &* words
+                let payloads = UnsafeMutableRawPointer(block + tagWords)
+                // Only payloads that hold references need anything: text, blobs and loaded to-manys, the tags of 3
+                // or more. They are found a word of tags at a time (as in ``holdsReferences(_:total:)``: the high bit
+                // of each such tag's byte), and only they are visited: a test per value cost an employee's block
+                // about 74 instructions, 1.5 M of a 20,000-row fetch's teardown.
+                for word in 0..<tagWords {
+                    // Byte `i` of the word is tag `8 * word + i` on any host.
+                    let tags = UInt64(littleEndian: block[word])
+                    var marks = (tags &+ 0x7D7D_7D7D_7D7D_7D7D) & 0x8080_8080_8080_8080
+                    while marks != 0 {
+                        let byte = marks.trailingZeroBitCount &>> 3
+                        marks &= marks &- 1
+                        let position = word &* 8 &+ byte
+                        let tag = UInt8(truncatingIfNeeded: tags &>> UInt64(byte &* 8))
+                        let payload = payloads + 16 &* position
+                        if position < attributes {
+                            if tag == 3 {
+                                payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+                            } else if tag == 4 {
+                                payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+                            }
+                        } else if tag == 3 {
+                            payload.assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1)
+                        }
                     }
-                }
-                for position in attributes..<total where first.tag[position] == 3 {
-                    (first.payload + 16 * position).assumingMemoryBound(to: ObjectIDList.self).deinitialize(count: 1)
                 }
             }
         }

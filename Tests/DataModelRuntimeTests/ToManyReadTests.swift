@@ -52,6 +52,49 @@ enum ShelfModel {
         ])
 }
 
+// Stickers whose to-one points at a hierarchy: Board ← CorkBoard (one table), Board → stickers, Sticker.board → Board.
+// The stickers' table holds stickers only, but their to-one's key names a row of either entity, so it is read with its
+// `Z_ENT`.
+final class Sticker: ManagedObject {
+    var label: String? {
+        get { value(for: "label") }
+        set { setValue(newValue, for: "label") }
+    }
+    var board: Board? {
+        get { toOne(for: "board") }
+        set { setToOne(newValue, for: "board") }
+    }
+}
+
+class Board: ManagedObject {
+    var stickers: Set<Sticker> {
+        get { toManySet(for: "stickers") }
+        set { setToManySet(newValue, for: "stickers") }
+    }
+}
+
+final class CorkBoard: Board {}
+
+enum StickerModel {
+    static let model = ManagedObjectModel(
+        name: "Stickers",
+        entities: [
+            EntityDescription(
+                name: "Board", objectType: Board.self,
+                relationships: [
+                    RelationshipDescription(
+                        name: "stickers", destinationEntityName: "Sticker", inverseName: "board", isToMany: true)
+                ]),
+            EntityDescription(name: "CorkBoard", parentName: "Board", objectType: CorkBoard.self),
+            EntityDescription(
+                name: "Sticker", objectType: Sticker.self,
+                attributes: [AttributeDescription(name: "label", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "board", destinationEntityName: "Board", inverseName: "stickers")
+                ]),
+        ])
+}
+
 @Suite("To-many reads and inverse appends: object hashing, the load query, lists indexed on first use")
 struct ToManyReadTests {
     private static func id(_ primaryKey: Int64) -> ObjectID {
@@ -103,6 +146,70 @@ struct ToManyReadTests {
         let novels = try #require(shelves.runtime.entity(named: "Shelf")?.relationship(named: "novels"))
         #expect(!novels.destinationOwnsTable)
         #expect(novels.loadSQL?.hasPrefix(#"SELECT "Z_PK", "Z_ENT", "Z_OPT", "#) == true)
+    }
+
+    @Test(
+        "a to-many's rows get the to-one back to the loading object once per query, as each row's column reads it",
+        arguments: StoreKind.allCases)
+    func sharedToOne(kind: StoreKind) throws {
+        let company = try TestStore(kind, model: CompanyModel.model)
+        defer { company.cleanUp() }
+        let departments = company.makeDepartments(2)
+        let business = BusinessEntity(context: company.context)
+        for index in 0..<6 {
+            let employee = EmployeeEntity(context: company.context)
+            employee.name = "E\(index)"
+            employee.department = departments[index % 2]
+            if index < 3 { employee.business = business }
+        }
+        try company.context.save()
+        let reader = try company.reopened()
+        let employeeEntity = try #require(reader.runtime.entity(named: "EmployeeEntity"))
+        let departmentEntity = try #require(reader.runtime.entity(named: "DepartmentEntity"))
+        let employees = try #require(departmentEntity.relationship(named: "employees"))
+        let departmentIndex = try #require(employeeEntity.relationship(named: "department")?.index)
+        let businessIndex = try #require(employeeEntity.relationship(named: "business")?.index)
+        #expect(employees.rowsSharedToOne?.index == departmentIndex)
+        #expect(employees.rowsSharedToOne?.entityNumber == departmentEntity.number)
+        // The key the query tests is selected as a constant: the rows' decoding does not read it.
+        #expect(employees.loadSQL?.contains(", NULL") == true)
+        // The values set once per query are those a fetch of the same rows reads from their columns.
+        let fetcher = try company.reopened()
+        let fetched = try fetcher.fetch(EmployeeEntity.fetchRequest())
+        let byName = Dictionary(uniqueKeysWithValues: fetched.map { ($0.name ?? "", $0) })
+        for department in try reader.fetch(DepartmentEntity.fetchRequest()) {
+            #expect(department.employees.count == 3)
+            for employee in department.employees {
+                let other = try #require(byName[employee.name ?? ""])
+                #expect(employee.values[relationship: departmentIndex] == .toOne(department.objectID))
+                #expect(employee.values[relationship: departmentIndex] == other.values[relationship: departmentIndex])
+                #expect(employee.values[relationship: businessIndex] == other.values[relationship: businessIndex])
+                #expect(employee.department === department && !employee.hasChanges)
+            }
+        }
+        #expect(!reader.hasChanges)
+
+        // A to-one whose destination has sub-entities reads its `Z_ENT` per row: not shared.
+        let boards = try TestStore(kind, model: StickerModel.model)
+        defer { boards.cleanUp() }
+        let cork = CorkBoard(context: boards.context)
+        let plain = Board(context: boards.context)
+        for (index, board) in [cork, plain, cork].enumerated() {
+            let sticker = Sticker(context: boards.context)
+            sticker.label = "S\(index)"
+            sticker.board = board
+        }
+        try boards.context.save()
+        let boardReader = try boards.reopened()
+        let stickers = try #require(boardReader.runtime.entity(named: "Board")?.relationship(named: "stickers"))
+        #expect(stickers.destinationOwnsTable && stickers.rowsSharedToOne == nil)
+        #expect(stickers.loadSQL?.contains("NULL") == false)
+        let read = try boardReader.fetch(FetchRequest<Board>(entityName: "Board"))
+        let readCork = try #require(read.first { $0 is CorkBoard })
+        #expect(Set(readCork.stickers.compactMap(\.label)) == ["S0", "S2"])
+        #expect(readCork.stickers.allSatisfy { $0.board === readCork })
+        let readPlain = try #require(read.first { !($0 is CorkBoard) })
+        #expect(readPlain.stickers.compactMap(\.label) == ["S1"] && readPlain.stickers.first?.board === readPlain)
     }
 
     @Test("to-manys read from the store hold their objects, of their classes", arguments: StoreKind.allCases)
