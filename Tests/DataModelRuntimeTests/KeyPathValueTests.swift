@@ -100,7 +100,7 @@ struct KeyPathValueTests {
         let ann = try #require(employees.first { $0.name == "Ann" })
         #expect(ann.objectIDs(forRelationshipNamed: "department") == [research.objectID])
         #expect(!ann.hasFault(forRelationshipNamed: "department"))
-        #expect(try #require(context.registeredObject(for: research.objectID)) === research)
+        #expect(context.registeredObject(for: research.objectID) === research)
 
         let fresh = try store.reopened()
         let freshAnn = try #require(
