@@ -255,9 +255,11 @@ extension ManagedObjectContext {
                     throw .unknownProperty(entity: entity.name, property: name)
                 }
                 let type = entity.attributes[index].type
-                if Self.isNoValue(value) {
+                guard let value = ManagedObjectContext.unwrapped(value) else {
                     assign(.null, toAttribute: index, column: column)
-                } else if let stored = ManagedObject.primitiveValue(value, as: type) {
+                    continue
+                }
+                if let stored = ManagedObject.primitiveValue(value, as: type) {
                     assign(stored, toAttribute: index, column: column)
                 } else {
                     throw .invalidFetchRequest(
@@ -306,15 +308,6 @@ extension ManagedObjectContext {
             coordinator.post(changes, from: inbox)
             return BatchResult(objectIDs: ids, changes: changes, resultType: request.resultType)
         }
-    }
-}
-
-extension ManagedObjectContext {
-    /// Whether `value` stands for no value: `NSNull()`, or an optional holding `nil`.
-    fileprivate static func isNoValue(_ value: Any) -> Bool {
-        if value is NSNull { return true }
-        let mirror = Mirror(reflecting: value)
-        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 }
 

@@ -38,12 +38,13 @@ extension ManagedObject {
         target.setValue(value, forKey: last)
     }
 
-    /// Sets each key of `keyedValues` (`NSObject.setValuesForKeys(_:)`); `NSNull()` clears a property.
+    /// Sets each key of `keyedValues` (`NSObject.setValuesForKeys(_:)`); `NSNull()` or an empty optional clears a
+    /// property.
     public func setValuesForKeys(_ keyedValues: [String: Any]) {
         // In key order: the same dictionary changes the object the same way every time (relationships' inverses,
         // undo steps).
         for (key, value) in keyedValues.sorted(by: { $0.key < $1.key }) {
-            setValue(value is NSNull ? nil : value, forKey: key)
+            setValue(ManagedObjectContext.unwrapped(value), forKey: key)
         }
     }
 
@@ -159,9 +160,7 @@ extension ManagedObject {
     /// destinations were not read yet, a to-one whose destination is a fault or not registered, or any relationship
     /// of an object that is a fault itself. Asking loads nothing.
     public func hasFault(forRelationshipNamed name: String) -> Bool {
-        guard let relationship = relationship(name) else {
-            preconditionFailure(KeyValueError.unknownKey(entity: entityRuntime.name, key: name).description)
-        }
+        let relationship = relationshipOrStop(name)
         let index = relationship.index
         guard !isFault, values.relationshipIndices.contains(index) else { return true }
         if relationship.isToMany { return values.isToManyFault(index) }
@@ -173,9 +172,7 @@ extension ManagedObject {
     /// The IDs of relationship `name`'s destinations (Core Data's `objectIDs(forRelationshipNamed:)`), in order for
     /// an ordered to-many, without making their objects: a to-many not loaded yet is read from the store.
     public func objectIDs(forRelationshipNamed name: String) -> [ObjectID] {
-        guard let relationship = relationship(name) else {
-            preconditionFailure(KeyValueError.unknownKey(entity: entityRuntime.name, key: name).description)
-        }
+        let relationship = relationshipOrStop(name)
         switch relationshipValue(relationship) {
         case .toOne(let id)?: return id.map { [$0] } ?? []
         case .toMany(let list)?: return list.ids

@@ -125,13 +125,8 @@ extension ManagedObject {
             guard fetchedPropertyDescription(key) != nil else { throw .unknownKey(entity: entity.name, key: key) }
             throw .readOnly(entity: entity.name, key: key, reason: "it is a fetched property, which is read-only")
         }
-        let destination = relationship.destination
         func check(_ object: ManagedObject) throws(KeyValueError) {
-            guard destination.includes(object.entityRuntime) else {
-                throw .wrongType(
-                    entity: entity.name, key: key, expected: "objects of \(destination.name)",
-                    got: "an object of \(object.entity.name)")
-            }
+            try checkDestination(object, of: relationship, key: key)
         }
         if !relationship.isToMany {
             guard let value else {
@@ -165,6 +160,19 @@ extension ManagedObject {
             setToManyArray(objects, for: key)
         } else {
             setToManySet(Set(objects), for: key)
+        }
+    }
+
+    /// Throws ``KeyValueError/wrongType(entity:key:expected:got:)`` unless `object` is of relationship `key`'s
+    /// destination entity (or one of its sub-entities).
+    final func checkDestination(_ object: ManagedObject, of relationship: RelationshipRuntime, key: String)
+        throws(KeyValueError)
+    {
+        let destination = relationship.destination
+        guard destination.includes(object.entityRuntime) else {
+            throw .wrongType(
+                entity: entity.name, key: key, expected: "objects of \(destination.name)",
+                got: "an object of \(object.entity.name)")
         }
     }
 

@@ -30,9 +30,7 @@ extension ManagedObject {
     /// The to-many relationship `key`, ordered or not as asked; stops the program otherwise.
     private func toManyRelationship(_ key: String, ordered: Bool) -> RelationshipRuntime {
         let entityName = entityRuntime.name
-        guard let relationship = relationship(key) else {
-            preconditionFailure(KeyValueError.unknownKey(entity: entityName, key: key).description)
-        }
+        let relationship = relationshipOrStop(key)
         guard relationship.isToMany else {
             preconditionFailure("\(entityName).\(key) is a to-one relationship: set it with setValue(_:forKey:)")
         }
@@ -54,13 +52,13 @@ public class MutableToManyCollection: CustomStringConvertible {
     public let owner: ManagedObject
     /// The relationship's name.
     public let key: String
-    /// The relationship's destination entity (it and its sub-entities are accepted).
-    let destination: EntityRuntime
+    /// The relationship (its destination entity and sub-entities are accepted).
+    let relationship: RelationshipRuntime
 
     init(owner: ManagedObject, key: String, relationship: RelationshipRuntime) {
         self.owner = owner
         self.key = key
-        destination = relationship.destination
+        self.relationship = relationship
     }
 
     /// The destinations, in the relationship's order (any order for an unordered one).
@@ -86,22 +84,17 @@ public class MutableToManyCollection: CustomStringConvertible {
 
     /// `value` as an object the relationship takes; stops the program otherwise (Core Data raises).
     func accepted(_ value: Any) -> ManagedObject {
-        let entityName = owner.entityRuntime.name
-        guard let candidate = value as? ManagedObject else {
-            preconditionFailure(
-                KeyValueError.wrongType(
-                    entity: entityName, key: key, expected: "objects of \(destination.name)",
-                    got: String(describing: type(of: value))
-                ).description)
+        do throws(KeyValueError) {
+            guard let candidate = value as? ManagedObject else {
+                throw KeyValueError.wrongType(
+                    entity: owner.entityRuntime.name, key: key, expected: "objects of \(relationship.destination.name)",
+                    got: String(describing: type(of: value)))
+            }
+            try owner.checkDestination(candidate, of: relationship, key: key)
+            return candidate
+        } catch {
+            preconditionFailure(error.description)
         }
-        guard destination.includes(candidate.entityRuntime) else {
-            preconditionFailure(
-                KeyValueError.wrongType(
-                    entity: entityName, key: key, expected: "objects of \(destination.name)",
-                    got: "an object of \(candidate.entityRuntime.name)"
-                ).description)
-        }
-        return candidate
     }
 
     /// The objects of `values` (any sequence: an array, a `Set<AnyHashable>`, a `Set` of a generated class), each

@@ -179,6 +179,14 @@ extension ManagedObject {
         entityReference._withUnsafeGuaranteedRef { $0.relationship(named: key) }
     }
 
+    /// The relationship `key`; stops the program when the entity has none, as ``value(forKey:)`` does.
+    final func relationshipOrStop(_ key: String) -> RelationshipRuntime {
+        guard let relationship = relationship(key) else {
+            preconditionFailure(KeyValueError.unknownKey(entity: entityRuntime.name, key: key).description)
+        }
+        return relationship
+    }
+
     /// ``relationship(_:)``, not retained: the entity's runtime owns its relationships, and `shared` keeps the
     /// entity alive.
     @inline(__always)
