@@ -79,7 +79,8 @@ extension EntityContext: KeyedMustacheObject {
             fetchRequestTemplates,
             // The runtime flavor's keys.
             entityNameLiteral, parentNameLiteral, objectTypeName, uniquenessConstraintsLiteral, fetchIndexes,
-            declaresFetchRequest, describeFunctionName, keyPathProperties, renamingIdentifierLiteral
+            declaresFetchRequest, describeFunctionName, keyPathProperties, renamingIdentifierLiteral, hasFields, fields,
+            lineageFields, fieldLayoutLiteral
     }
 
     /// The table of ``Key``'s names.
@@ -103,6 +104,10 @@ extension EntityContext: KeyedMustacheObject {
         case .fetchIndexes: return runtime.map { .array($0.fetchIndexes.map { .object(FetchIndexObject($0)) }) }
         case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
         case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
+        case .hasFields: return runtime.map { _ in .bool(fields != nil) }
+        case .fields: return runtime.map { _ in .array((fields?.own ?? []).map { .object(FieldObject($0)) }) }
+        case .lineageFields:
+            return runtime.map { _ in .array((fields?.lineage ?? []).map { .object(FieldObject($0)) }) }
         default: return writtenValue(for: known)
         }
     }
@@ -128,8 +133,11 @@ extension EntityContext: KeyedMustacheObject {
         case .renamingIdentifierLiteral:
             guard let runtime, runtime.renamingIdentifier != nil else { return .absent }
             runtime.writeText(for: known, to: &output)
-        case .fetchIndexes, .declaresFetchRequest, .keyPathProperties:
+        case .fetchIndexes, .declaresFetchRequest, .keyPathProperties, .hasFields, .fields, .lineageFields:
             return runtime == nil ? .absent : .notText
+        case .fieldLayoutLiteral:
+            guard let fields else { return .absent }
+            output.append(fields.layoutLiteral)
         }
         return .written
     }
@@ -142,7 +150,8 @@ extension AttributeContext: KeyedMustacheObject {
         case `name`, swiftName, attributeType, swiftType, isOptional, isTransient, isScalar,
             // The runtime flavor's keys.
             nameLiteral, runtimeAttributeType, runtimeGetter, runtimeSetter, isDerived, isIndexed,
-            defaultValueLiteral, minValueLiteral, maxValueLiteral, regularExpressionLiteral, descriptionArguments
+            defaultValueLiteral, minValueLiteral, maxValueLiteral, regularExpressionLiteral, descriptionArguments,
+            readsField, fieldValue, fieldName, fieldIndex
     }
 
     /// The table of ``Key``'s names.
@@ -156,6 +165,8 @@ extension AttributeContext: KeyedMustacheObject {
         case .isScalar: return .bool(isScalar)
         case .isDerived: return runtime.map { .bool($0.isDerived) }
         case .isIndexed: return runtime.map { .bool($0.isIndexed) }
+        case .readsField: return runtime.map { _ in .bool(readsField) }
+        case .fieldIndex: return field.map { .int($0.fieldIndex) }
         default: return writtenValue(for: known)
         }
     }
@@ -168,7 +179,14 @@ extension AttributeContext: KeyedMustacheObject {
         case .attributeType: output.append(attributeType)
         case .swiftType: output.append(swiftType)
         case .isOptional, .isTransient, .isScalar: return .notText
-        case .isDerived, .isIndexed: return runtime == nil ? .absent : .notText
+        case .isDerived, .isIndexed, .readsField: return runtime == nil ? .absent : .notText
+        case .fieldIndex: return field == nil ? .absent : .notText
+        case .fieldValue:
+            guard field != nil else { return .absent }
+            output.append(fieldValue)
+        case .fieldName:
+            guard let field else { return .absent }
+            output.append(field.fieldName)
         case .nameLiteral, .runtimeAttributeType, .runtimeGetter, .runtimeSetter, .defaultValueLiteral,
             .minValueLiteral, .maxValueLiteral, .regularExpressionLiteral, .descriptionArguments:
             guard let runtime else { return .absent }
@@ -189,7 +207,7 @@ extension RelationshipContext: KeyedMustacheObject {
             replaceObjectSelector, replaceAtIndexesSelector,
             // The runtime flavor's keys.
             nameLiteral, destinationNameLiteral, inverseNameLiteral, runtimeGetter, runtimeSetter, deleteRule,
-            isTransient, minCount, maxCount, descriptionArguments
+            isTransient, minCount, maxCount, descriptionArguments, readsField, fieldName, fieldIndex
     }
 
     /// The table of ``Key``'s names.
@@ -205,6 +223,8 @@ extension RelationshipContext: KeyedMustacheObject {
         case .isTransient: return runtime.map { .bool($0.isTransient) }
         case .minCount: return runtime.map { .int($0.minCount) }
         case .maxCount: return runtime.map { .int($0.maxCount) }
+        case .readsField: return runtime.map { _ in .bool(field != nil) }
+        case .fieldIndex: return field.map { .int($0.fieldIndex) }
         default: return writtenValue(for: known)
         }
     }
@@ -230,7 +250,11 @@ extension RelationshipContext: KeyedMustacheObject {
             .insertAtIndexesSelector, .removeAtIndexesSelector, .replaceObjectSelector, .replaceAtIndexesSelector:
             writeAccessorName(known, to: &output)
         case .isToMany, .isToOne, .isOrdered, .isOptional: return .notText
-        case .isTransient, .minCount, .maxCount: return runtime == nil ? .absent : .notText
+        case .isTransient, .minCount, .maxCount, .readsField: return runtime == nil ? .absent : .notText
+        case .fieldIndex: return field == nil ? .absent : .notText
+        case .fieldName:
+            guard let field else { return .absent }
+            output.append(field.fieldName)
         case .nameLiteral, .destinationNameLiteral, .inverseNameLiteral, .runtimeGetter, .runtimeSetter, .deleteRule,
             .descriptionArguments:
             guard let runtime else { return .absent }
@@ -320,6 +344,35 @@ final class KeyPathObject: KeyedMustacheObject {
         switch known {
         case .swiftName: output.append(context.swiftName)
         case .nameLiteral: output.append(context.nameLiteral)
+        }
+        return .written
+    }
+}
+
+/// A field of a generated runtime class (``FieldContext``).
+final class FieldObject: KeyedMustacheObject {
+    let context: FieldContext
+
+    init(_ context: FieldContext) {
+        self.context = context
+    }
+
+    enum Key: String, CaseIterable, Sendable {
+        case fieldName, fieldType, fieldKind, fieldIndex
+    }
+
+    static let keys = makeKeys()
+
+    func value(for known: Key) -> MustacheValue? {
+        known == .fieldIndex ? .int(context.fieldIndex) : writtenValue(for: known)
+    }
+
+    func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
+        switch known {
+        case .fieldName: output.append(context.fieldName)
+        case .fieldType: output.append(context.fieldType)
+        case .fieldKind: output.append(context.fieldKind)
+        case .fieldIndex: return .notText
         }
         return .written
     }

@@ -77,6 +77,8 @@ public final class EntityContext: Sendable {
     public let fetchRequestTemplates: [FetchRequestTemplateContext]
     /// Keys of the `runtime` flavor (see `RuntimeTemplateContext.swift`).
     public let runtime: RuntimeEntityContext?
+    /// The fields of the generated class (runtime flavor, see ``FieldPlanner``), or `nil`.
+    let fields: EntityFields?
 
     /// The lists as template values, made once: every template rendering the entity shares them.
     let attributeValues: [MustacheValue]
@@ -106,6 +108,7 @@ public final class EntityContext: Sendable {
         fetchedProperties = parts.fetchedProperties
         fetchRequestTemplates = parts.fetchRequestTemplates
         self.runtime = runtime
+        fields = parts.fields
         attributeValues = parts.attributes.map { .object($0) }
         relationshipValues = parts.relationships.map { .object($0) }
         var toMany: [MustacheValue] = []
@@ -136,6 +139,8 @@ struct EntityParts {
     var relationships: [RelationshipContext]
     var fetchedProperties: [FetchedPropertyContext]
     var fetchRequestTemplates: [FetchRequestTemplateContext] = []
+    /// The fields of the generated class, when it keeps fetched rows in fields (``FieldPlanner``).
+    var fields: EntityFields?
 }
 
 /// One attribute as templates see it.
@@ -156,10 +161,12 @@ public final class AttributeContext: Sendable {
     public let isScalar: Bool
     /// Keys of the `runtime` flavor.
     public let runtime: RuntimeAttributeContext?
+    /// The field the generated class keeps the attribute's fetched value in (runtime flavor; see ``FieldPlanner``).
+    public let field: FieldContext?
 
     init(
         name: String, swiftName: String, attributeType: String, swiftType: String, isOptional: Bool,
-        isTransient: Bool, isScalar: Bool, runtime: RuntimeAttributeContext?
+        isTransient: Bool, isScalar: Bool, runtime: RuntimeAttributeContext?, field: FieldContext? = nil
     ) {
         self.name = name
         self.swiftName = swiftName
@@ -169,6 +176,25 @@ public final class AttributeContext: Sendable {
         self.isTransient = isTransient
         self.isScalar = isScalar
         self.runtime = runtime
+        self.field = field
+    }
+
+    /// This attribute with `field`.
+    func with(field: FieldContext?) -> AttributeContext {
+        AttributeContext(
+            name: name, swiftName: swiftName, attributeType: attributeType, swiftType: swiftType,
+            isOptional: isOptional, isTransient: isTransient, isScalar: isScalar, runtime: runtime, field: field)
+    }
+
+    /// Whether the generated getter reads the field while the object holds its fetched row: a field, read through
+    /// the runtime's `value(for:)` (a `Codable` value is decoded from the values).
+    public var readsField: Bool { field != nil && runtime?.usesCodable == false }
+
+    /// The getter's expression for the field (`fieldValue(_nameField)`, with `?? .emptyValue` for a non-optional
+    /// property).
+    public var fieldValue: String {
+        guard let field else { return "" }
+        return "fieldValue(" + field.fieldName + ")" + (swiftType.hasSuffix("?") ? "" : " ?? .emptyValue")
     }
 }
 
@@ -196,12 +222,15 @@ public final class RelationshipContext: Sendable {
     public let runtime: RuntimeRelationshipContext?
     /// The flavor's collection type names, shared by the model's relationships.
     let typeNames: RelationshipTypeNames
+    /// The field the generated class keeps a fetched to-one's destination key in (runtime flavor).
+    public let field: FieldContext?
 
     init(
         name: String, swiftName: String, destinationEntityName: String, destinationClassName: String,
         inverseName: String, isToMany: Bool, isOrdered: Bool, isOptional: Bool, typeNames: RelationshipTypeNames,
-        runtime: RuntimeRelationshipContext?
+        runtime: RuntimeRelationshipContext?, field: FieldContext? = nil
     ) {
+        self.field = field
         self.name = name
         self.swiftName = swiftName
         self.capitalizedName = ModelNaming.capitalized(name)
@@ -213,6 +242,14 @@ public final class RelationshipContext: Sendable {
         self.isOptional = isOptional
         self.typeNames = typeNames
         self.runtime = runtime
+    }
+
+    /// This relationship with `field`.
+    func with(field: FieldContext?) -> RelationshipContext {
+        RelationshipContext(
+            name: name, swiftName: swiftName, destinationEntityName: destinationEntityName,
+            destinationClassName: destinationClassName, inverseName: inverseName, isToMany: isToMany,
+            isOrdered: isOrdered, isOptional: isOptional, typeNames: typeNames, runtime: runtime, field: field)
     }
 
     // Types, accessor names and selectors are derived when a template asks for them: the default templates
@@ -357,6 +394,8 @@ public struct TemplateContextBuilder: Sendable {
         }
         let entities: [EntityContext]
         if options.flavor == .runtime {
+            FieldPlanner(names: names, parents: model.entities.map(\.parentEntity), parentNames: parentNames)
+                .assignFields(to: &parts)
             let runtime = RuntimeContextBuilder(model: model, names: names).entityContexts(parts)
             entities = parts.indices.map { EntityContext(parts[$0], runtime: runtime[$0]) }
         } else {

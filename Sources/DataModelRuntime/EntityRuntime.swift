@@ -297,6 +297,14 @@ final class EntityRuntime {
     /// rows are all of this entity: one column fewer to read per row.
     let selectColumnsOfEntitySQL: String
     let tableName: String
+    /// The result column of each attribute, then of each relationship's key (-1 where none), when the entity's class
+    /// keeps fetched rows in fields (``ManagedObject/fieldLayout`` fits the entity); `nil` otherwise. Owned here,
+    /// read in place by every fetched row of the entity.
+    let fieldColumns: UnsafePointer<Int32>?
+    /// The attributes without a column whose model default is not `null`, and the to-manys: what values made from
+    /// fields start with besides the fields (``ManagedObject/writeFieldsToValues()``).
+    let fieldConstants: [(index: Int, value: PrimitiveValue)]
+    let fieldToManys: [Int]
     /// Whether the entity's objects may override the lifecycle methods (``ManagedObject/awakeFromFetch()`` …): their
     /// class is not `ManagedObject`, and it or an ancestor entity's class is not a generated one
     /// (``EntityDescription/hasGeneratedClass``). The runtime calls the methods only then.
@@ -442,6 +450,23 @@ final class EntityRuntime {
             "SELECT " + ([#""Z_PK""#, String(layout.number), #""Z_OPT""#] + quoted.reversed()).joined(separator: ", ")
             + " FROM \(table)"
         selectByPrimaryKeySQL = selectColumnsSQL + #" WHERE "Z_PK" = ?"#
+        if let columns = FieldLayout.columns(
+            description.objectType.fieldLayout, attributes: attributes, decoding: attributeDecoding,
+            relationships: relationshipDescriptions, relationshipDecoding: relationshipDecoding)
+        {
+            let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: max(columns.count, 1))
+            pointer.initialize(from: columns, count: columns.count)
+            fieldColumns = UnsafePointer(pointer)
+        } else {
+            fieldColumns = nil
+        }
+        var fieldConstants: [(index: Int, value: PrimitiveValue)] = []
+        for (index, decoding) in attributeDecoding.enumerated() {
+            if case .constant(let value) = decoding, value != .null { fieldConstants.append((index, value)) }
+        }
+        self.fieldConstants = fieldConstants
+        let descriptions = relationshipDescriptions
+        fieldToManys = descriptions.indices.filter { descriptions[$0].isToMany }
     }
 
     /// The result column of row column `offset` (an index of ``rowColumns``) in a query selecting
@@ -467,6 +492,7 @@ final class EntityRuntime {
     deinit {
         attributeNames.deallocate()
         relationshipNames.deallocate()
+        fieldColumns?.deallocate()
     }
 
     /// `UPDATE … SET "Z_OPT" = ?, <the columns of `mask`> = ? … WHERE "Z_PK" = ? AND "Z_OPT" = ?`:

@@ -87,8 +87,25 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     // Hot stored properties skip dynamic exclusivity checks: objects are confined to their
     // context's isolation domain and no accessor holds an access across a call that could
     // touch the same property.
-    /// The attribute and relationship values; empty while the object is a fault.
-    @exclusivity(unchecked) var values: ObjectValues
+    /// The attribute and relationship values; empty while the object is a fault, or while it holds its fetched row in
+    /// the fields of its generated class (``holdsFields``), which the first use of ``values`` turns into values.
+    @inline(__always)
+    var values: ObjectValues {
+        _read {
+            if holdsFields { writeFieldsToValues() }
+            yield valueBlock
+        }
+        _modify {
+            if holdsFields { writeFieldsToValues() }
+            yield &valueBlock
+        }
+        set {
+            holdsFields = false
+            valueBlock = newValue
+        }
+    }
+    /// What ``values`` reads: only up to date while ``holdsFields`` is not set.
+    @exclusivity(unchecked) var valueBlock: ObjectValues
     /// The committed values, taken before the first change: for rollback, for writing only
     /// the changed columns, and for join table differences. Shares ``values``' buffer until
     /// the first change copies it.
@@ -109,6 +126,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     @exclusivity(unchecked) var isInvalid = false
 
+    /// Set while the object's values are the row a fetch read into the fields of its generated class
+    /// (``readFields(from:)``) and not in ``values`` yet.
+    @exclusivity(unchecked) var holdsFields = false
+
     /// Whether the object's values are not loaded yet; any access loads them.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// Whether the object was inserted and not saved yet.
@@ -128,11 +149,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         // (every generated object is set right after it is made), after retaining the shared defaults here and
         // failing the uniqueness check there. Objects whose values the caller sets next share them.
         if seed.isFault {
-            values = ObjectValues()
+            valueBlock = ObjectValues()
         } else if seed.copiesDefaults {
-            values = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues.uniqueCopy() }
+            valueBlock = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues.uniqueCopy() }
         } else {
-            values = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues }
+            valueBlock = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues }
         }
     }
 
@@ -155,6 +176,18 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         context.register(inserted: self)
         if entity.callsLifecycleMethods { awakeFromInsert() }
     }
+
+    // MARK: Fields (see ManagedObject+Fields.swift)
+
+    /// The fields the class keeps a fetched row in, or `nil` for none (the default). Generated classes override it.
+    open class var fieldLayout: FieldLayout? { nil }
+
+    /// Reads the current row of a fetch into the class's fields. Generated classes override it; the runtime calls it
+    /// only when ``fieldLayout`` fits the entity (``EntityRuntime/fieldColumns``).
+    open func readFields(from row: FieldReader) {}
+
+    /// Writes the class's fields into the object's values. Generated classes override it.
+    open func writeFields(to writer: FieldWriter) {}
 
     // MARK: Lifecycle (see ManagedObject+Lifecycle.swift)
 
@@ -524,6 +557,10 @@ final class ContextShared {
     @exclusivity(unchecked) var recordsUndo = false
     /// Set while objects run `awakeFromFetch()`: their changes are not recorded (``ManagedObject/willChange()``).
     @exclusivity(unchecked) var suspendsChangeProcessing = false
+    /// Where objects of the context put their values when they turn their fields into values
+    /// (``ManagedObject/writeFieldsToValues()``): blocks of shared buffers, as a fetch's, so that the first change of
+    /// each of many fetched objects costs one allocation (its own copy), not two.
+    @exclusivity(unchecked) var fieldArena = ObjectValueArena()
     /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
     /// an object goes away.
     @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]

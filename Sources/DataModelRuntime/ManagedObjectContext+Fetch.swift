@@ -532,7 +532,7 @@ extension ManagedObjectContext {
                 storeNumber: storeNumber, entityNumber: number, primaryKey: primaryKey)
             if let object = registered.find(id, orVacancy: &vacancy) {
                 if object.isFault && batchSize == nil {
-                    decodeRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
+                    readRow(statement, entity: object.entityRuntime, into: object, arena: &arena)
                 } else {
                     // A registered object's row that moved on since the object read it (its `Z_OPT` changed), kept
                     // for the refresh the request asks for.
@@ -564,11 +564,30 @@ extension ManagedObjectContext {
                 object.faultBatch = batch
                 unread.append(objects.count)
             } else {
-                decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
+                readRow(statement, entity: rowEntity, into: object, arena: &arena)
             }
             registered.fill(vacancy, with: object)
             objects.append(object)
         }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Fills `object` (new, or a fault) from the current row of a fetch: into the fields of its class when the entity
+    /// has them (``EntityRuntime/fieldColumns``), else into its values in the next block of `arena`.
+    @inline(__always)
+    fileprivate func readRow<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        guard let columns = entity.fieldColumns else {
+            decodeRow(statement, entity: entity, into: object, arena: &arena)
+            return
+        }
+        object.readFields(
+            from: FieldReader(statement.fieldSource, columns: columns, attributeCount: entity.attributes.count))
+        object.holdsFields = true
+        object.version = statement.int64(at: 2)
+        object.isFault = false
     }
 }
 

@@ -521,7 +521,7 @@ public final class ManagedObjectContext {
     /// and the two limits (maybe out of range) need the storage class, and a REAL then reads
     /// as its integral part, or `NULL` when it has none.
     @inline(__always)
-    private static func readInteger<Row: StoreRow>(_ statement: Row, at index: Int32) -> PrimitiveValue {
+    static func readInteger<Row: StoreRow>(_ statement: Row, at index: Int32) -> PrimitiveValue {
         let value = statement.int64(at: index)
         guard value == 0 || value == .max || value == .min else { return .integer(value) }
         switch statement.storageClass(at: index) {

@@ -338,6 +338,8 @@ protocol StoreRow: AnyObject {
     func double(at index: Int32) -> Double
     func string(at index: Int32) -> String?
     func data(at index: Int32) -> Data?
+    /// The statement as a ``FieldReader`` reads it.
+    var fieldSource: FieldReader.Source { get }
 }
 
 extension Statement: StoreRow {

@@ -3,4 +3,19 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `DepartmentEntity` entity.
-public final class DepartmentEntity: ManagedObject {}
+public final class DepartmentEntity: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _nameField: String?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.text("name")], relationships: [.toMany("businesses"), .toMany("employees")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _nameField = row.text(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.text(0, _nameField)
+    }
+}

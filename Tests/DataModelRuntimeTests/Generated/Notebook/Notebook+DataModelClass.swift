@@ -3,4 +3,22 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Notebook` entity.
-public final class Notebook: ManagedObject {}
+public final class Notebook: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _titleField: String?
+    @exclusivity(unchecked) var _ownerField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.text("title")], relationships: [.toMany("notes"), .toOne("owner")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _titleField = row.text(0)
+        _ownerField = row.toOne(1)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.text(0, _titleField)
+        writer.toOne(1, _ownerField)
+    }
+}

@@ -9,7 +9,7 @@ extension Notebook {
     }
 
     public var title: String {
-        get { value(for: "title") }
+        get { readsFields(attribute: 0) ? fieldValue(_titleField) ?? .emptyValue : value(for: "title") }
         set { setValue(newValue, for: "title") }
     }
 
@@ -19,7 +19,10 @@ extension Notebook {
     }
 
     public var owner: ManagedObject? {
-        get { toOne(for: "owner") }
+        get {
+            readsFields(relationship: 1)
+                ? fieldObject(relationship: 1, _ownerField) : toOne(for: "owner")
+        }
         set { setToOne(newValue, for: "owner") }
     }
 }

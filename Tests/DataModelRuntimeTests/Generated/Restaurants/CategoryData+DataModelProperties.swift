@@ -9,22 +9,25 @@ extension CategoryData {
     }
 
     public var categoryName: String? {
-        get { value(for: "categoryName") }
+        get { readsFields(attribute: 0) ? fieldValue(_categoryNameField) : value(for: "categoryName") }
         set { setValue(newValue, for: "categoryName") }
     }
 
     public var categoryText: String? {
-        get { value(for: "categoryText") }
+        get { readsFields(attribute: 1) ? fieldValue(_categoryTextField) : value(for: "categoryText") }
         set { setValue(newValue, for: "categoryText") }
     }
 
     public var order: Int32? {
-        get { value(for: "order") }
+        get { readsFields(attribute: 2) ? fieldValue(_orderField) : value(for: "order") }
         set { setValue(newValue, for: "order") }
     }
 
     public var restaurant: RestaurantData? {
-        get { toOne(for: "restaurant") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _restaurantField) : toOne(for: "restaurant")
+        }
         set { setToOne(newValue, for: "restaurant") }
     }
 }

@@ -9,42 +9,42 @@ extension RestaurantData {
     }
 
     public var address: String? {
-        get { value(for: "address") }
+        get { readsFields(attribute: 0) ? fieldValue(_addressField) : value(for: "address") }
         set { setValue(newValue, for: "address") }
     }
 
     public var date: Date? {
-        get { value(for: "date") }
+        get { readsFields(attribute: 1) ? fieldValue(_dateField) : value(for: "date") }
         set { setValue(newValue, for: "date") }
     }
 
     public var group: String? {
-        get { value(for: "group") }
+        get { readsFields(attribute: 2) ? fieldValue(_groupField) : value(for: "group") }
         set { setValue(newValue, for: "group") }
     }
 
     public var imagePath: String? {
-        get { value(for: "imagePath") }
+        get { readsFields(attribute: 3) ? fieldValue(_imagePathField) : value(for: "imagePath") }
         set { setValue(newValue, for: "imagePath") }
     }
 
     public var phone: String? {
-        get { value(for: "phone") }
+        get { readsFields(attribute: 4) ? fieldValue(_phoneField) : value(for: "phone") }
         set { setValue(newValue, for: "phone") }
     }
 
     public var placeName: String? {
-        get { value(for: "placeName") }
+        get { readsFields(attribute: 5) ? fieldValue(_placeNameField) : value(for: "placeName") }
         set { setValue(newValue, for: "placeName") }
     }
 
     public var placeURL: String? {
-        get { value(for: "placeURL") }
+        get { readsFields(attribute: 6) ? fieldValue(_placeURLField) : value(for: "placeURL") }
         set { setValue(newValue, for: "placeURL") }
     }
 
     public var roadAddress: String? {
-        get { value(for: "roadAddress") }
+        get { readsFields(attribute: 7) ? fieldValue(_roadAddressField) : value(for: "roadAddress") }
         set { setValue(newValue, for: "roadAddress") }
     }
 

@@ -3,4 +3,31 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Member` entity.
-public final class Member: ManagedObject {}
+public final class Member: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _hoursField: Int64?
+    @exclusivity(unchecked) var _nameField: String?
+    @exclusivity(unchecked) var _searchNameField: String?
+    @exclusivity(unchecked) var _teamNameField: String?
+    @exclusivity(unchecked) var _teamField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.integer("hours"), .text("name"), .text("searchName"), .text("teamName")], relationships: [.toOne("team")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _hoursField = row.integer(0)
+        _nameField = row.text(1)
+        _searchNameField = row.text(2)
+        _teamNameField = row.text(3)
+        _teamField = row.toOne(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.integer(0, _hoursField)
+        writer.text(1, _nameField)
+        writer.text(2, _searchNameField)
+        writer.text(3, _teamNameField)
+        writer.toOne(0, _teamField)
+    }
+}

@@ -9,27 +9,30 @@ extension Member {
     }
 
     public var hours: Int32 {
-        get { value(for: "hours") }
+        get { readsFields(attribute: 0) ? fieldValue(_hoursField) ?? .emptyValue : value(for: "hours") }
         set { setValue(newValue, for: "hours") }
     }
 
     public var name: String? {
-        get { value(for: "name") }
+        get { readsFields(attribute: 1) ? fieldValue(_nameField) : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 
     /// Derived: computed when the context saves (read-only).
     public var searchName: String? {
-        value(for: "searchName")
+        readsFields(attribute: 2) ? fieldValue(_searchNameField) : value(for: "searchName")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var teamName: String? {
-        value(for: "teamName")
+        readsFields(attribute: 3) ? fieldValue(_teamNameField) : value(for: "teamName")
     }
 
     public var team: Team? {
-        get { toOne(for: "team") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _teamField) : toOne(for: "team")
+        }
         set { setToOne(newValue, for: "team") }
     }
 

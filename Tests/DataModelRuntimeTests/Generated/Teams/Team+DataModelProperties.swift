@@ -10,42 +10,42 @@ extension Team {
 
     /// Derived: computed when the context saves (read-only).
     public var averageHours: Double? {
-        value(for: "averageHours")
+        readsFields(attribute: 0) ? fieldValue(_averageHoursField) : value(for: "averageHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var longestHours: Int32? {
-        value(for: "longestHours")
+        readsFields(attribute: 1) ? fieldValue(_longestHoursField) : value(for: "longestHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var memberCount: Int64? {
-        value(for: "memberCount")
+        readsFields(attribute: 2) ? fieldValue(_memberCountField) : value(for: "memberCount")
     }
 
     public var name: String? {
-        get { value(for: "name") }
+        get { readsFields(attribute: 3) ? fieldValue(_nameField) : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 
     /// Derived: computed when the context saves (read-only).
     public var shortestHours: Int32? {
-        value(for: "shortestHours")
+        readsFields(attribute: 4) ? fieldValue(_shortestHoursField) : value(for: "shortestHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var totalHours: Int64? {
-        value(for: "totalHours")
+        readsFields(attribute: 5) ? fieldValue(_totalHoursField) : value(for: "totalHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var updatedAt: Date? {
-        value(for: "updatedAt")
+        readsFields(attribute: 6) ? fieldValue(_updatedAtField) : value(for: "updatedAt")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var upperName: String? {
-        value(for: "upperName")
+        readsFields(attribute: 7) ? fieldValue(_upperNameField) : value(for: "upperName")
     }
 
     public var members: Set<Member> {

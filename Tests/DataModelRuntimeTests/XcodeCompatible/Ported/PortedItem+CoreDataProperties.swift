@@ -9,42 +9,45 @@ extension PortedItem {
     }
 
     public var count: Int16 {
-        get { value(for: "count") }
+        get { readsFields(attribute: 0) ? fieldValue(_countField) ?? .emptyValue : value(for: "count") }
         set { setValue(newValue, for: "count") }
     }
 
     public var isDone: Bool {
-        get { value(for: "isDone") }
+        get { readsFields(attribute: 1) ? fieldValue(_isDoneField) ?? .emptyValue : value(for: "isDone") }
         set { setValue(newValue, for: "isDone") }
     }
 
     public var price: Double {
-        get { value(for: "price") }
+        get { readsFields(attribute: 2) ? fieldValue(_priceField) ?? .emptyValue : value(for: "price") }
         set { setValue(newValue, for: "price") }
     }
 
     public var rating: Int32? {
-        get { value(for: "rating") }
+        get { readsFields(attribute: 3) ? fieldValue(_ratingField) : value(for: "rating") }
         set { setValue(newValue, for: "rating") }
     }
 
     public var serial: Int64 {
-        get { value(for: "serial") }
+        get { readsFields(attribute: 4) ? fieldValue(_serialField) ?? .emptyValue : value(for: "serial") }
         set { setValue(newValue, for: "serial") }
     }
 
     public var timestamp: Date? {
-        get { value(for: "timestamp") }
+        get { readsFields(attribute: 5) ? fieldValue(_timestampField) : value(for: "timestamp") }
         set { setValue(newValue, for: "timestamp") }
     }
 
     public var title: String? {
-        get { value(for: "title") }
+        get { readsFields(attribute: 6) ? fieldValue(_titleField) : value(for: "title") }
         set { setValue(newValue, for: "title") }
     }
 
     public var list: PortedList? {
-        get { toOne(for: "list") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _listField) : toOne(for: "list")
+        }
         set { setToOne(newValue, for: "list") }
     }
 

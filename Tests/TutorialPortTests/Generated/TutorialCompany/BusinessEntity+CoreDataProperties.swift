@@ -9,7 +9,7 @@ extension BusinessEntity {
     }
 
     public var name: String? {
-        get { value(for: "name") }
+        get { readsFields(attribute: 0) ? fieldValue(_nameField) : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 

@@ -9,27 +9,33 @@ extension EmployeeEntity {
     }
 
     public var age: Int16 {
-        get { value(for: "age") }
+        get { readsFields(attribute: 0) ? fieldValue(_ageField) ?? .emptyValue : value(for: "age") }
         set { setValue(newValue, for: "age") }
     }
 
     public var dateJoined: Date? {
-        get { value(for: "dateJoined") }
+        get { readsFields(attribute: 1) ? fieldValue(_dateJoinedField) : value(for: "dateJoined") }
         set { setValue(newValue, for: "dateJoined") }
     }
 
     public var name: String? {
-        get { value(for: "name") }
+        get { readsFields(attribute: 2) ? fieldValue(_nameField) : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 
     public var business: BusinessEntity? {
-        get { toOne(for: "business") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _businessField) : toOne(for: "business")
+        }
         set { setToOne(newValue, for: "business") }
     }
 
     public var department: DepartmentEntity? {
-        get { toOne(for: "department") }
+        get {
+            readsFields(relationship: 1)
+                ? fieldObject(relationship: 1, _departmentField) : toOne(for: "department")
+        }
         set { setToOne(newValue, for: "department") }
     }
 }

@@ -9,22 +9,22 @@ extension MemberEntity {
     }
 
     public var age: Int16 {
-        get { value(for: "age") }
+        get { readsFields(attribute: 0) ? fieldValue(_ageField) ?? .emptyValue : value(for: "age") }
         set { setValue(newValue, for: "age") }
     }
 
     public var name: String? {
-        get { value(for: "name") }
+        get { readsFields(attribute: 1) ? fieldValue(_nameField) : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 
     public var rating: Int32 {
-        get { value(for: "rating") }
+        get { readsFields(attribute: 2) ? fieldValue(_ratingField) ?? .emptyValue : value(for: "rating") }
         set { setValue(newValue, for: "rating") }
     }
 
     public var score: Double {
-        get { value(for: "score") }
+        get { readsFields(attribute: 3) ? fieldValue(_scoreField) ?? .emptyValue : value(for: "score") }
         set { setValue(newValue, for: "score") }
     }
 }

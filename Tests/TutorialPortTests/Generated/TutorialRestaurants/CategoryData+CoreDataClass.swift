@@ -3,4 +3,28 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `CategoryData` entity.
-public final class CategoryData: ManagedObject {}
+public final class CategoryData: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _categoryNameField: String?
+    @exclusivity(unchecked) var _categoryTextField: String?
+    @exclusivity(unchecked) var _orderField: Int64?
+    @exclusivity(unchecked) var _restaurantField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.text("categoryName"), .text("categoryText"), .integer("order")], relationships: [.toOne("restaurant")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _categoryNameField = row.text(0)
+        _categoryTextField = row.text(1)
+        _orderField = row.integer(2)
+        _restaurantField = row.toOne(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.text(0, _categoryNameField)
+        writer.text(1, _categoryTextField)
+        writer.integer(2, _orderField)
+        writer.toOne(0, _restaurantField)
+    }
+}

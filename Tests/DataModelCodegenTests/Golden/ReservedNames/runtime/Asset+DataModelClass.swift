@@ -3,4 +3,25 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Asset` entity.
-open class Asset: ManagedObject {}
+open class Asset: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _createdAtField: Double?
+    @exclusivity(unchecked) var _titleField: String?
+    @exclusivity(unchecked) var _ownerField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.real("createdAt"), .text("title")], relationships: [.toOne("owner")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _createdAtField = row.real(0)
+        _titleField = row.text(1)
+        _ownerField = row.toOne(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.real(0, _createdAtField)
+        writer.text(1, _titleField)
+        writer.toOne(0, _ownerField)
+    }
+}

@@ -5,17 +5,20 @@ import DataModelRuntime
 extension Asset {
 
     public var createdAt: Foundation.Date {
-        get { value(for: "createdAt") }
+        get { readsFields(attribute: 0) ? fieldValue(_createdAtField) ?? .emptyValue : value(for: "createdAt") }
         set { setValue(newValue, for: "createdAt") }
     }
 
     public var title: String? {
-        get { value(for: "title") }
+        get { readsFields(attribute: 1) ? fieldValue(_titleField) : value(for: "title") }
         set { setValue(newValue, for: "title") }
     }
 
     public var owner: Class? {
-        get { toOne(for: "owner") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _ownerField) : toOne(for: "owner")
+        }
         set { setToOne(newValue, for: "owner") }
     }
 }

@@ -9,32 +9,32 @@ extension Class {
     }
 
     public var `default`: String {
-        get { value(for: "default") }
+        get { readsFields(attribute: 0) ? fieldValue(_defaultField) ?? .emptyValue : value(for: "default") }
         set { setValue(newValue, for: "default") }
     }
 
     public var `extension`: String? {
-        get { value(for: "extension") }
+        get { readsFields(attribute: 1) ? fieldValue(_extensionField) : value(for: "extension") }
         set { setValue(newValue, for: "extension") }
     }
 
     public var `func`: Int32? {
-        get { value(for: "func") }
+        get { readsFields(attribute: 2) ? fieldValue(_funcField) : value(for: "func") }
         set { setValue(newValue, for: "func") }
     }
 
     public var `import`: Bool {
-        get { value(for: "import") }
+        get { readsFields(attribute: 3) ? fieldValue(_importField) ?? .emptyValue : value(for: "import") }
         set { setValue(newValue, for: "import") }
     }
 
     public var `protocol`: String? {
-        get { value(for: "protocol") }
+        get { readsFields(attribute: 4) ? fieldValue(_protocolField) : value(for: "protocol") }
         set { setValue(newValue, for: "protocol") }
     }
 
     public var `return`: Double? {
-        get { value(for: "return") }
+        get { readsFields(attribute: 5) ? fieldValue(_returnField) : value(for: "return") }
         set { setValue(newValue, for: "return") }
     }
 
@@ -44,7 +44,10 @@ extension Class {
     }
 
     public var type: `Type`? {
-        get { toOne(for: "type") }
+        get {
+            readsFields(relationship: 1)
+                ? fieldObject(relationship: 1, _typeField) : toOne(for: "type")
+        }
         set { setToOne(newValue, for: "type") }
     }
 

@@ -3,4 +3,28 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Document` entity.
-public final class Document: Asset {}
+public final class Document: Asset {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _mimeTypeField: String?
+    @exclusivity(unchecked) var _pageCountField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.real("createdAt"), .text("title"), .text("mimeType"), .integer("pageCount")], relationships: [.toOne("owner"), .toMany("attachments")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _createdAtField = row.real(0)
+        _titleField = row.text(1)
+        _mimeTypeField = row.text(2)
+        _pageCountField = row.integer(3)
+        _ownerField = row.toOne(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.real(0, _createdAtField)
+        writer.text(1, _titleField)
+        writer.text(2, _mimeTypeField)
+        writer.integer(3, _pageCountField)
+        writer.toOne(0, _ownerField)
+    }
+}

@@ -5,12 +5,12 @@ import DataModelRuntime
 extension Document {
 
     public var mimeType: String? {
-        get { value(for: "mimeType") }
+        get { readsFields(attribute: 2) ? fieldValue(_mimeTypeField) : value(for: "mimeType") }
         set { setValue(newValue, for: "mimeType") }
     }
 
     public var pageCount: Int16 {
-        get { value(for: "pageCount") }
+        get { readsFields(attribute: 3) ? fieldValue(_pageCountField) ?? .emptyValue : value(for: "pageCount") }
         set { setValue(newValue, for: "pageCount") }
     }
 

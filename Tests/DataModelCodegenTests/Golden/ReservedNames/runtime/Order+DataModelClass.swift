@@ -3,4 +3,34 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Order` entity.
-public final class Order: ManagedObject {}
+public final class Order: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _groupField: String?
+    @exclusivity(unchecked) var _orderField: Int64?
+    @exclusivity(unchecked) var _selectField: Int64?
+    @exclusivity(unchecked) var _tableField: String?
+    @exclusivity(unchecked) var _whereField: String?
+    @exclusivity(unchecked) var _setField: Int64?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.text("group"), .integer("order"), .integer("select"), .text("table"), .text("where")], relationships: [.toOne("set")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _groupField = row.text(0)
+        _orderField = row.integer(1)
+        _selectField = row.integer(2)
+        _tableField = row.text(3)
+        _whereField = row.text(4)
+        _setField = row.toOne(0)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.text(0, _groupField)
+        writer.integer(1, _orderField)
+        writer.integer(2, _selectField)
+        writer.text(3, _tableField)
+        writer.text(4, _whereField)
+        writer.toOne(0, _setField)
+    }
+}

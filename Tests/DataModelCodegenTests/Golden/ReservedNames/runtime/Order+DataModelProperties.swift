@@ -9,32 +9,35 @@ extension Order {
     }
 
     public var group: String? {
-        get { value(for: "group") }
+        get { readsFields(attribute: 0) ? fieldValue(_groupField) : value(for: "group") }
         set { setValue(newValue, for: "group") }
     }
 
     public var order: Int32 {
-        get { value(for: "order") }
+        get { readsFields(attribute: 1) ? fieldValue(_orderField) ?? .emptyValue : value(for: "order") }
         set { setValue(newValue, for: "order") }
     }
 
     public var select: Bool? {
-        get { value(for: "select") }
+        get { readsFields(attribute: 2) ? fieldValue(_selectField) : value(for: "select") }
         set { setValue(newValue, for: "select") }
     }
 
     public var table: String? {
-        get { value(for: "table") }
+        get { readsFields(attribute: 3) ? fieldValue(_tableField) : value(for: "table") }
         set { setValue(newValue, for: "table") }
     }
 
     public var `where`: String? {
-        get { value(for: "where") }
+        get { readsFields(attribute: 4) ? fieldValue(_whereField) : value(for: "where") }
         set { setValue(newValue, for: "where") }
     }
 
     public var set: Set? {
-        get { toOne(for: "set") }
+        get {
+            readsFields(relationship: 0)
+                ? fieldObject(relationship: 0, _setField) : toOne(for: "set")
+        }
         set { setToOne(newValue, for: "set") }
     }
 

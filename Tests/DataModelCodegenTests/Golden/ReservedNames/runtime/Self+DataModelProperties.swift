@@ -10,26 +10,26 @@ extension `Self` {
 
     /// Derived: computed when the context saves (read-only).
     public var childCount: Int64? {
-        value(for: "childCount")
+        readsFields(attribute: 0) ? fieldValue(_childCountField) : value(for: "childCount")
     }
 
     public var context_: String? {
-        get { value(for: "context") }
+        get { readsFields(attribute: 1) ? fieldValue(_contextField) : value(for: "context") }
         set { setValue(newValue, for: "context") }
     }
 
     public var deleted: Bool {
-        get { value(for: "deleted") }
+        get { readsFields(attribute: 2) ? fieldValue(_deletedField) ?? .emptyValue : value(for: "deleted") }
         set { setValue(newValue, for: "deleted") }
     }
 
     public var entityName: String? {
-        get { value(for: "entityName") }
+        get { readsFields(attribute: 3) ? fieldValue(_entityNameField) : value(for: "entityName") }
         set { setValue(newValue, for: "entityName") }
     }
 
     public var identifier: UUID? {
-        get { value(for: "identifier") }
+        get { readsFields(attribute: 4) ? fieldValue(_identifierField) : value(for: "identifier") }
         set { setValue(newValue, for: "identifier") }
     }
 
@@ -54,12 +54,18 @@ extension `Self` {
     }
 
     public var parent: `Self`? {
-        get { toOne(for: "parent") }
+        get {
+            readsFields(relationship: 3)
+                ? fieldObject(relationship: 3, _parentField) : toOne(for: "parent")
+        }
         set { setToOne(newValue, for: "parent") }
     }
 
     public var twin: `Self`? {
-        get { toOne(for: "twin") }
+        get {
+            readsFields(relationship: 4)
+                ? fieldObject(relationship: 4, _twinField) : toOne(for: "twin")
+        }
         set { setToOne(newValue, for: "twin") }
     }
 

@@ -3,4 +3,22 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Set` entity.
-public final class Set: ManagedObject {}
+public final class Set: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _countField: Int64?
+    @exclusivity(unchecked) var _nameField: String?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.integer("count"), .text("name")], relationships: [.toMany("members"), .toMany("orders")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _countField = row.integer(0)
+        _nameField = row.text(1)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.integer(0, _countField)
+        writer.text(1, _nameField)
+    }
+}

@@ -9,12 +9,12 @@ extension Set {
     }
 
     public var count: Int64 {
-        get { value(for: "count") }
+        get { readsFields(attribute: 0) ? fieldValue(_countField) ?? .emptyValue : value(for: "count") }
         set { setValue(newValue, for: "count") }
     }
 
     public var name: String {
-        get { value(for: "name") }
+        get { readsFields(attribute: 1) ? fieldValue(_nameField) ?? .emptyValue : value(for: "name") }
         set { setValue(newValue, for: "name") }
     }
 

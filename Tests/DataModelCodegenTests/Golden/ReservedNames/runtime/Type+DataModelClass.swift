@@ -3,4 +3,55 @@ import Foundation
 import DataModelRuntime
 
 /// An object of the `Type` entity.
-public final class `Type`: ManagedObject {}
+public final class `Type`: ManagedObject {
+    // Fields: the row a fetch read, which the properties read until the object's first change.
+    @exclusivity(unchecked) var _binaryField: Data?
+    @exclusivity(unchecked) var _booleanField: Int64?
+    @exclusivity(unchecked) var _booleanObjectField: Int64?
+    @exclusivity(unchecked) var _dateField: Double?
+    @exclusivity(unchecked) var _decimalField: String?
+    @exclusivity(unchecked) var _doubleField: Double?
+    @exclusivity(unchecked) var _floatField: Double?
+    @exclusivity(unchecked) var _int16Field: Int64?
+    @exclusivity(unchecked) var _int32Field: Int64?
+    @exclusivity(unchecked) var _int64Field: Int64?
+    @exclusivity(unchecked) var _stringField: String?
+    @exclusivity(unchecked) var _uriField: String?
+    @exclusivity(unchecked) var _uuidField: Data?
+
+    override public class var fieldLayout: FieldLayout? {
+        FieldLayout(attributes: [.blob("binary"), .integer("boolean"), .integer("booleanObject"), .real("date"), .text("decimal"), .real("double"), .real("float"), .integer("int16"), .integer("int32"), .integer("int64"), .transient("objectRef"), .text("string"), .transient("undefined"), .text("uri"), .blob("uuid")], relationships: [.toMany("classes")])
+    }
+
+    override public func readFields(from row: FieldReader) {
+        _binaryField = row.blob(0)
+        _booleanField = row.integer(1)
+        _booleanObjectField = row.integer(2)
+        _dateField = row.real(3)
+        _decimalField = row.text(4)
+        _doubleField = row.real(5)
+        _floatField = row.real(6)
+        _int16Field = row.integer(7)
+        _int32Field = row.integer(8)
+        _int64Field = row.integer(9)
+        _stringField = row.text(11)
+        _uriField = row.text(13)
+        _uuidField = row.blob(14)
+    }
+
+    override public func writeFields(to writer: FieldWriter) {
+        writer.blob(0, _binaryField)
+        writer.integer(1, _booleanField)
+        writer.integer(2, _booleanObjectField)
+        writer.real(3, _dateField)
+        writer.text(4, _decimalField)
+        writer.real(5, _doubleField)
+        writer.real(6, _floatField)
+        writer.integer(7, _int16Field)
+        writer.integer(8, _int32Field)
+        writer.integer(9, _int64Field)
+        writer.text(11, _stringField)
+        writer.text(13, _uriField)
+        writer.blob(14, _uuidField)
+    }
+}

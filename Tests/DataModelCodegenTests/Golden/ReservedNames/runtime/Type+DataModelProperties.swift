@@ -9,52 +9,52 @@ extension `Type` {
     }
 
     public var binary: Foundation.Data? {
-        get { value(for: "binary") }
+        get { readsFields(attribute: 0) ? fieldValue(_binaryField) : value(for: "binary") }
         set { setValue(newValue, for: "binary") }
     }
 
     public var boolean: Bool {
-        get { value(for: "boolean") }
+        get { readsFields(attribute: 1) ? fieldValue(_booleanField) ?? .emptyValue : value(for: "boolean") }
         set { setValue(newValue, for: "boolean") }
     }
 
     public var booleanObject: Bool? {
-        get { value(for: "booleanObject") }
+        get { readsFields(attribute: 2) ? fieldValue(_booleanObjectField) : value(for: "booleanObject") }
         set { setValue(newValue, for: "booleanObject") }
     }
 
     public var date: Foundation.Date? {
-        get { value(for: "date") }
+        get { readsFields(attribute: 3) ? fieldValue(_dateField) : value(for: "date") }
         set { setValue(newValue, for: "date") }
     }
 
     public var decimal: Decimal? {
-        get { value(for: "decimal") }
+        get { readsFields(attribute: 4) ? fieldValue(_decimalField) : value(for: "decimal") }
         set { setValue(newValue, for: "decimal") }
     }
 
     public var double: Double? {
-        get { value(for: "double") }
+        get { readsFields(attribute: 5) ? fieldValue(_doubleField) : value(for: "double") }
         set { setValue(newValue, for: "double") }
     }
 
     public var float: Float {
-        get { value(for: "float") }
+        get { readsFields(attribute: 6) ? fieldValue(_floatField) ?? .emptyValue : value(for: "float") }
         set { setValue(newValue, for: "float") }
     }
 
     public var int16: Int16 {
-        get { value(for: "int16") }
+        get { readsFields(attribute: 7) ? fieldValue(_int16Field) ?? .emptyValue : value(for: "int16") }
         set { setValue(newValue, for: "int16") }
     }
 
     public var int32: Int32? {
-        get { value(for: "int32") }
+        get { readsFields(attribute: 8) ? fieldValue(_int32Field) : value(for: "int32") }
         set { setValue(newValue, for: "int32") }
     }
 
     public var int64: Int64 {
-        get { value(for: "int64") }
+        get { readsFields(attribute: 9) ? fieldValue(_int64Field) ?? .emptyValue : value(for: "int64") }
         set { setValue(newValue, for: "int64") }
     }
 
@@ -64,7 +64,7 @@ extension `Type` {
     }
 
     public var string: String {
-        get { value(for: "string") }
+        get { readsFields(attribute: 11) ? fieldValue(_stringField) ?? .emptyValue : value(for: "string") }
         set { setValue(newValue, for: "string") }
     }
 
@@ -74,12 +74,12 @@ extension `Type` {
     }
 
     public var uri: Foundation.URL? {
-        get { value(for: "uri") }
+        get { readsFields(attribute: 13) ? fieldValue(_uriField) : value(for: "uri") }
         set { setValue(newValue, for: "uri") }
     }
 
     public var uuid: UUID {
-        get { value(for: "uuid") }
+        get { readsFields(attribute: 14) ? fieldValue(_uuidField) ?? .emptyValue : value(for: "uuid") }
         set { setValue(newValue, for: "uuid") }
     }
 

@@ -1,0 +1,151 @@
+import DataModel
+import DataModelNaming
+
+/// A stored property of a generated runtime class that keeps one column of a fetched row (the runtime's
+/// `FieldLayout`): the generated properties read it until the object's first change.
+public struct FieldContext: Sendable, Hashable {
+    /// The stored property's name (`_nameField`): the model name, which starts with a letter, between `_` and
+    /// `Field`, so it never meets a generated property.
+    public let fieldName: String
+    /// Its type (`Int64?`, `Double?`, `String?`, `Data?`).
+    public let fieldType: String
+    /// The runtime's `FieldReader` and `FieldWriter` method that reads and writes it (`integer`, `real`, `text`,
+    /// `blob`, `toOne`).
+    public let fieldKind: String
+    /// The property's index among the entity's attributes, or among its relationships, inherited ones first (the
+    /// runtime's order).
+    public let fieldIndex: Int
+}
+
+/// An entity's fields: its own, and the whole lineage's in the runtime's order, with the layout the class reports.
+struct EntityFields: Sendable {
+    /// The fields the entity's class declares (its ancestors' classes declare theirs).
+    var own: [FieldContext]
+    /// Every field of the entity and its ancestors, root first: what the class reads and writes.
+    var lineage: [FieldContext]
+    /// `FieldLayout(attributes: [...], relationships: [...])`.
+    var layoutLiteral: String
+}
+
+/// Decides which entities' generated classes keep fetched rows in fields, and names the fields.
+///
+/// An entity gets fields when both of its files are generated on every build (codegen `class`, runtime flavor: the
+/// class file is regenerated with the properties that read it), its ancestors have fields, and each of its
+/// properties can be read straight from one column the way the runtime reads it: no composite, object ID or
+/// undefined attribute, no binary in Core Data's external-storage form, no to-one into an entity with
+/// sub-entities (its row names the destination's entity). The runtime checks the layout against the store's
+/// columns again and falls back to its own decoding when they disagree.
+struct FieldPlanner {
+    let names: EntityNames
+    /// Each entity's parent entity's name.
+    let parents: [String?]
+    /// Entities other entities inherit from.
+    let parentNames: Set<String>
+
+    private struct Plan {
+        var attributes: [(name: String, kind: String, field: FieldContext?)]
+        var relationships: [(name: String, kind: String, field: FieldContext?)]
+        var own: [FieldContext]
+    }
+
+    /// Gives each entity of `parts` its fields, and each of their attributes and relationships its field.
+    func assignFields(to parts: inout [EntityParts]) {
+        var plans: [Int: Plan?] = [:]
+        for index in parts.indices {
+            guard let plan = plan(for: index, parts: parts, plans: &plans, visiting: []) else { continue }
+            let lineage = (plan.attributes.compactMap(\.field) + plan.relationships.compactMap(\.field))
+            guard !lineage.isEmpty else { continue }
+            let attributes = plan.attributes.map { ".\($0.kind)(\(RuntimeContextBuilder.literal($0.name)))" }
+            let relationships = plan.relationships.map { ".\($0.kind)(\(RuntimeContextBuilder.literal($0.name)))" }
+            parts[index].fields = EntityFields(
+                own: plan.own, lineage: lineage,
+                layoutLiteral: "FieldLayout(attributes: [" + attributes.joined(separator: ", ") + "], relationships: ["
+                    + relationships.joined(separator: ", ") + "])")
+            let ownAttributes = plan.attributes.suffix(parts[index].attributes.count)
+            parts[index].attributes = zip(parts[index].attributes, ownAttributes).map { $0.with(field: $1.field) }
+            let ownRelationships = plan.relationships.suffix(parts[index].relationships.count)
+            parts[index].relationships = zip(parts[index].relationships, ownRelationships).map {
+                $0.with(field: $1.field)
+            }
+        }
+    }
+
+    private func plan(for index: Int, parts: [EntityParts], plans: inout [Int: Plan?], visiting: Set<Int>) -> Plan? {
+        if let known = plans[index] { return known }
+        let plan = makePlan(for: index, parts: parts, plans: &plans, visiting: visiting.union([index]))
+        plans[index] = plan
+        return plan
+    }
+
+    private func makePlan(for index: Int, parts: [EntityParts], plans: inout [Int: Plan?], visiting: Set<Int>)
+        -> Plan?
+    {
+        let entity = parts[index]
+        guard entity.generatesClass, ModelNaming.CodeGeneration(attributeValue: entity.codeGeneration) == .class,
+            names.firstIndex[entity.entityName] == index
+        else { return nil }
+        var plan = Plan(attributes: [], relationships: [], own: [])
+        if let parentName = parents[index] {
+            guard let parent = names.firstIndex[parentName], !visiting.contains(parent),
+                let inherited = self.plan(for: parent, parts: parts, plans: &plans, visiting: visiting)
+            else { return nil }
+            plan.attributes = inherited.attributes
+            plan.relationships = inherited.relationships
+        }
+        for attribute in entity.attributes {
+            guard let runtime = attribute.runtime, let kind = Self.kind(of: runtime) else { return nil }
+            var field: FieldContext?
+            if kind != "transient" {
+                field = FieldContext(
+                    fieldName: "_" + attribute.name + "Field", fieldType: Self.type(of: kind), fieldKind: kind,
+                    fieldIndex: plan.attributes.count)
+            }
+            if let field { plan.own.append(field) }
+            plan.attributes.append((attribute.name, kind, field))
+        }
+        for relationship in entity.relationships {
+            guard let runtime = relationship.runtime else { return nil }
+            var kind = "toOne"
+            if runtime.isTransient && !relationship.isToMany {
+                kind = "transient"
+            } else if relationship.isToMany {
+                kind = "toMany"
+            } else {
+                let destination = relationship.destinationEntityName
+                guard names.firstIndex[destination] != nil, !parentNames.contains(destination) else { return nil }
+            }
+            var field: FieldContext?
+            if kind == "toOne" {
+                let toOne = FieldContext(
+                    fieldName: "_" + relationship.name + "Field", fieldType: "Int64?", fieldKind: kind,
+                    fieldIndex: plan.relationships.count)
+                plan.own.append(toOne)
+                field = toOne
+            }
+            plan.relationships.append((relationship.name, kind, field))
+        }
+        return plan
+    }
+
+    /// How an attribute's column is read into a field, `transient` for none, `nil` when it cannot be.
+    private static func kind(of attribute: RuntimeAttributeContext) -> String? {
+        if attribute.isTransient { return "transient" }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .boolean: return "integer"
+        case .double, .float, .date: return "real"
+        case .decimal, .string, .uri: return "text"
+        case .binary: return attribute.allowsExternalBinaryDataStorage ? nil : "blob"
+        case .uuid, .transformable: return "blob"
+        case .composite, .objectID, .undefined: return nil
+        }
+    }
+
+    private static func type(of kind: String) -> String {
+        switch kind {
+        case "integer": "Int64?"
+        case "real": "Double?"
+        case "text": "String?"
+        default: "Data?"
+        }
+    }
+}

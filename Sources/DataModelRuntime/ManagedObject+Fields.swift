@@ -1,0 +1,288 @@
+import Foundation
+import SQLiteKit
+
+// MARK: - Fields: a fetched row kept in the generated class's stored properties
+//
+// A generated class (codegen `class`) declares one stored property, a *field*, per attribute and to-one of its entity,
+// and overrides ``ManagedObject/readFields(from:)``, ``ManagedObject/writeFields(to:)`` and
+// ``ManagedObject/fieldLayout``. A fetch reads each row straight into the fields of its new object (no value block,
+// no name lookups, no tags), and the generated properties read them while the object still holds that row
+// (``ManagedObject/readsFields(attribute:)``). Everything else, a change first of all, turns the fields into the
+// object's ``ManagedObject/values`` once (``ManagedObject/writeFieldsToValues()``), from then on the one copy.
+
+/// What a generated class keeps in fields, in its entity's property order (inherited properties first): the runtime
+/// compares it with the entity's storage once, and reads rows into fields only when the two agree.
+public struct FieldLayout: Sendable, Equatable {
+    /// An attribute's field: how its column is read.
+    public enum Attribute: Sendable, Equatable {
+        /// An integer column (integer and Boolean attributes): an `Int64?` field.
+        case integer(String)
+        /// A real column (floating-point and date attributes): a `Double?` field.
+        case real(String)
+        /// A text column (string, URI and decimal attributes): a `String?` field.
+        case text(String)
+        /// A blob column (binary, UUID, transformable attributes): a `Data?` field.
+        case blob(String)
+        /// No column, no field: a transient attribute (its model default).
+        case transient(String)
+    }
+
+    /// A relationship's field.
+    public enum Relationship: Sendable, Equatable {
+        /// A to-one: its destination's primary key, an `Int64?` field.
+        case toOne(String)
+        /// A to-many: no field (loaded when read).
+        case toMany(String)
+        /// A transient to-one: no field.
+        case transient(String)
+    }
+
+    let attributes: [Attribute]
+    let relationships: [Relationship]
+
+    public init(attributes: [Attribute], relationships: [Relationship]) {
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+
+    /// Each attribute's column, then each relationship's key column (-1 where there is no field), when the layout
+    /// fits `entity`'s storage: the same properties in the same order, each read the way its field holds it, no
+    /// attribute in Core Data's external-storage form, no to-one into an entity with sub-entities (its row names
+    /// the destination's entity). `nil` otherwise.
+    static func columns(
+        _ layout: FieldLayout?, attributes: [AttributeDescription], decoding: [AttributeDecoding],
+        relationships: [RelationshipDescription], relationshipDecoding: [RelationshipDecoding]
+    ) -> [Int32]? {
+        guard let layout, layout.attributes.count == attributes.count,
+            layout.relationships.count == relationships.count
+        else { return nil }
+        var columns: [Int32] = []
+        columns.reserveCapacity(attributes.count + relationships.count)
+        for (index, field) in layout.attributes.enumerated() {
+            switch (field, decoding[index]) {
+            case (.integer(let name), .column(let column, .integer)),
+                (.real(let name), .column(let column, .real)),
+                (.text(let name), .column(let column, .text)),
+                (.text(let name), .column(let column, .decimalText)),
+                (.blob(let name), .column(let column, .blob)):
+                guard name == attributes[index].name else { return nil }
+                columns.append(column)
+            case (.transient(let name), .constant):
+                guard name == attributes[index].name else { return nil }
+                columns.append(-1)
+            default:
+                return nil
+            }
+        }
+        for (index, field) in layout.relationships.enumerated() {
+            switch (field, relationshipDecoding[index]) {
+            case (.toOne(let name), .toOne(let keyColumn, let entityColumn, _)) where entityColumn < 0:
+                guard name == relationships[index].name else { return nil }
+                columns.append(keyColumn)
+            case (.toMany(let name), .toManyFault), (.transient(let name), .noDestination):
+                guard name == relationships[index].name else { return nil }
+                columns.append(-1)
+            default:
+                return nil
+            }
+        }
+        return columns
+    }
+}
+
+/// The current row of a fetch, as a generated ``ManagedObject/readFields(from:)`` reads it: each value as the
+/// runtime's own decoding reads the column (so a field turned into values gives exactly what the row would have).
+public struct FieldReader {
+    enum Source {
+        case sqlite(Unmanaged<Statement>)
+        case postgres(Unmanaged<PostgresStatement>)
+    }
+
+    let source: Source
+    /// The entity's field columns (``EntityRuntime/fieldColumns``): attributes, then relationships.
+    let attributeColumns: UnsafePointer<Int32>
+    let relationshipColumns: UnsafePointer<Int32>
+
+    init(_ source: Source, columns: UnsafePointer<Int32>, attributeCount: Int) {
+        self.source = source
+        attributeColumns = columns
+        relationshipColumns = columns + attributeCount
+    }
+
+    /// Attribute `index`'s integer column: its value, or `nil` for `NULL` (a real reads as its integral part).
+    public func integer(_ index: Int) -> Int64? {
+        switch source {
+        case .sqlite(let statement): statement._withUnsafeGuaranteedRef { integer($0, at: attributeColumns[index]) }
+        case .postgres(let statement): statement._withUnsafeGuaranteedRef { integer($0, at: attributeColumns[index]) }
+        }
+    }
+
+    /// Attribute `index`'s real column, or `nil` for `NULL`.
+    public func real(_ index: Int) -> Double? {
+        switch source {
+        case .sqlite(let statement):
+            statement._withUnsafeGuaranteedRef { $0.nullableDouble(at: attributeColumns[index]) }
+        case .postgres(let statement):
+            statement._withUnsafeGuaranteedRef { $0.nullableDouble(at: attributeColumns[index]) }
+        }
+    }
+
+    /// Attribute `index`'s text column, or `nil` for `NULL` (a zero-length blob reads as `""`).
+    public func text(_ index: Int) -> String? {
+        switch source {
+        case .sqlite(let statement): statement._withUnsafeGuaranteedRef { text($0, at: attributeColumns[index]) }
+        case .postgres(let statement): statement._withUnsafeGuaranteedRef { text($0, at: attributeColumns[index]) }
+        }
+    }
+
+    /// Attribute `index`'s blob column, or `nil` for `NULL`.
+    public func blob(_ index: Int) -> Data? {
+        switch source {
+        case .sqlite(let statement): statement._withUnsafeGuaranteedRef { $0.data(at: attributeColumns[index]) }
+        case .postgres(let statement): statement._withUnsafeGuaranteedRef { $0.data(at: attributeColumns[index]) }
+        }
+    }
+
+    /// To-one relationship `index`'s destination key, or `nil` for none.
+    public func toOne(_ index: Int) -> Int64? {
+        switch source {
+        case .sqlite(let statement):
+            statement._withUnsafeGuaranteedRef { $0.nullableInt64(at: relationshipColumns[index]) }
+        case .postgres(let statement):
+            statement._withUnsafeGuaranteedRef { $0.nullableInt64(at: relationshipColumns[index]) }
+        }
+    }
+
+    @inline(__always)
+    private func integer<Row: StoreRow>(_ statement: Row, at column: Int32) -> Int64? {
+        let value = statement.int64(at: column)
+        guard value == 0 || value == .max || value == .min else { return value }
+        return ManagedObjectContext.readInteger(statement, at: column).integer
+    }
+
+    @inline(__always)
+    private func text<Row: StoreRow>(_ statement: Row, at column: Int32) -> String? {
+        if let text = statement.string(at: column) { return text }
+        return statement.storageClass(at: column) != .null ? "" : nil
+    }
+}
+
+/// Where a generated ``ManagedObject/writeFields(to:)`` writes its fields: the object's values, as the runtime's
+/// decoding would have made them from the row the fields were read from.
+public struct FieldWriter {
+    let writer: ObjectValueWriter
+    let entity: Unmanaged<EntityRuntime>
+
+    /// Attribute `index` from an integer field.
+    public func integer(_ index: Int, _ value: Int64?) {
+        if let value { writer.initialize(attribute: index, integer: value) }
+    }
+
+    /// Attribute `index` from a real field.
+    public func real(_ index: Int, _ value: Double?) {
+        if let value { writer.initialize(attribute: index, real: value) }
+    }
+
+    /// Attribute `index` from a text field.
+    public func text(_ index: Int, _ value: String?) {
+        if let value { writer.initialize(attribute: index, text: value) }
+    }
+
+    /// Attribute `index` from a blob field.
+    public func blob(_ index: Int, _ value: Data?) {
+        if let value { writer.initialize(attribute: index, blob: value) }
+    }
+
+    /// To-one relationship `index` from its destination key.
+    public func toOne(_ index: Int, _ key: Int64?) {
+        guard let key else { return }
+        entity._withUnsafeGuaranteedRef { entity in
+            guard case .toOne(_, _, let number) = entity.relationshipDecoding[index] else { return }
+            writer.initialize(
+                relationship: index,
+                to: .toOne(ObjectID(storeNumber: entity.storeNumber, entityNumber: number, primaryKey: key)))
+        }
+    }
+}
+
+extension Statement {
+    /// The statement as a ``FieldReader`` reads it.
+    var fieldSource: FieldReader.Source { .sqlite(Unmanaged.passUnretained(self)) }
+}
+
+extension PostgresStatement {
+    /// The statement as a ``FieldReader`` reads it.
+    var fieldSource: FieldReader.Source { .postgres(Unmanaged.passUnretained(self)) }
+}
+
+extension ManagedObject {
+    /// Turns the fields into ``values``: once, at the first use of ``values`` while ``holdsFields`` is set.
+    final func writeFieldsToValues() {
+        holdsFields = false
+        entityReference._withUnsafeGuaranteedRef { entity in
+            valueBlock = ObjectValues(
+                attributeCount: entity.attributes.count, relationshipCount: entity.relationshipDecoding.count,
+                in: &shared.fieldArena
+            ) { writer in
+                for (index, value) in entity.fieldConstants { writer.initialize(attribute: index, to: value) }
+                for index in entity.fieldToManys { writer.initialize(relationship: index, to: .toManyFault) }
+                writeFields(to: FieldWriter(writer: writer, entity: entityReference))
+            }
+        }
+    }
+
+    /// Whether the generated property of attribute `index` reads its field: the object holds the row it fetched
+    /// (after the access is registered and other contexts' changes are merged, which may have replaced it).
+    /// Generated properties call this.
+    public final func readsFields(attribute index: Int) -> Bool {
+        guard holdsFields else { return false }
+        willAccess(property: index)
+        return holdsFields
+    }
+
+    /// Whether the generated property of relationship `index` reads its field (see ``readsFields(attribute:)``).
+    public final func readsFields(relationship index: Int) -> Bool {
+        guard holdsFields else { return false }
+        willAccess(property: entityReference._withUnsafeGuaranteedRef { $0.attributes.count } + index)
+        return holdsFields
+    }
+
+    /// An attribute's value from its integer field. Generated properties call this.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: Int64?) -> T? {
+        guard let field else { return nil }
+        return T(primitiveValue: .integer(field))
+    }
+
+    /// An attribute's value from its real field.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: Double?) -> T? {
+        guard let field else { return nil }
+        return T(primitiveValue: .real(field))
+    }
+
+    /// An attribute's value from its text field.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: String?) -> T? {
+        guard let field else { return nil }
+        return T(primitiveValue: .text(field))
+    }
+
+    /// An attribute's value from its blob field.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: Data?) -> T? {
+        guard let field else { return nil }
+        return T(primitiveValue: .blob(field))
+    }
+
+    /// The destination of to-one relationship `index` from its key field. Generated properties call this.
+    public final func fieldObject<T: ManagedObject>(relationship index: Int, _ key: Int64?) -> T? {
+        guard let key, let context else { return nil }
+        let id = entityReference._withUnsafeGuaranteedRef { entity -> ObjectID? in
+            guard case .toOne(_, _, let number) = entity.relationshipDecoding[index] else { return nil }
+            return ObjectID(storeNumber: entity.storeNumber, entityNumber: number, primaryKey: key)
+        }
+        guard let id else { return nil }
+        return context.object(for: id) as? T
+    }
+}
