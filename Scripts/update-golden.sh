@@ -11,10 +11,10 @@ tool=".build/debug/datamodelgen"
 golden="Tests/DataModelCodegenTests/Golden"
 for model in Models/*.xcdatamodeld; do
     name=$(basename "$model" .xcdatamodeld)
-    "$tool" generate "$model" --output "$golden/$name/coredata" --flavor coredata --include-manual --no-schema
+    "$tool" generate "$model" --output "$golden/$name/coredata" --flavor coredata --include-manual --no-schema --no-cache
     # The runtime flavor of the other models is committed as the runtime tests' generated code.
     if [ "$name" = ReservedNames ]; then
-        "$tool" generate "$model" --output "$golden/$name/runtime" --flavor runtime --include-manual --no-schema
+        "$tool" generate "$model" --output "$golden/$name/runtime" --flavor runtime --include-manual --no-schema --no-cache
     fi
     "$tool" schema "$model" --output "$golden/$name/$name.sql"
     "$tool" schema "$model" --dialect postgres --foreign-keys --output "$golden/$name/$name.postgres.sql"

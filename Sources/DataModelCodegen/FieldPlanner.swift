@@ -7,7 +7,7 @@ public struct FieldContext: Sendable, Hashable {
     /// The stored property's name (`_nameField`): the model name, which starts with a letter, between `_` and
     /// `Field`, so it never meets a generated property.
     public let fieldName: String
-    /// Its type (`Int64?`, `Double?`, `String?`, `Data?`).
+    /// Its type (`Swift.Int64?`, `Swift.Double?`, `Swift.String?`, `Foundation.Data?`).
     public let fieldType: String
     /// The runtime's `FieldReader` and `FieldWriter` method that reads and writes it (`integer`, `real`, `text`,
     /// `blob`, `toOne`).
@@ -117,7 +117,7 @@ struct FieldPlanner {
             var field: FieldContext?
             if kind == "toOne" {
                 let toOne = FieldContext(
-                    fieldName: "_" + relationship.name + "Field", fieldType: "Int64?", fieldKind: kind,
+                    fieldName: "_" + relationship.name + "Field", fieldType: "Swift.Int64?", fieldKind: kind,
                     fieldIndex: plan.relationships.count)
                 plan.own.append(toOne)
                 field = toOne
@@ -141,11 +141,12 @@ struct FieldPlanner {
     }
 
     private static func type(of kind: String) -> String {
+        // Qualified: an entity's class may be called `Data` or `String` (the fields are declared inside it).
         switch kind {
-        case "integer": "Int64?"
-        case "real": "Double?"
-        case "text": "String?"
-        default: "Data?"
+        case "integer": "Swift.Int64?"
+        case "real": "Swift.Double?"
+        case "text": "Swift.String?"
+        default: "Foundation.Data?"
         }
     }
 }

@@ -5,7 +5,7 @@ import DataModelRuntime
 /// An object of the `DepartmentEntity` entity.
 public final class DepartmentEntity: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _nameField: String?
+    @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("name")], relationships: [.toMany("businesses"), .toMany("employees")])

@@ -5,11 +5,11 @@ import DataModelRuntime
 /// An object of the `EmployeeEntity` entity.
 public final class EmployeeEntity: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _ageField: Int64?
-    @exclusivity(unchecked) var _dateJoinedField: Double?
-    @exclusivity(unchecked) var _nameField: String?
-    @exclusivity(unchecked) var _businessField: Int64?
-    @exclusivity(unchecked) var _departmentField: Int64?
+    @exclusivity(unchecked) var _ageField: Swift.Int64?
+    @exclusivity(unchecked) var _dateJoinedField: Swift.Double?
+    @exclusivity(unchecked) var _nameField: Swift.String?
+    @exclusivity(unchecked) var _businessField: Swift.Int64?
+    @exclusivity(unchecked) var _departmentField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("age"), .real("dateJoined"), .text("name")], relationships: [.toOne("business"), .toOne("department")])

@@ -5,8 +5,8 @@ import DataModelRuntime
 /// An object of the `Notebook` entity.
 public final class Notebook: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _titleField: String?
-    @exclusivity(unchecked) var _ownerField: Int64?
+    @exclusivity(unchecked) var _titleField: Swift.String?
+    @exclusivity(unchecked) var _ownerField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("title")], relationships: [.toMany("notes"), .toOne("owner")])

@@ -5,10 +5,10 @@ import DataModelRuntime
 /// An object of the `CategoryData` entity.
 public final class CategoryData: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _categoryNameField: String?
-    @exclusivity(unchecked) var _categoryTextField: String?
-    @exclusivity(unchecked) var _orderField: Int64?
-    @exclusivity(unchecked) var _restaurantField: Int64?
+    @exclusivity(unchecked) var _categoryNameField: Swift.String?
+    @exclusivity(unchecked) var _categoryTextField: Swift.String?
+    @exclusivity(unchecked) var _orderField: Swift.Int64?
+    @exclusivity(unchecked) var _restaurantField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("categoryName"), .text("categoryText"), .integer("order")], relationships: [.toOne("restaurant")])

@@ -5,11 +5,11 @@ import DataModelRuntime
 /// An object of the `Member` entity.
 public final class Member: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _hoursField: Int64?
-    @exclusivity(unchecked) var _nameField: String?
-    @exclusivity(unchecked) var _searchNameField: String?
-    @exclusivity(unchecked) var _teamNameField: String?
-    @exclusivity(unchecked) var _teamField: Int64?
+    @exclusivity(unchecked) var _hoursField: Swift.Int64?
+    @exclusivity(unchecked) var _nameField: Swift.String?
+    @exclusivity(unchecked) var _searchNameField: Swift.String?
+    @exclusivity(unchecked) var _teamNameField: Swift.String?
+    @exclusivity(unchecked) var _teamField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("hours"), .text("name"), .text("searchName"), .text("teamName")], relationships: [.toOne("team")])

@@ -5,14 +5,14 @@ import DataModelRuntime
 /// An object of the `Team` entity.
 public final class Team: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _averageHoursField: Double?
-    @exclusivity(unchecked) var _longestHoursField: Int64?
-    @exclusivity(unchecked) var _memberCountField: Int64?
-    @exclusivity(unchecked) var _nameField: String?
-    @exclusivity(unchecked) var _shortestHoursField: Int64?
-    @exclusivity(unchecked) var _totalHoursField: Int64?
-    @exclusivity(unchecked) var _updatedAtField: Double?
-    @exclusivity(unchecked) var _upperNameField: String?
+    @exclusivity(unchecked) var _averageHoursField: Swift.Double?
+    @exclusivity(unchecked) var _longestHoursField: Swift.Int64?
+    @exclusivity(unchecked) var _memberCountField: Swift.Int64?
+    @exclusivity(unchecked) var _nameField: Swift.String?
+    @exclusivity(unchecked) var _shortestHoursField: Swift.Int64?
+    @exclusivity(unchecked) var _totalHoursField: Swift.Int64?
+    @exclusivity(unchecked) var _updatedAtField: Swift.Double?
+    @exclusivity(unchecked) var _upperNameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.real("averageHours"), .integer("longestHours"), .integer("memberCount"), .text("name"), .integer("shortestHours"), .integer("totalHours"), .real("updatedAt"), .text("upperName")], relationships: [.toMany("members")])

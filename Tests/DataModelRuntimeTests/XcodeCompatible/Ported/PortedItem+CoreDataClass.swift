@@ -5,14 +5,14 @@ import DataModelRuntime
 /// An object of the `PortedItem` entity.
 public final class PortedItem: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _countField: Int64?
-    @exclusivity(unchecked) var _isDoneField: Int64?
-    @exclusivity(unchecked) var _priceField: Double?
-    @exclusivity(unchecked) var _ratingField: Int64?
-    @exclusivity(unchecked) var _serialField: Int64?
-    @exclusivity(unchecked) var _timestampField: Double?
-    @exclusivity(unchecked) var _titleField: String?
-    @exclusivity(unchecked) var _listField: Int64?
+    @exclusivity(unchecked) var _countField: Swift.Int64?
+    @exclusivity(unchecked) var _isDoneField: Swift.Int64?
+    @exclusivity(unchecked) var _priceField: Swift.Double?
+    @exclusivity(unchecked) var _ratingField: Swift.Int64?
+    @exclusivity(unchecked) var _serialField: Swift.Int64?
+    @exclusivity(unchecked) var _timestampField: Swift.Double?
+    @exclusivity(unchecked) var _titleField: Swift.String?
+    @exclusivity(unchecked) var _listField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("count"), .integer("isDone"), .real("price"), .integer("rating"), .integer("serial"), .real("timestamp"), .text("title")], relationships: [.toOne("list"), .toMany("tags")])

@@ -5,10 +5,10 @@ import DataModelRuntime
 /// An object of the `MemberEntity` entity.
 public final class MemberEntity: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _ageField: Int64?
-    @exclusivity(unchecked) var _nameField: String?
-    @exclusivity(unchecked) var _ratingField: Int64?
-    @exclusivity(unchecked) var _scoreField: Double?
+    @exclusivity(unchecked) var _ageField: Swift.Int64?
+    @exclusivity(unchecked) var _nameField: Swift.String?
+    @exclusivity(unchecked) var _ratingField: Swift.Int64?
+    @exclusivity(unchecked) var _scoreField: Swift.Double?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("age"), .text("name"), .integer("rating"), .real("score")], relationships: [])

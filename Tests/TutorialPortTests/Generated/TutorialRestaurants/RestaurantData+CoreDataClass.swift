@@ -5,14 +5,14 @@ import DataModelRuntime
 /// An object of the `RestaurantData` entity.
 public final class RestaurantData: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _addressField: String?
-    @exclusivity(unchecked) var _dateField: Double?
-    @exclusivity(unchecked) var _groupField: String?
-    @exclusivity(unchecked) var _imagePathField: String?
-    @exclusivity(unchecked) var _phoneField: String?
-    @exclusivity(unchecked) var _placeNameField: String?
-    @exclusivity(unchecked) var _placeURLField: String?
-    @exclusivity(unchecked) var _roadAddressField: String?
+    @exclusivity(unchecked) var _addressField: Swift.String?
+    @exclusivity(unchecked) var _dateField: Swift.Double?
+    @exclusivity(unchecked) var _groupField: Swift.String?
+    @exclusivity(unchecked) var _imagePathField: Swift.String?
+    @exclusivity(unchecked) var _phoneField: Swift.String?
+    @exclusivity(unchecked) var _placeNameField: Swift.String?
+    @exclusivity(unchecked) var _placeURLField: Swift.String?
+    @exclusivity(unchecked) var _roadAddressField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("address"), .real("date"), .text("group"), .text("imagePath"), .text("phone"), .text("placeName"), .text("placeURL"), .text("roadAddress")], relationships: [.toMany("category")])

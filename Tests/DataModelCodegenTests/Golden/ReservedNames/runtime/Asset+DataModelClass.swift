@@ -5,9 +5,9 @@ import DataModelRuntime
 /// An object of the `Asset` entity.
 open class Asset: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _createdAtField: Double?
-    @exclusivity(unchecked) var _titleField: String?
-    @exclusivity(unchecked) var _ownerField: Int64?
+    @exclusivity(unchecked) var _createdAtField: Swift.Double?
+    @exclusivity(unchecked) var _titleField: Swift.String?
+    @exclusivity(unchecked) var _ownerField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.real("createdAt"), .text("title")], relationships: [.toOne("owner")])

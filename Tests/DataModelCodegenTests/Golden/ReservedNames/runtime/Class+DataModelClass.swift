@@ -5,13 +5,13 @@ import DataModelRuntime
 /// An object of the `Class` entity.
 public final class Class: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _defaultField: String?
-    @exclusivity(unchecked) var _extensionField: String?
-    @exclusivity(unchecked) var _funcField: Int64?
-    @exclusivity(unchecked) var _importField: Int64?
-    @exclusivity(unchecked) var _protocolField: String?
-    @exclusivity(unchecked) var _returnField: Double?
-    @exclusivity(unchecked) var _typeField: Int64?
+    @exclusivity(unchecked) var _defaultField: Swift.String?
+    @exclusivity(unchecked) var _extensionField: Swift.String?
+    @exclusivity(unchecked) var _funcField: Swift.Int64?
+    @exclusivity(unchecked) var _importField: Swift.Int64?
+    @exclusivity(unchecked) var _protocolField: Swift.String?
+    @exclusivity(unchecked) var _returnField: Swift.Double?
+    @exclusivity(unchecked) var _typeField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("default"), .text("extension"), .integer("func"), .integer("import"), .text("protocol"), .real("return")], relationships: [.toMany("assets"), .toOne("type")])

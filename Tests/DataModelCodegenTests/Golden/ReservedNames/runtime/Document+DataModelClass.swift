@@ -5,8 +5,8 @@ import DataModelRuntime
 /// An object of the `Document` entity.
 public final class Document: Asset {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _mimeTypeField: String?
-    @exclusivity(unchecked) var _pageCountField: Int64?
+    @exclusivity(unchecked) var _mimeTypeField: Swift.String?
+    @exclusivity(unchecked) var _pageCountField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.real("createdAt"), .text("title"), .text("mimeType"), .integer("pageCount")], relationships: [.toOne("owner"), .toMany("attachments")])

@@ -5,12 +5,12 @@ import DataModelRuntime
 /// An object of the `Order` entity.
 public final class Order: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _groupField: String?
-    @exclusivity(unchecked) var _orderField: Int64?
-    @exclusivity(unchecked) var _selectField: Int64?
-    @exclusivity(unchecked) var _tableField: String?
-    @exclusivity(unchecked) var _whereField: String?
-    @exclusivity(unchecked) var _setField: Int64?
+    @exclusivity(unchecked) var _groupField: Swift.String?
+    @exclusivity(unchecked) var _orderField: Swift.Int64?
+    @exclusivity(unchecked) var _selectField: Swift.Int64?
+    @exclusivity(unchecked) var _tableField: Swift.String?
+    @exclusivity(unchecked) var _whereField: Swift.String?
+    @exclusivity(unchecked) var _setField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.text("group"), .integer("order"), .integer("select"), .text("table"), .text("where")], relationships: [.toOne("set")])

@@ -5,13 +5,13 @@ import DataModelRuntime
 /// An object of the `Self` entity.
 public final class `Self`: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _childCountField: Int64?
-    @exclusivity(unchecked) var _contextField: String?
-    @exclusivity(unchecked) var _deletedField: Int64?
-    @exclusivity(unchecked) var _entityNameField: String?
-    @exclusivity(unchecked) var _identifierField: Data?
-    @exclusivity(unchecked) var _parentField: Int64?
-    @exclusivity(unchecked) var _twinField: Int64?
+    @exclusivity(unchecked) var _childCountField: Swift.Int64?
+    @exclusivity(unchecked) var _contextField: Swift.String?
+    @exclusivity(unchecked) var _deletedField: Swift.Int64?
+    @exclusivity(unchecked) var _entityNameField: Swift.String?
+    @exclusivity(unchecked) var _identifierField: Foundation.Data?
+    @exclusivity(unchecked) var _parentField: Swift.Int64?
+    @exclusivity(unchecked) var _twinField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("childCount"), .text("context"), .integer("deleted"), .text("entityName"), .blob("identifier"), .transient("isPinned")], relationships: [.toMany("children"), .toMany("followers"), .toMany("following"), .toOne("parent"), .toOne("twin")])

@@ -5,8 +5,8 @@ import DataModelRuntime
 /// An object of the `Set` entity.
 public final class Set: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _countField: Int64?
-    @exclusivity(unchecked) var _nameField: String?
+    @exclusivity(unchecked) var _countField: Swift.Int64?
+    @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.integer("count"), .text("name")], relationships: [.toMany("members"), .toMany("orders")])

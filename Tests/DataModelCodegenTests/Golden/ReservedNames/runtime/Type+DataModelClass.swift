@@ -5,19 +5,19 @@ import DataModelRuntime
 /// An object of the `Type` entity.
 public final class `Type`: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _binaryField: Data?
-    @exclusivity(unchecked) var _booleanField: Int64?
-    @exclusivity(unchecked) var _booleanObjectField: Int64?
-    @exclusivity(unchecked) var _dateField: Double?
-    @exclusivity(unchecked) var _decimalField: String?
-    @exclusivity(unchecked) var _doubleField: Double?
-    @exclusivity(unchecked) var _floatField: Double?
-    @exclusivity(unchecked) var _int16Field: Int64?
-    @exclusivity(unchecked) var _int32Field: Int64?
-    @exclusivity(unchecked) var _int64Field: Int64?
-    @exclusivity(unchecked) var _stringField: String?
-    @exclusivity(unchecked) var _uriField: String?
-    @exclusivity(unchecked) var _uuidField: Data?
+    @exclusivity(unchecked) var _binaryField: Foundation.Data?
+    @exclusivity(unchecked) var _booleanField: Swift.Int64?
+    @exclusivity(unchecked) var _booleanObjectField: Swift.Int64?
+    @exclusivity(unchecked) var _dateField: Swift.Double?
+    @exclusivity(unchecked) var _decimalField: Swift.String?
+    @exclusivity(unchecked) var _doubleField: Swift.Double?
+    @exclusivity(unchecked) var _floatField: Swift.Double?
+    @exclusivity(unchecked) var _int16Field: Swift.Int64?
+    @exclusivity(unchecked) var _int32Field: Swift.Int64?
+    @exclusivity(unchecked) var _int64Field: Swift.Int64?
+    @exclusivity(unchecked) var _stringField: Swift.String?
+    @exclusivity(unchecked) var _uriField: Swift.String?
+    @exclusivity(unchecked) var _uuidField: Foundation.Data?
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(attributes: [.blob("binary"), .integer("boolean"), .integer("booleanObject"), .real("date"), .text("decimal"), .real("double"), .real("float"), .integer("int16"), .integer("int32"), .integer("int64"), .transient("objectRef"), .text("string"), .transient("undefined"), .text("uri"), .blob("uuid")], relationships: [.toMany("classes")])
