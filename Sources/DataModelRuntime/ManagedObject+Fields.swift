@@ -102,11 +102,20 @@ public struct FieldReader {
     /// The entity's field columns (``EntityRuntime/fieldColumns``): attributes, then relationships.
     let attributeColumns: UnsafePointer<Int32>
     let relationshipColumns: UnsafePointer<Int32>
+    /// The to-one every row of the statement shares (a to-many's load: the loading object), or -1, and its key:
+    /// its column is selected as `NULL` (see ``RelationshipRuntime/rowsSharedToOne``).
+    let sharedRelationship: Int
+    let sharedKey: Int64?
 
-    init(_ source: Source, columns: UnsafePointer<Int32>, attributeCount: Int) {
+    init(
+        _ source: Source, columns: UnsafePointer<Int32>, attributeCount: Int, sharedRelationship: Int = -1,
+        sharedKey: Int64? = nil
+    ) {
         self.source = source
         attributeColumns = columns
         relationshipColumns = columns + attributeCount
+        self.sharedRelationship = sharedRelationship
+        self.sharedKey = sharedKey
     }
 
     /// Attribute `index`'s integer column: its value, or `nil` for `NULL` (a real reads as its integral part).
@@ -145,7 +154,8 @@ public struct FieldReader {
 
     /// To-one relationship `index`'s destination key, or `nil` for none.
     public func toOne(_ index: Int) -> Int64? {
-        switch source {
+        if index == sharedRelationship { return sharedKey }
+        return switch source {
         case .sqlite(let statement):
             statement._withUnsafeGuaranteedRef { $0.nullableInt64(at: relationshipColumns[index]) }
         case .postgres(let statement):

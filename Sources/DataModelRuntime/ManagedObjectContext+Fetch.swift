@@ -572,25 +572,6 @@ extension ManagedObjectContext {
     }
 }
 
-extension ManagedObjectContext {
-    /// Fills `object` (new, or a fault) from the current row of a fetch: into the fields of its class when the entity
-    /// has them (``EntityRuntime/fieldColumns``), else into its values in the next block of `arena`.
-    @inline(__always)
-    fileprivate func readRow<Row: StoreRow>(
-        _ statement: Row, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
-    ) {
-        guard let columns = entity.fieldColumns else {
-            decodeRow(statement, entity: entity, into: object, arena: &arena)
-            return
-        }
-        object.readFields(
-            from: FieldReader(statement.fieldSource, columns: columns, attributeCount: entity.attributes.count))
-        object.holdsFields = true
-        object.version = statement.int64(at: 2)
-        object.isFault = false
-    }
-}
-
 /// The objects of a fetch as it reads them, moved (not copied) into the `[T]` it returns: an
 /// array would retain each object once more to copy it and release it when dropped.
 private struct ObjectCollector: ~Copyable {

@@ -151,14 +151,14 @@ extension ManagedObjectContext {
                     let extra = extraColumn ? statement.int64(at: Int32(3 + entity.rowColumns.count)) : 0
                     if let existing = registered.find(id, orVacancy: &vacancy) {
                         if existing.isFault {
-                            decodeRow(statement, entity: entity, into: existing, arena: &arena)
+                            readRow(statement, entity: entity, into: existing, arena: &arena)
                             read.append(existing)
                         }
                         loaded.append((existing, extra))
                     } else {
                         let object = entity.objectType.init(
                             ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                        decodeRow(statement, entity: entity, into: object, arena: &arena)
+                        readRow(statement, entity: entity, into: object, arena: &arena)
                         registered.fill(vacancy, with: object)
                         loaded.append((object, extra))
                         read.append(object)

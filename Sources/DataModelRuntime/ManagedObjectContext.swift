@@ -316,7 +316,7 @@ public final class ManagedObjectContext {
                         primaryKey: statement.int64(at: 0))
                     guard let object = registered[id], object.isFault else { continue }
                     object.faultBatch = nil
-                    decodeRow(statement, entity: rowEntity, into: object, arena: &arena)
+                    readRow(statement, entity: rowEntity, into: object, arena: &arena)
                     loaded.append(object)
                 }
             } catch {
@@ -372,6 +372,39 @@ public final class ManagedObjectContext {
             statement, entity: entity, in: &arena, sharedIndex: sharedIndex, sharedID: sharedID)
         object.version = statement.int64(at: 2)
         object.isFault = false
+    }
+
+    /// Fills `object` (new, or a fault) from the current row of a query selecting ``EntityRuntime/selectColumnsSQL``:
+    /// into the fields of its class when the entity has them (``EntityRuntime/fieldColumns``), else into its values in
+    /// the next block of `arena`. Relationship `sharedIndex`, when not -1, is the to-one every row of the statement
+    /// shares (``RelationshipRuntime/rowsSharedToOne``), whose column is not read.
+    @inline(__always)
+    func readRow<Row: StoreRow>(
+        _ statement: Row, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena,
+        sharedIndex: Int = -1, sharedID: ObjectID? = nil
+    ) {
+        guard let columns = entity.fieldColumns else {
+            decodeRow(
+                statement, entity: entity, into: object, arena: &arena, sharedIndex: sharedIndex, sharedID: sharedID)
+            return
+        }
+        object.readFields(
+            from: FieldReader(
+                statement.fieldSource, columns: columns, attributeCount: entity.attributes.count,
+                sharedRelationship: sharedIndex, sharedKey: sharedID?.primaryKey))
+        object.holdsFields = true
+        object.version = statement.int64(at: 2)
+        object.isFault = false
+    }
+
+    /// ``readRow(_:entity:into:arena:sharedIndex:sharedID:)`` of a statement of either store.
+    func readRow(
+        _ statement: StoreStatement, entity: EntityRuntime, into object: ManagedObject, arena: inout ObjectValueArena
+    ) {
+        switch statement {
+        case .sqlite(let rows): readRow(rows, entity: entity, into: object, arena: &arena)
+        case .postgres(let rows): readRow(rows, entity: entity, into: object, arena: &arena)
+        }
     }
 
     /// The current row of `statement` (`Z_PK, Z_ENT, Z_OPT`, then the table's columns).
@@ -636,7 +669,7 @@ public final class ManagedObjectContext {
                 if let existing = registered.find(id, orVacancy: &vacancy) {
                     if existing.isDeleted { return }
                     if existing.isFault {
-                        decodeRow(
+                        readRow(
                             statement, entity: entity, into: existing, arena: &arena, sharedIndex: sharedIndex,
                             sharedID: sharedID)
                         if objects == nil { loaded.append(existing) }
@@ -647,7 +680,7 @@ public final class ManagedObjectContext {
                 } else {
                     let object = entity.objectType.init(
                         ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
-                    decodeRow(
+                    readRow(
                         statement, entity: entity, into: object, arena: &arena, sharedIndex: sharedIndex,
                         sharedID: sharedID)
                     registered.fill(vacancy, with: object)
