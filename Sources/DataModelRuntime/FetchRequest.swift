@@ -48,6 +48,7 @@ public final class FetchRequest<Result: ManagedObject> {
         var predicate: Predicate<Result>?
         var propertiesToFetch: [any PropertyToFetch]?
         var propertiesToGroupBy: [any PropertyToFetch]?
+        var havingPredicate: Predicate<Result>?
         var returnsDistinctResults = false
         var includesPropertyValues = true
         var returnsObjectsAsFaults = true
@@ -189,6 +190,21 @@ public final class FetchRequest<Result: ManagedObject> {
     public var propertiesToGroupBy: [any PropertyToFetch]? {
         get { settings.propertiesToGroupBy }
         set { settings.propertiesToGroupBy = newValue }
+    }
+    /// Which groups of a grouped dictionary fetch it returns — Core Data's `havingPredicate`: a format predicate
+    /// (``ManagedPredicate``) over each group's dictionary, whose keys name its grouped properties and aggregates
+    /// (`"department.name"` is one key). Kept groups are ordered and windowed (``fetchOffset``, ``fetchLimit``)
+    /// after it. Needs ``propertiesToGroupBy``; a `#Predicate` (written over objects, not groups) makes the fetch
+    /// throw. Object fetches ignore it.
+    ///
+    /// ```swift
+    /// request.propertiesToFetch = ["department", ExpressionDescription(name: "headcount", function: .count, keyPath: "name")]
+    /// request.propertiesToGroupBy = ["department"]
+    /// request.havingPredicate = ManagedPredicate(format: "headcount > %d", 10)
+    /// ```
+    public var havingPredicate: Predicate<Result>? {
+        get { settings.havingPredicate }
+        set { settings.havingPredicate = newValue }
     }
     /// Whether a dictionary fetch returns each distinct combination of the fetched values once (`false` by
     /// default) — Core Data's `returnsDistinctResults`: duplicates are left out in SQL (`GROUP BY` the fetched

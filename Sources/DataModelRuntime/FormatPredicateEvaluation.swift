@@ -63,6 +63,7 @@ enum FormatValue {
             self = .collection(
                 objects.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.map(FormatValue.object))
         case let objects as [ManagedObject]: self = .collection(objects.map(FormatValue.object))
+        case let id as ObjectID: self = .reference(id.description)
         default: self = .null
         }
     }
@@ -130,9 +131,20 @@ struct FormatEvaluator {
     let objects: [String: ObjectID]
     /// `SUBQUERY` variables in scope.
     var variables: [String: FormatValue] = [:]
+    /// The group a `havingPredicate` is evaluated on: its key paths read this dictionary, not an object.
+    private var group: [String: Any]?
 
     init(objects: [String: ObjectID]) {
         self.objects = objects
+    }
+
+    /// Whether `predicate` holds for one group of a grouped dictionary fetch (``FetchRequest/havingPredicate``): a
+    /// key path reads the longest of its prefixes that is a key of `group` (`department.name` is one key), then
+    /// the rest from that value; a key the group lacks (a property without a value) reads as `nil`.
+    func holds(_ predicate: FormatPredicate, onGroup group: [String: Any]) throws -> Bool {
+        var evaluator = self
+        evaluator.group = group
+        return try evaluator.holds(predicate, on: nil)
     }
 
     func holds(_ predicate: FormatPredicate, on object: ManagedObject?) throws -> Bool {
@@ -176,7 +188,9 @@ struct FormatEvaluator {
         switch expression {
         case .constant(let constant): return FormatValue(constant)
         case .evaluatedObject: return object.map(FormatValue.object) ?? .null
-        case .keyPath(let components): return try path(object.map(FormatValue.object) ?? .null, components[...])
+        case .keyPath(let components):
+            if let group { return try groupValue(group, components[...]) }
+            return try path(object.map(FormatValue.object) ?? .null, components[...])
         case .member(let base, let components): return try path(value(base, on: object), components[...])
         case .variable(let name):
             guard let bound = variables[name] else { throw StoreError.predicateFailed("$\(name) has no value") }
@@ -197,6 +211,23 @@ struct FormatEvaluator {
         case .method, .cast:
             throw StoreError.predicateFailed("'\(expression)' is not supported in fetch request predicates")
         }
+    }
+
+    /// The value at `components` in a group's dictionary (see ``holds(_:onGroup:)``).
+    private func groupValue(_ group: [String: Any], _ components: ArraySlice<FormatExpression.KeyPathComponent>)
+        throws -> FormatValue
+    {
+        var keys: [String] = []
+        for component in components {
+            guard case .key(let key) = component else { break }
+            keys.append(key)
+        }
+        for length in stride(from: keys.count, to: 0, by: -1) {
+            if let value = group[keys.prefix(length).joined(separator: ".")] {
+                return try path(FormatValue(swift: value), components.dropFirst(length))
+            }
+        }
+        return .null
     }
 
     /// The value at `components` from `base`.

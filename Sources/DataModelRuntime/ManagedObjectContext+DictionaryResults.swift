@@ -53,8 +53,35 @@ extension ManagedObjectContext {
     {
         let entity = try self.entity(of: request)
         let projection = try DictionaryProjection(request: request, entity: entity, isPostgres: database.isPostgres)
-        let rows = try projectedRows(request, entity: entity, projection: projection)
-        return rows.map { projection.dictionary(from: $0, runtime: runtime) }
+        guard let having = request.havingPredicate else {
+            let rows = try projectedRows(request, entity: entity, projection: projection)
+            return rows.map { projection.dictionary(from: $0, runtime: runtime) }
+        }
+        guard projection.isAggregating, !(request.propertiesToGroupBy ?? []).isEmpty else {
+            throw .invalidFetchRequest(entity: entity.name, reason: "a havingPredicate needs propertiesToGroupBy")
+        }
+        guard let format = having.expression as? FormatPredicateExpression else {
+            throw .invalidFetchRequest(
+                entity: entity.name,
+                reason: "a havingPredicate is a format predicate over each group (ManagedPredicate(format:)), "
+                    + "not a #Predicate over objects")
+        }
+        // Every group, then those the predicate keeps, then the window.
+        let unwindowed = request.copy()
+        unwindowed.fetchLimit = nil
+        unwindowed.fetchOffset = nil
+        let rows = try projectedRows(unwindowed, entity: entity, projection: projection)
+        var kept: [[String: Any]] = []
+        let evaluator = FormatEvaluator(objects: format.objects)
+        for row in rows {
+            let dictionary = projection.dictionary(from: row, runtime: runtime)
+            do {
+                if try evaluator.holds(format.predicate, onGroup: dictionary) { kept.append(dictionary) }
+            } catch {
+                throw (error as? StoreError) ?? .predicateFailed("\(error)")
+            }
+        }
+        return Self.window(kept, offset: max(request.fetchOffset ?? 0, 0), limit: request.fetchLimit.map { max($0, 0) })
     }
 
     /// The IDs of the objects ``fetch(_:)`` returns for `request`, in its order — Core Data's

@@ -443,6 +443,53 @@ struct DictionaryResultTests {
             ])
     }
 
+    @Test("havingPredicate keeps the groups it holds for, before the window", arguments: StoreKind.allCases)
+    func havingPredicate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let company = try SavedCompany(store.context)
+        let context = try store.reopened()
+        let request = EmployeeEntity.fetchRequest()
+        request.propertiesToFetch = [
+            "department", ExpressionDescription(name: "headcount", function: .count, keyPath: "age"),
+            ExpressionDescription(name: "oldest", function: .max, keyPath: "age"),
+        ]
+        request.propertiesToGroupBy = ["department"]
+        // Groups: R&D (2 ages, oldest 40), Sales (2, 40), none (0, nil).
+        request.havingPredicate = ManagedPredicate(format: "headcount >= %d", 2)
+        #expect(
+            try context.fetchDictionaries(request).map { $0["department"] as? ObjectID } == [
+                company.rnd.objectID, company.sales.objectID,
+            ])
+        // A group's to-one compares with an object or its ID; a key the group lacks reads as nil.
+        request.havingPredicate = ManagedPredicate(format: "department == %@", company.sales)
+        #expect(try context.fetchDictionaries(request).map { $0["headcount"] as? Int64 } == [2])
+        request.havingPredicate = ManagedPredicate(format: "oldest == nil")
+        #expect(try context.fetchDictionaries(request).map { $0["headcount"] as? Int64 } == [0])
+        // The window applies to the groups kept.
+        request.havingPredicate = ManagedPredicate(format: "oldest > 30")
+        request.fetchOffset = 1
+        #expect(
+            try context.fetchDictionaries(request).map { $0["department"] as? ObjectID } == [company.sales.objectID])
+        request.fetchOffset = 0
+        request.fetchLimit = 1
+        #expect(try context.fetchDictionaries(request).map { $0["department"] as? ObjectID } == [company.rnd.objectID])
+        // A key path through a to-one is one key of the group.
+        let byName = EmployeeEntity.fetchRequest()
+        byName.propertiesToFetch = [
+            "department.name", ExpressionDescription(name: "total", function: .sum, keyPath: "age"),
+        ]
+        byName.propertiesToGroupBy = ["department.name"]
+        byName.havingPredicate = ManagedPredicate(format: "department.name BEGINSWITH 'S' AND total > 60")
+        #expect(try context.fetchDictionaries(byName).map { $0["department.name"] as? String } == ["Sales"])
+        // Without groups, or with a #Predicate: an invalid request.
+        let ungrouped = EmployeeEntity.fetchRequest()
+        ungrouped.havingPredicate = ManagedPredicate(format: "age > 1")
+        #expect(throws: StoreError.self) { try context.fetchDictionaries(ungrouped) }
+        request.havingPredicate = #Predicate<EmployeeEntity> { $0.age != nil }
+        #expect(throws: StoreError.self) { try context.fetchDictionaries(request) }
+    }
+
     @Test("aggregates of every matching row, without groups", arguments: StoreKind.allCases)
     func wholeAggregates(kind: StoreKind) throws {
         let store = try TestStore(kind, model: CompanyModel.model)
