@@ -116,7 +116,7 @@ extension ManagedObjectContext {
                         throw KeyValueError.unknownKey(entity: entity.name, key: key)
                     }
                     let type = entity.attributes[index].type
-                    guard let unwrapped = Self.unwrapped(value) else {
+                    guard let unwrapped = unwrapped(value) else {
                         values[index] = .null
                         continue
                     }
@@ -253,22 +253,4 @@ extension ManagedObjectContext {
         try statement.bind(id.primaryKey, at: Int32(indices.count + 1))
         try statement.run()
     }
-
-    /// `value` without its optional wrapping, or `nil` for `nil` (of any optional type) and `NSNull`.
-    static func unwrapped(_ value: Any) -> Any? {
-        // The common values first: a cast to a concrete type is cheaper than one to a protocol.
-        if value is String || value is Int { return value }
-        if value is NSNull { return nil }
-        guard let optional = value as? any DictionaryOptional else { return value }
-        return optional.wrappedDictionaryValue.flatMap(unwrapped)
-    }
-}
-
-/// An `Optional` of any wrapped type, seen through `Any` (a dictionary value).
-private protocol DictionaryOptional {
-    var wrappedDictionaryValue: Any? { get }
-}
-
-extension Optional: DictionaryOptional {
-    fileprivate var wrappedDictionaryValue: Any? { self.map { $0 } }
 }

@@ -255,7 +255,7 @@ extension ManagedObjectContext {
                     throw .unknownProperty(entity: entity.name, property: name)
                 }
                 let type = entity.attributes[index].type
-                guard let value = ManagedObjectContext.unwrapped(value) else {
+                guard let value = unwrapped(value) else {
                     assign(.null, toAttribute: index, column: column)
                     continue
                 }

@@ -44,7 +44,7 @@ extension ManagedObject {
         // In key order: the same dictionary changes the object the same way every time (relationships' inverses,
         // undo steps).
         for (key, value) in keyedValues.sorted(by: { $0.key < $1.key }) {
-            setValue(ManagedObjectContext.unwrapped(value), forKey: key)
+            setValue(unwrapped(value), forKey: key)
         }
     }
 

@@ -458,8 +458,13 @@ extension Optional: OptionalValue {
     }
 }
 
-/// `value` without any levels of `Optional`; `nil` for none.
+/// `value` without any levels of `Optional`; `nil` for `nil` (of any optional type) and for `NSNull` (Core Data's
+/// "no value" in dictionaries, batch requests and predicate arguments). The one unwrapping of values seen through
+/// `Any`: predicate constants and arguments, key-value coding, batch inserts and updates.
 func unwrapped(_ value: Any) -> Any? {
+    // The common values first: a cast to a concrete type is cheaper than one to a protocol.
+    if value is String || value is Int { return value }
+    if value is NSNull { return nil }
     if let optional = value as? any OptionalValue { return optional.wrappedAny }
     return value
 }
