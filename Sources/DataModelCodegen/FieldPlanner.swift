@@ -23,7 +23,7 @@ struct EntityFields: Sendable {
     var own: [FieldContext]
     /// Every field of the entity and its ancestors, root first: what the class reads and writes.
     var lineage: [FieldContext]
-    /// `FieldLayout(attributes: [...], relationships: [...])`.
+    /// `FieldLayout(attributes: [...], relationships: [...])`, one property a line.
     var layoutLiteral: String
 }
 
@@ -59,8 +59,8 @@ struct FieldPlanner {
             let relationships = plan.relationships.map { ".\($0.kind)(\(RuntimeContextBuilder.literal($0.name)))" }
             parts[index].fields = EntityFields(
                 own: plan.own, lineage: lineage,
-                layoutLiteral: "FieldLayout(attributes: [" + attributes.joined(separator: ", ") + "], relationships: ["
-                    + relationships.joined(separator: ", ") + "])")
+                layoutLiteral: "FieldLayout(\n            attributes: " + Self.listLiteral(attributes)
+                    + ",\n            relationships: " + Self.listLiteral(relationships) + ")")
             let ownAttributes = plan.attributes.suffix(parts[index].attributes.count)
             parts[index].attributes = zip(parts[index].attributes, ownAttributes).map { $0.with(field: $1.field) }
             let ownRelationships = plan.relationships.suffix(parts[index].relationships.count)
@@ -138,6 +138,12 @@ struct FieldPlanner {
         case .uuid, .transformable: return "blob"
         case .composite, .objectID, .undefined: return nil
         }
+    }
+
+    /// `[]`, or the items one a line (a property added to the model adds one line), indented for the class body.
+    private static func listLiteral(_ items: [String]) -> String {
+        guard !items.isEmpty else { return "[]" }
+        return "[\n" + items.map { "                " + $0 + ",\n" }.joined() + "            ]"
     }
 
     private static func type(of kind: String) -> String {

@@ -66,8 +66,17 @@ struct FieldGenerationTests {
         #expect(!plainClass.contains("_noteField"), "a transient attribute has no field")
         #expect(
             plainClass.contains(
-                #"FieldLayout(attributes: [.integer("count"), .transient("note"), .text("title")], relationships: [.toOne("holder")])"#
-            ))
+                """
+                        FieldLayout(
+                            attributes: [
+                                .integer("count"),
+                                .transient("note"),
+                                .text("title"),
+                            ],
+                            relationships: [
+                                .toOne("holder"),
+                            ])
+                """))
         #expect(plainClass.contains("_titleField = row.text(2)"))
         #expect(plainClass.contains("writer.toOne(0, _holderField)"))
         let properties = try #require(files["Plain+DataModelProperties.swift"])

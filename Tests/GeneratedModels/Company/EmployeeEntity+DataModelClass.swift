@@ -12,7 +12,16 @@ public final class EmployeeEntity: ManagedObject {
     @exclusivity(unchecked) var _departmentField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("age"), .real("dateJoined"), .text("name")], relationships: [.toOne("business"), .toOne("department")])
+        FieldLayout(
+            attributes: [
+                .integer("age"),
+                .real("dateJoined"),
+                .text("name"),
+            ],
+            relationships: [
+                .toOne("business"),
+                .toOne("department"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

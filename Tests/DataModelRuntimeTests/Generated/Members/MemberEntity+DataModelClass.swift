@@ -11,7 +11,14 @@ public final class MemberEntity: ManagedObject {
     @exclusivity(unchecked) var _scoreField: Swift.Double?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("age"), .text("name"), .integer("rating"), .real("score")], relationships: [])
+        FieldLayout(
+            attributes: [
+                .integer("age"),
+                .text("name"),
+                .integer("rating"),
+                .real("score"),
+            ],
+            relationships: [])
     }
 
     override public func readFields(from row: FieldReader) {

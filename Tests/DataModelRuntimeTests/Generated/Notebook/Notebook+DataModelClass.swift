@@ -9,7 +9,14 @@ public final class Notebook: ManagedObject {
     @exclusivity(unchecked) var _ownerField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("title")], relationships: [.toMany("notes"), .toOne("owner")])
+        FieldLayout(
+            attributes: [
+                .text("title"),
+            ],
+            relationships: [
+                .toMany("notes"),
+                .toOne("owner"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

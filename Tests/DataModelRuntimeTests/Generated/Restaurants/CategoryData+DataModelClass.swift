@@ -11,7 +11,15 @@ public final class CategoryData: ManagedObject {
     @exclusivity(unchecked) var _restaurantField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("categoryName"), .text("categoryText"), .integer("order")], relationships: [.toOne("restaurant")])
+        FieldLayout(
+            attributes: [
+                .text("categoryName"),
+                .text("categoryText"),
+                .integer("order"),
+            ],
+            relationships: [
+                .toOne("restaurant"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -12,7 +12,16 @@ public final class Member: ManagedObject {
     @exclusivity(unchecked) var _teamField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("hours"), .text("name"), .text("searchName"), .text("teamName")], relationships: [.toOne("team")])
+        FieldLayout(
+            attributes: [
+                .integer("hours"),
+                .text("name"),
+                .text("searchName"),
+                .text("teamName"),
+            ],
+            relationships: [
+                .toOne("team"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

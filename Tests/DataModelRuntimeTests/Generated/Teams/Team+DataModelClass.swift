@@ -15,7 +15,20 @@ public final class Team: ManagedObject {
     @exclusivity(unchecked) var _upperNameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.real("averageHours"), .integer("longestHours"), .integer("memberCount"), .text("name"), .integer("shortestHours"), .integer("totalHours"), .real("updatedAt"), .text("upperName")], relationships: [.toMany("members")])
+        FieldLayout(
+            attributes: [
+                .real("averageHours"),
+                .integer("longestHours"),
+                .integer("memberCount"),
+                .text("name"),
+                .integer("shortestHours"),
+                .integer("totalHours"),
+                .real("updatedAt"),
+                .text("upperName"),
+            ],
+            relationships: [
+                .toMany("members"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -15,7 +15,20 @@ public final class PortedItem: ManagedObject {
     @exclusivity(unchecked) var _listField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("count"), .integer("isDone"), .real("price"), .integer("rating"), .integer("serial"), .real("timestamp"), .text("title")], relationships: [.toOne("list"), .toMany("tags")])
+        FieldLayout(
+            attributes: [
+                .integer("count"),
+                .integer("isDone"),
+                .real("price"),
+                .integer("rating"),
+                .integer("serial"),
+                .real("timestamp"),
+                .text("title"),
+            ],
+            relationships: [
+                .toOne("list"),
+                .toMany("tags"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

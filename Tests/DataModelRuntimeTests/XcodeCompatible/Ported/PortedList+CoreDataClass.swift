@@ -8,7 +8,13 @@ public final class PortedList: ManagedObject {
     @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("name")], relationships: [.toMany("items")])
+        FieldLayout(
+            attributes: [
+                .text("name"),
+            ],
+            relationships: [
+                .toMany("items"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

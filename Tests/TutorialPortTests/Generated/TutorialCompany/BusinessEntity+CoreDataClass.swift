@@ -8,7 +8,14 @@ public final class BusinessEntity: ManagedObject {
     @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("name")], relationships: [.toMany("departments"), .toMany("employees")])
+        FieldLayout(
+            attributes: [
+                .text("name"),
+            ],
+            relationships: [
+                .toMany("departments"),
+                .toMany("employees"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -15,7 +15,20 @@ public final class RestaurantData: ManagedObject {
     @exclusivity(unchecked) var _roadAddressField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("address"), .real("date"), .text("group"), .text("imagePath"), .text("phone"), .text("placeName"), .text("placeURL"), .text("roadAddress")], relationships: [.toMany("category")])
+        FieldLayout(
+            attributes: [
+                .text("address"),
+                .real("date"),
+                .text("group"),
+                .text("imagePath"),
+                .text("phone"),
+                .text("placeName"),
+                .text("placeURL"),
+                .text("roadAddress"),
+            ],
+            relationships: [
+                .toMany("category"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -10,7 +10,14 @@ open class Asset: ManagedObject {
     @exclusivity(unchecked) var _ownerField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.real("createdAt"), .text("title")], relationships: [.toOne("owner")])
+        FieldLayout(
+            attributes: [
+                .real("createdAt"),
+                .text("title"),
+            ],
+            relationships: [
+                .toOne("owner"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -14,7 +14,19 @@ public final class Class: ManagedObject {
     @exclusivity(unchecked) var _typeField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("default"), .text("extension"), .integer("func"), .integer("import"), .text("protocol"), .real("return")], relationships: [.toMany("assets"), .toOne("type")])
+        FieldLayout(
+            attributes: [
+                .text("default"),
+                .text("extension"),
+                .integer("func"),
+                .integer("import"),
+                .text("protocol"),
+                .real("return"),
+            ],
+            relationships: [
+                .toMany("assets"),
+                .toOne("type"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

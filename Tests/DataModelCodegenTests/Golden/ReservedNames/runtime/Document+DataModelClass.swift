@@ -9,7 +9,17 @@ public final class Document: Asset {
     @exclusivity(unchecked) var _pageCountField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.real("createdAt"), .text("title"), .text("mimeType"), .integer("pageCount")], relationships: [.toOne("owner"), .toMany("attachments")])
+        FieldLayout(
+            attributes: [
+                .real("createdAt"),
+                .text("title"),
+                .text("mimeType"),
+                .integer("pageCount"),
+            ],
+            relationships: [
+                .toOne("owner"),
+                .toMany("attachments"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

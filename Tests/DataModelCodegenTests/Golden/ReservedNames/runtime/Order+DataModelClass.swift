@@ -13,7 +13,17 @@ public final class Order: ManagedObject {
     @exclusivity(unchecked) var _setField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.text("group"), .integer("order"), .integer("select"), .text("table"), .text("where")], relationships: [.toOne("set")])
+        FieldLayout(
+            attributes: [
+                .text("group"),
+                .integer("order"),
+                .integer("select"),
+                .text("table"),
+                .text("where"),
+            ],
+            relationships: [
+                .toOne("set"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -14,7 +14,22 @@ public final class `Self`: ManagedObject {
     @exclusivity(unchecked) var _twinField: Swift.Int64?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("childCount"), .text("context"), .integer("deleted"), .text("entityName"), .blob("identifier"), .transient("isPinned")], relationships: [.toMany("children"), .toMany("followers"), .toMany("following"), .toOne("parent"), .toOne("twin")])
+        FieldLayout(
+            attributes: [
+                .integer("childCount"),
+                .text("context"),
+                .integer("deleted"),
+                .text("entityName"),
+                .blob("identifier"),
+                .transient("isPinned"),
+            ],
+            relationships: [
+                .toMany("children"),
+                .toMany("followers"),
+                .toMany("following"),
+                .toOne("parent"),
+                .toOne("twin"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

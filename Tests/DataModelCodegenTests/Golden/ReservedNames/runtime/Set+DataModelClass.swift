@@ -9,7 +9,15 @@ public final class Set: ManagedObject {
     @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.integer("count"), .text("name")], relationships: [.toMany("members"), .toMany("orders")])
+        FieldLayout(
+            attributes: [
+                .integer("count"),
+                .text("name"),
+            ],
+            relationships: [
+                .toMany("members"),
+                .toMany("orders"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {

@@ -20,7 +20,27 @@ public final class `Type`: ManagedObject {
     @exclusivity(unchecked) var _uuidField: Foundation.Data?
 
     override public class var fieldLayout: FieldLayout? {
-        FieldLayout(attributes: [.blob("binary"), .integer("boolean"), .integer("booleanObject"), .real("date"), .text("decimal"), .real("double"), .real("float"), .integer("int16"), .integer("int32"), .integer("int64"), .transient("objectRef"), .text("string"), .transient("undefined"), .text("uri"), .blob("uuid")], relationships: [.toMany("classes")])
+        FieldLayout(
+            attributes: [
+                .blob("binary"),
+                .integer("boolean"),
+                .integer("booleanObject"),
+                .real("date"),
+                .text("decimal"),
+                .real("double"),
+                .real("float"),
+                .integer("int16"),
+                .integer("int32"),
+                .integer("int64"),
+                .transient("objectRef"),
+                .text("string"),
+                .transient("undefined"),
+                .text("uri"),
+                .blob("uuid"),
+            ],
+            relationships: [
+                .toMany("classes"),
+            ])
     }
 
     override public func readFields(from row: FieldReader) {
