@@ -483,6 +483,15 @@ final class EntityRuntime {
         Int32(3 + count - 1 - offset)
     }
 
+    /// Whether a to-one of the entity leads to one of the entities numbered `numbers` (to-ones into an entity with
+    /// sub-entities count for any of them).
+    func hasToOne(intoAnyOf numbers: Set<Int>) -> Bool {
+        relationshipDecoding.contains { decoding in
+            guard case .toOne(_, let entityColumn, let destination) = decoding else { return false }
+            return entityColumn >= 0 || numbers.contains(destination)
+        }
+    }
+
     /// The index of the attribute called `name` (see ``PropertyNameTable``).
     @inline(__always)
     func attributeIndex(_ name: String) -> Int? {

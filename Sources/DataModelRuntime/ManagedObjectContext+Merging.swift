@@ -106,7 +106,12 @@ extension ManagedObjectContext {
 
     /// Clears to-ones naming `ids` and removes `ids` from loaded to-many lists (and snapshots).
     private func removeReferences(to ids: Set<ObjectID>) {
+        let deletedEntities = Set(ids.map(\.entityNumber))
         for object in registered.objects where !object.isFault && !object.isInvalid {
+            // An object holding its fetched row in fields has no loaded to-many, and its to-ones lead to entities
+            // without sub-entities: unless one of them leads to an entity whose objects were deleted, it names none
+            // of them, and is left holding its fields.
+            if object.holdsFields, !object.entityRuntime.hasToOne(intoAnyOf: deletedEntities) { continue }
             for relationship in object.entityRuntime.relationships {
                 let index = relationship.index
                 guard object.values.relationshipIndices.contains(index) else { continue }

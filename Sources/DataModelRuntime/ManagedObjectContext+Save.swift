@@ -99,6 +99,8 @@ extension ManagedObjectContext {
             object.version += 1
             if collectsChanges { changes.updated.insert(object.objectID) }
         }
+        // The saved objects' snapshots were blocks of this buffer: let it go with them.
+        if !updatedList.isEmpty { shared.fieldArena = ObjectValueArena() }
         for object in deleted {
             if collectsChanges { changes.deleted.insert(object.objectID) }
             unregister(object)

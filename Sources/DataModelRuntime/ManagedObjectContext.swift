@@ -778,6 +778,7 @@ public final class ManagedObjectContext {
             unregister(object)
             object.didChangeAllObserved()
         }
+        shared.fieldArena = ObjectValueArena()
     }
 
     func unregister(_ object: ManagedObject) {

@@ -463,7 +463,8 @@ extension Optional: OptionalValue {
 /// `Any`: predicate constants and arguments, key-value coding, batch inserts and updates.
 func unwrapped(_ value: Any) -> Any? {
     // The common values first: a cast to a concrete type is cheaper than one to a protocol.
-    if value is String || value is Int { return value }
+    if let text = value as? String { return text }
+    if let integer = value as? Int { return integer }
     if value is NSNull { return nil }
     if let optional = value as? any OptionalValue { return optional.wrappedAny }
     return value

@@ -157,6 +157,39 @@ struct FieldTests {
         #expect(employee.name == "Changed elsewhere")
     }
 
+    @Test(
+        "a merged deletion clears the to-ones naming it; objects that cannot name it keep their fields",
+        arguments: StoreKind.allCases)
+    func mergedDeletions(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        _ = try Self.savedCompany(store)
+        let reader = store.container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let writer = store.container.newBackgroundContext()
+        let employees = try reader.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.dateJoined)]))
+        #expect(employees.allSatisfy { $0.holdsFields })
+        // An employee deleted elsewhere: no employee's to-one leads to employees, so the others keep their fields.
+        let gone = try #require(employees.first { $0.department == nil && $0.business != nil })
+        writer.delete(try #require(try writer.existingObject(with: gone.objectID)))
+        try writer.save()
+        _ = try reader.fetch(DepartmentEntity.fetchRequest())
+        #expect(gone.isInvalid)
+        let kept = employees.filter { $0 !== gone }
+        #expect(kept.allSatisfy { $0.holdsFields })
+        // The department deleted elsewhere: the employees that named it name nothing now.
+        let department = try #require(kept.lazy.compactMap(\.department).first)
+        let members = kept.filter { $0.department === department }
+        #expect(members.count == 3)
+        let writerDepartment = try #require(try writer.existingObject(with: department.objectID) as? DepartmentEntity)
+        for member in writerDepartment.employees { member.department = nil }
+        writer.delete(writerDepartment)
+        try writer.save()
+        _ = try reader.fetch(DepartmentEntity.fetchRequest())
+        #expect(members.allSatisfy { $0.department == nil })
+        #expect(kept.allSatisfy { !$0.hasChanges })
+    }
+
     @Test("a layout that does not fit the entity's storage gets no fields")
     func layoutsThatDoNotFit() throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
