@@ -483,6 +483,14 @@ final class EntityRuntime {
         Int32(3 + count - 1 - offset)
     }
 
+    /// The destination of to-one relationship `index` whose key a field holds (a destination without sub-entities, in
+    /// the entity's store), or `nil` when it is no to-one with a key column.
+    @inline(__always)
+    func fieldObjectID(relationship index: Int, key: Int64) -> ObjectID? {
+        guard case .toOne(_, _, let number) = relationshipDecoding[index] else { return nil }
+        return ObjectID(storeNumber: storeNumber, entityNumber: number, primaryKey: key)
+    }
+
     /// Whether a to-one of the entity leads to one of the entities numbered `numbers` (to-ones into an entity with
     /// sub-entities count for any of them).
     func hasToOne(intoAnyOf numbers: Set<Int>) -> Bool {

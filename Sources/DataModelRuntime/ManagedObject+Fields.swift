@@ -165,6 +165,8 @@ public struct FieldReader {
 
     @inline(__always)
     private func integer<Row: StoreRow>(_ statement: Row, at column: Int32) -> Int64? {
+        // As the runtime's decoding reads it (``ManagedObjectContext/read(_:at:as:into:attribute:)``): one call on the
+        // common path, the storage class asked only for the values that cannot tell alone.
         let value = statement.int64(at: column)
         guard value == 0 || value == .max || value == .min else { return value }
         return ManagedObjectContext.readInteger(statement, at: column).integer
@@ -172,8 +174,7 @@ public struct FieldReader {
 
     @inline(__always)
     private func text<Row: StoreRow>(_ statement: Row, at column: Int32) -> String? {
-        if let text = statement.string(at: column) { return text }
-        return statement.storageClass(at: column) != .null ? "" : nil
+        ManagedObjectContext.readText(statement, at: column)
     }
 }
 
@@ -206,12 +207,10 @@ public struct FieldWriter {
     /// To-one relationship `index` from its destination key.
     public func toOne(_ index: Int, _ key: Int64?) {
         guard let key else { return }
-        entity._withUnsafeGuaranteedRef { entity in
-            guard case .toOne(_, _, let number) = entity.relationshipDecoding[index] else { return }
-            writer.initialize(
-                relationship: index,
-                to: .toOne(ObjectID(storeNumber: entity.storeNumber, entityNumber: number, primaryKey: key)))
+        guard let id = entity._withUnsafeGuaranteedRef({ $0.fieldObjectID(relationship: index, key: key) }) else {
+            return
         }
+        writer.initialize(relationship: index, to: .toOne(id))
     }
 }
 
@@ -288,11 +287,8 @@ extension ManagedObject {
     /// The destination of to-one relationship `index` from its key field. Generated properties call this.
     public final func fieldObject<T: ManagedObject>(relationship index: Int, _ key: Int64?) -> T? {
         guard let key, let context else { return nil }
-        let id = entityReference._withUnsafeGuaranteedRef { entity -> ObjectID? in
-            guard case .toOne(_, _, let number) = entity.relationshipDecoding[index] else { return nil }
-            return ObjectID(storeNumber: entity.storeNumber, entityNumber: number, primaryKey: key)
-        }
-        guard let id else { return nil }
+        guard let id = entityReference._withUnsafeGuaranteedRef({ $0.fieldObjectID(relationship: index, key: key) })
+        else { return nil }
         return context.object(for: id) as? T
     }
 }

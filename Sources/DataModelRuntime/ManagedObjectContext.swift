@@ -538,15 +538,17 @@ public final class ManagedObjectContext {
         case .real:
             if let value = statement.nullableDouble(at: index) { values.initialize(attribute: attribute, real: value) }
         case .text, .decimalText:
-            if let text = statement.string(at: index) {
-                values.initialize(attribute: attribute, text: text)
-            } else if statement.storageClass(at: index) != .null {
-                // A zero-length blob in a text column.
-                values.initialize(attribute: attribute, text: "")
-            }
+            if let text = readText(statement, at: index) { values.initialize(attribute: attribute, text: text) }
         case .blob, .externalBinary:
             if let data = statement.data(at: index) { values.initialize(attribute: attribute, blob: data) }
         }
+    }
+
+    /// A text column: its text, `""` for a zero-length blob, `nil` for `NULL`.
+    @inline(__always)
+    static func readText<Row: StoreRow>(_ statement: Row, at index: Int32) -> String? {
+        if let text = statement.string(at: index) { return text }
+        return statement.storageClass(at: index) != .null ? "" : nil
     }
 
     /// An integer column. SQLite converts a REAL to an integer by truncating it, and clamps one
