@@ -103,16 +103,16 @@ extension ManagedObjectContext {
             let entity = try self.entity(of: request)
             let conditions = try resolve(request.conditions, in: entity)
             let plan = try predicatePlan(for: request, entity: entity)
+            let offset = max(request.fetchOffset ?? 0, 0)
+            let limit = request.fetchLimit.map { max($0, 0) }
             let sortColumns = try request.sortDescriptors.map { (descriptor) throws(StoreError) in
-                try sortColumn(for: descriptor, in: entity)
+                try sortColumn(for: descriptor, in: entity, strings: .init(limit: limit))
             }
             let pending = hasPendingChanges(in: entity, request: request, plan: plan)
             guard !pending, sortColumns.allSatisfy({ $0 != nil }), request.predicate == nil || plan.path == .sql
             else {
                 return try fetchInOperation(request).map(\.objectID)
             }
-            let offset = max(request.fetchOffset ?? 0, 0)
-            let limit = request.fetchLimit.map { max($0, 0) }
             let sql =
                 #"SELECT t0."Z_PK", t0."Z_ENT" FROM "# + SQLQuoting.identifier(entity.tableName) + " AS t0 WHERE "
                 + whereClause(for: entity, request: request, conditions: conditions, predicate: plan.translated)

@@ -22,13 +22,13 @@ extension ManagedObjectContext {
         let entity = try self.entity(of: request)
         let conditions = try resolve(request.conditions, in: entity)
         let plan = try predicatePlan(for: request, entity: entity)
+        let offset = max(request.fetchOffset ?? 0, 0)
+        let limit = request.fetchLimit.map { max($0, 0) }
         let sortColumns = try request.sortDescriptors.map { (descriptor) throws(StoreError) in
-            try sortColumn(for: descriptor, in: entity)
+            try sortColumn(for: descriptor, in: entity, strings: .init(limit: limit))
         }
         let allSortable = sortColumns.allSatisfy { $0 != nil }
         let pending = hasPendingChanges(in: entity, request: request, plan: plan)
-        let offset = max(request.fetchOffset ?? 0, 0)
-        let limit = request.fetchLimit.map { max($0, 0) }
 
         if !pending && allSortable && (request.predicate == nil || plan.path == .sql) {
             return try fetchRows(
@@ -41,9 +41,16 @@ extension ManagedObjectContext {
         // Unsaved changes, a sort SQLite cannot do, or a predicate SQL cannot answer alone: the
         // store's rows (narrowed by SQL where that is safe), corrected and filtered in memory.
         let narrowing = pending && plan.translated?.usesRelationships == true ? nil : plan.translated
+        // Every row is sorted here.
+        let fullSortColumns =
+            limit == nil
+            ? sortColumns
+            : try request.sortDescriptors.map { (descriptor) throws(StoreError) in
+                try sortColumn(for: descriptor, in: entity, strings: .key)
+            }
         var objects = try fetchRows(
             entity: entity, request: request, conditions: conditions, predicate: narrowing,
-            orderBy: sortColumns.compactMap { $0 }, limit: nil, offset: 0
+            orderBy: fullSortColumns.compactMap { $0 }, limit: nil, offset: 0
         ).filter { !$0.isDeleted }
         for object in insertedList where object.isInserted && matches(object, entity: entity, request: request) {
             if let typed = object as? T { objects.append(typed) }
@@ -343,13 +350,14 @@ extension ManagedObjectContext {
 
     /// `"ZNAME" ASC` for a sort descriptor on a stored attribute, or `nil`. A descriptor with a
     /// string comparator (`.localizedStandard`, `.lexical`, …) is sorted in memory: SQLite's
-    /// binary collation matches only `Comparable` (code point) order.
-    func sortColumn<T>(for descriptor: SortDescriptor<T>, in entity: EntityRuntime) throws(StoreError)
-        -> String?
-    {
+    /// binary collation matches only `Comparable` (code point) order. `strings` is how SQLite sorts text as
+    /// `String` does (``SwiftStringFunctions/Ordering``).
+    func sortColumn<T>(
+        for descriptor: SortDescriptor<T>, in entity: EntityRuntime, strings: SwiftStringFunctions.Ordering = .key
+    ) throws(StoreError) -> String? {
         // A sort by key (`SortDescriptor(key:ascending:)`), its key checked even when sorted in memory.
         if let key = descriptor.keyPath.flatMap(SortKeys.key(of:)) {
-            return try sortTerm(forKey: key, ascending: descriptor.order == .forward, in: entity)
+            return try sortTerm(forKey: key, ascending: descriptor.order == .forward, in: entity, strings: strings)
         }
         guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
             let name = entity.description.propertyNameForKeyPath(keyPath),
@@ -371,10 +379,8 @@ extension ManagedObjectContext {
                 ascending: descriptor.order == .forward)
         }
         guard attribute.type != .string else {
-            // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes: by their
-            // NFC bytes, which SQLite's sorter compares without calling back (`DM_SWIFT` would be
-            // called for every comparison).
-            return SwiftStringFunctions.orderKeyFunction + "(" + SQLQuoting.identifier(column) + ")" + direction
+            // Strings sort as Swift's `<` sorts them (canonical equivalence), not by bytes.
+            return strings.term(SQLQuoting.identifier(column)) + direction
         }
         return SQLQuoting.identifier(column) + direction
     }

@@ -418,7 +418,7 @@ final class PredicateSQLTranslator {
         {
             return ""
         }
-        return #" COLLATE "DM_SWIFT""#
+        return SwiftStringFunctions.collateClause
     }
 
     /// Two terms as values of one orderable type, for `<` and friends.

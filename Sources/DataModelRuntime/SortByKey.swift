@@ -149,7 +149,9 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``StoreError/unknownProperty(entity:property:)`` for a key naming no attribute, or going through
     ///   a to-many relationship or an attribute.
-    func sortTerm(forKey key: String, ascending: Bool, in entity: EntityRuntime) throws(StoreError) -> String? {
+    func sortTerm(
+        forKey key: String, ascending: Bool, in entity: EntityRuntime, strings: SwiftStringFunctions.Ordering = .key
+    ) throws(StoreError) -> String? {
         let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var current = entity
         var source = "t0"
@@ -163,26 +165,28 @@ extension ManagedObjectContext {
                 guard sortable, let column = current.attributeColumns[index] else { return nil }
                 var expression = source + "." + SQLQuoting.identifier(column)
                 let isString = current.attributes[index].type == .string
-                if isString && !database.isPostgres {
-                    // Strings sort as Swift's `<` sorts them, as key-path sorts do.
-                    expression = SwiftStringFunctions.orderKeyFunction + "(" + expression + ")"
-                }
                 let direction =
                     database.isPostgres
                     ? PostgresSQL.orderTerm("", isString: isString, ascending: ascending)
                     : ascending ? " ASC" : " DESC"
                 if isString && database.isPostgres { expression = PostgresSQL.normalized(expression) }
-                guard !joins.isEmpty else { return expression + direction }
-                // One correlated subquery: the destination's value, `NULL` when an object on the way is missing.
-                let first = joins[0]
-                let rest = joins.dropFirst()
-                let from =
-                    SQLQuoting.identifier(first.table) + " AS " + first.alias
-                    + rest.map {
-                        " LEFT JOIN " + SQLQuoting.identifier($0.table) + " AS " + $0.alias + " ON " + $0.condition
-                    }
-                    .joined()
-                return "(SELECT " + expression + " FROM " + from + " WHERE " + first.condition + ")" + direction
+                if !joins.isEmpty {
+                    // One correlated subquery: the destination's value, `NULL` when an object on the way is missing.
+                    let first = joins[0]
+                    let rest = joins.dropFirst()
+                    let from =
+                        SQLQuoting.identifier(first.table) + " AS " + first.alias
+                        + rest.map {
+                            " LEFT JOIN " + SQLQuoting.identifier($0.table) + " AS " + $0.alias + " ON "
+                                + $0.condition
+                        }
+                        .joined()
+                    expression = "(SELECT " + expression + " FROM " + from + " WHERE " + first.condition + ")"
+                }
+                // Strings sort as Swift's `<` sorts them, as key-path sorts do. Around the subquery: SQLite sorts a
+                // subquery's value by its own collation, not by one inside it.
+                if isString && !database.isPostgres { expression = strings.term(expression) }
+                return expression + direction
             }
             guard let index = current.relationshipIndex[name], !current.relationships[index].isToMany else {
                 throw .unknownProperty(entity: entity.name, property: key)

@@ -1,3 +1,4 @@
+import DataModelStoreLayout
 import SQLiteKit
 
 /// Swift's string semantics inside SQLite, so string predicates run in SQL with the answers
@@ -7,19 +8,27 @@ import SQLiteKit
 ///
 /// Registered on every connection the runtime opens:
 /// - collation `DM_SWIFT`: `String`'s `==` and `<`;
+/// - collation `DM_SWIFT_ORDER`: the order of `dm_swift_order`'s keys, for sorts that keep their first rows;
 /// - `dm_starts_with(text, prefix)`: `text.starts(with: prefix)`;
 /// - `dm_contains(text, needle)`: `text.contains(needle)`;
 /// - `dm_utf16_length(text)`: `text.utf16.count`, a format predicate's `length` (`NSString`'s);
 /// - `dm_swift_order(text)`: a sort key: comparing keys by bytes (SQLite's `BINARY`) orders
-///   texts as `String`'s `<` does, so `ORDER BY` takes SQLite's fast sorter path instead of
-///   calling the collation for every comparison.
+///   texts as `String`'s `<` does, so a sort of every row takes SQLite's fast sorter path instead of
+///   calling a collation for every comparison.
 ///
 /// ASCII text takes a byte-wise fast path wherever bytes and characters agree.
 enum SwiftStringFunctions {
     static let collation = "DM_SWIFT"
 
+    /// ` COLLATE "DM_SWIFT"`: what follows an expression to compare or sort it with ``collation``.
+    static let collateClause = " COLLATE " + SQLQuoting.identifier(collation)
+
+    /// The collation sorts use: the order of ``orderKey(_:)``'s keys (see ``compareOrderKeys(_:_:)``).
+    static let orderCollation = "DM_SWIFT_ORDER"
+
     static func register(on database: Database) throws(SQLiteError) {
         try database.createCollation(collation, compare)
+        try database.createCollation(orderCollation, compareOrderKeys)
         try database.createTextPredicate("dm_starts_with", startsWith)
         try database.createTextPredicate("dm_contains", contains)
         // ASCII text is its own key: SQLite copies it without calling into Swift (the sort of a fetch calls the
@@ -58,6 +67,29 @@ enum SwiftStringFunctions {
     /// The SQL function returning ``orderKey(_:)``.
     static let orderKeyFunction = "dm_swift_order"
 
+    /// How an `ORDER BY` term sorts a text expression as `String`'s `<` does.
+    enum Ordering {
+        /// By ``orderKey(_:)``: computed once for every row sorted, then compared by bytes without calling back.
+        /// For a sort of every row.
+        case key
+        /// By ``orderCollation``, the keys' order: called at each comparison, with no key made per row. For a sort
+        /// that keeps only its first rows (`LIMIT`): once it holds them, SQLite compares each further row once,
+        /// with the last row kept, and most rows go no further, so a key made and copied for every row costs more
+        /// than those comparisons.
+        case collation
+
+        /// The term sorting `expression` (text) this way, without its direction.
+        func term(_ expression: String) -> String {
+            switch self {
+            case .key: SwiftStringFunctions.orderKeyFunction + "(" + expression + ")"
+            case .collation: expression + " COLLATE " + SQLQuoting.identifier(SwiftStringFunctions.orderCollation)
+            }
+        }
+
+        /// The ordering for a sort whose SQL keeps the first `limit` rows, or all of them.
+        init(limit: Int?) { self = limit == nil ? .key : .collation }
+    }
+
     /// `text`'s bytes in canonical composition (NFC): `String`'s `<` is the lexicographic order
     /// of the NFC Unicode scalars of both sides, and UTF-8 bytes order as their scalars do, so
     /// comparing keys by bytes orders texts (and equates them) exactly as Swift does. ASCII text
@@ -88,12 +120,30 @@ enum SwiftStringFunctions {
     }
 
     static func compare(_ a: SQLiteText, _ b: SQLiteText) -> Int32 {
-        // Decided by bytes when the first difference (or the end of the shorter text) is an
-        // ASCII character not followed by a non-ASCII one: nothing after it can compose with it,
-        // and no composition ever ends in an ASCII character.
+        if let order = orderByBytes(a, b) { return order }
+        let x = string(a)
+        let y = string(b)
+        return x == y ? 0 : (x < y ? -1 : 1)
+    }
+
+    /// The order of two texts' ``orderKey(_:)`` keys, their NFC bytes: `String`'s `<` and `==` as the standard
+    /// library documents them, and a total order. It is what sorts use, with the key or with this collation, and
+    /// not ``compare(_:_:)``: the standard library's `<` answers `false` both ways for some texts that are not equal
+    /// (`"e\u{301}"` and `"\u{E9}x"`), which no sort can follow.
+    static func compareOrderKeys(_ a: SQLiteText, _ b: SQLiteText) -> Int32 {
+        if let order = orderByBytes(a, b) { return order }
+        let x = orderKey(a) ?? Array(a)
+        let y = orderKey(b) ?? Array(b)
+        return x.lexicographicallyPrecedes(y) ? -1 : (x == y ? 0 : 1)
+    }
+
+    /// The order of `a` and `b` when their bytes decide it, or `nil`: when the first difference (or the end of the
+    /// shorter text) is an ASCII character not followed by a non-ASCII one. Nothing after it can compose with it,
+    /// no composition ever ends in an ASCII character, and the equal bytes before it normalize alike.
+    @inline(__always)
+    private static func orderByBytes(_ a: SQLiteText, _ b: SQLiteText) -> Int32? {
         let common = min(a.count, b.count)
-        var index = 0
-        while index < common && a[index] == b[index] { index += 1 }
+        let index = firstDifference(a, b, within: common)
         if index == common {
             if a.count == b.count { return 0 }
             let next = a.count > common ? a[common] : b[common]
@@ -103,9 +153,27 @@ enum SwiftStringFunctions {
         {
             return a[index] < b[index] ? -1 : 1
         }
-        let x = string(a)
-        let y = string(b)
-        return x == y ? 0 : (x < y ? -1 : 1)
+        return nil
+    }
+
+    /// The offset of the first byte where `a` and `b` differ, or `count` when their first `count` bytes are equal;
+    /// compared eight bytes at a time (a sort calls the collation for every comparison).
+    @inline(__always)
+    private static func firstDifference(_ a: SQLiteText, _ b: SQLiteText, within count: Int) -> Int {
+        guard count > 0, let left = a.baseAddress, let right = b.baseAddress else { return 0 }
+        let x = UnsafeRawPointer(left)
+        let y = UnsafeRawPointer(right)
+        var index = 0
+        while index &+ 8 <= count {
+            let difference =
+                UInt64(littleEndian: x.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                ^ UInt64(littleEndian: y.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            // The lowest differing bit is in the first differing byte (the words read as little-endian).
+            if difference != 0 { return index &+ difference.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < count && left[index] == right[index] { index &+= 1 }
+        return index
     }
 
     static func startsWith(_ text: SQLiteText, _ prefix: SQLiteText) -> Bool {

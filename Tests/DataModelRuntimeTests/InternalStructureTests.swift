@@ -52,6 +52,11 @@ struct SwiftStringFunctionTests {
         "", "a", "A", "ab", "abc", "Ke", "K", "\u{212A}e", "\u{212A}", "e\u{301}", "é", "e\u{301}x", "éx", "ef",
         "Ae\u{301}",
         "Af", "a\r", "a\r\nb", "a\rb", "\r\n", "\n", "x\u{316}\u{301}", "x\u{301}\u{316}", "🙂", "z", ";", "\u{37E}",
+        // Eight bytes and more: the collation compares eight bytes at a time, then byte by byte.
+        "abcdefgh", "abcdefghi", "abcdefghj", "abcdefgi", "abcdefgh\u{E9}", "abcdefghe\u{301}", "abcdefghe",
+        "abcdefghK",
+        "abcdefgh\u{212A}", "abcdefg\u{E9}", "abcdefge\u{301}", "0123456789abcdefX", "0123456789abcdefe\u{301}",
+        "0123456789abcdef\u{E9}", "0123456789abcdeg", "\u{E9}bcdefghij", "e\u{301}bcdefghij",
     ]
 
     private func withText<R>(_ string: String, _ body: (SQLiteText) -> R) -> R {
@@ -68,6 +73,29 @@ struct SwiftStringFunctionTests {
                 #expect(order == expected, "\(a.debugDescription) vs \(b.debugDescription)")
             }
         }
+    }
+
+    @Test("the sorts' collation orders as the sort keys do, a total order")
+    func orderCollation() {
+        func key(_ text: String) -> [UInt8] {
+            withText(text) { SwiftStringFunctions.orderKey($0) ?? Array($0) }
+        }
+        func order(_ a: String, _ b: String) -> Int32 {
+            withText(a) { x in withText(b) { y in SwiftStringFunctions.compareOrderKeys(x, y) } }
+        }
+        for a in Self.samples {
+            for b in Self.samples {
+                let expected: Int32 =
+                    key(a) == key(b) ? 0 : (key(a).lexicographicallyPrecedes(key(b)) ? -1 : 1)
+                #expect(order(a, b) == expected, "\(a.debugDescription) vs \(b.debugDescription)")
+                #expect(order(a, b) == -order(b, a))
+                // Equal exactly when `String` says so.
+                #expect((order(a, b) == 0) == (a == b))
+            }
+        }
+        // Sorting by it sorts as the keys do.
+        let sorted = Self.samples.sorted { order($0, $1) < 0 }
+        for (x, y) in zip(sorted, sorted.dropFirst()) { #expect(!key(y).lexicographicallyPrecedes(key(x))) }
     }
 
     @Test("starts(with:) and contains as Predicate.evaluate computes them")

@@ -17,7 +17,16 @@ struct SortByKeySQLTests {
             try context.sortTerm(forKey: "name", ascending: true, in: employee) == #"dm_swift_order(t0."ZNAME") ASC"#)
         #expect(
             try context.sortTerm(forKey: "department.name", ascending: true, in: employee)
-                == #"(SELECT dm_swift_order(s1."ZNAME") FROM "ZDEPARTMENTENTITY" AS s1 WHERE s1."Z_PK" = t0."ZDEPARTMENT") ASC"#
+                == #"dm_swift_order((SELECT s1."ZNAME" FROM "ZDEPARTMENTENTITY" AS s1 WHERE s1."Z_PK" = t0."ZDEPARTMENT")) ASC"#
+        )
+        // A sort that keeps its first rows (`LIMIT`) compares strings with a collation instead of making a key per row;
+        // around a subquery (SQLite would not sort by a collation inside it).
+        #expect(
+            try context.sortTerm(forKey: "name", ascending: true, in: employee, strings: .collation)
+                == #"t0."ZNAME" COLLATE "DM_SWIFT_ORDER" ASC"#)
+        #expect(
+            try context.sortTerm(forKey: "department.name", ascending: false, in: employee, strings: .collation)
+                == #"(SELECT s1."ZNAME" FROM "ZDEPARTMENTENTITY" AS s1 WHERE s1."Z_PK" = t0."ZDEPARTMENT") COLLATE "DM_SWIFT_ORDER" DESC"#
         )
         // Two to-ones deep: the second joined to the first.
         let model = ManagedObjectModel(

@@ -95,6 +95,41 @@ struct SortByKeyTests {
         #expect(SortDescriptor<EmployeeEntity>(\.name).key == nil)
     }
 
+    /// A limited sort (SQLite keeps the first rows, comparing with the collation) and a full sort (by a key per row)
+    /// agree: every limit's rows are the full sort's first ones, by key path and by key, through a to-one too.
+    @Test(arguments: StoreKind.sqliteKinds)
+    func limitedSortsAreTheFullSortsFirstRows(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        fill(store.context)
+        let names = [
+            "\u{212A}e", "Ke", "e\u{301}", "\u{E9}", "e\u{301}x", "\u{E9}x", "ef", "x\u{316}\u{301}", "x\u{301}\u{316}",
+            "abcdefgh\u{E9}", "abcdefghe\u{301}", "abcdefghK", "abcdefgh\u{212A}", "abcdefghij", "abcdefgh", "🙂", "",
+        ]
+        for name in names { EmployeeEntity(context: store.context).name = name }
+        try store.context.save()
+        let context = try store.reopened()
+        let orders: [[SortDescriptor<EmployeeEntity>]] = [
+            [SortDescriptor(\.name)], [SortDescriptor(\.name, order: .reverse)],
+            [SortDescriptor(key: "name", ascending: false)],
+            [SortDescriptor(key: "department.name"), SortDescriptor(\.name)],
+        ]
+        for order in orders {
+            let full = try context.fetch(EmployeeEntity.fetchRequest().sorted(by: order)).map(\.objectID)
+            for limit in [1, 2, 5, 11, full.count] {
+                let limited = try context.fetch(EmployeeEntity.fetchRequest().sorted(by: order).limited(to: limit))
+                #expect(limited.map(\.objectID) == Array(full.prefix(limit)), "limit \(limit), \(order)")
+                let ids = try context.fetchObjectIDs(EmployeeEntity.fetchRequest().sorted(by: order).limited(to: limit))
+                #expect(ids == Array(full.prefix(limit)), "IDs, limit \(limit), \(order)")
+            }
+        }
+        // The full sort is Swift's order: no name sorts before the one ahead of it.
+        let byName = try context.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
+        for (first, second) in zip(byName, byName.dropFirst()) {
+            #expect(!((second.name ?? "") < (first.name ?? "")), "\(first.name ?? "-") before \(second.name ?? "-")")
+        }
+    }
+
     @Test func unknownKeysAndToManyPathsAreErrors() throws {
         let store = try TestStore(.inMemory, model: CompanyModel.model)
         let context = store.context
