@@ -554,26 +554,35 @@ extension ManagedObjectContext {
                     }
                     unread.append(objects.count)
                 }
-                objects.append(object)
+                objects.append(consume object)
                 continue
             }
             // The row's entity: the fetched one, unless the row is of a sub-entity (the
-            // check above found it, so the lookup cannot fail).
-            guard let rowEntity = number == entity.number ? entity : runtime.entity(number: number) else {
+            // check above found it, so the lookup cannot fail). Borrowed, not retained for each row: the model
+            // runtime holds every entity runtime.
+            let rowEntity: Unmanaged<EntityRuntime>
+            if number == entity.number {
+                rowEntity = .passUnretained(entity)
+            } else if let other = runtime.entity(number: number) {
+                rowEntity = .passUnretained(other)
+            } else {
                 continue
             }
-            let object = rowEntity.objectType.init(
-                ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
-            if let batchSize {
-                if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
-                batch?.ids.append(id)
-                object.faultBatch = batch
-                unread.append(objects.count)
-            } else {
-                readRow(statement, entity: rowEntity, into: object, arena: &arena)
+            let object = rowEntity._withUnsafeGuaranteedRef { rowEntity in
+                let object = rowEntity.objectType.init(
+                    ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+                if let batchSize {
+                    if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
+                    batch?.ids.append(id)
+                    object.faultBatch = batch
+                    unread.append(objects.count)
+                } else {
+                    readRow(statement, entity: rowEntity, into: object, arena: &arena)
+                }
+                return object
             }
             registered.fill(vacancy, with: object)
-            objects.append(object)
+            objects.append(consume object)
         }
     }
 }
@@ -592,8 +601,9 @@ private struct ObjectCollector: ~Copyable {
         buffer.deallocate()
     }
 
+    /// Takes `object`'s reference over (a caller's last use of it moves it in, without a retain and a release).
     @inline(__always)
-    mutating func append(_ object: ManagedObject) {
+    mutating func append(_ object: consuming ManagedObject) {
         if count == capacity {
             let larger = UnsafeMutablePointer<ManagedObject>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: buffer, count: count)
