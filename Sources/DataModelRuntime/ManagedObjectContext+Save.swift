@@ -287,31 +287,45 @@ extension ManagedObjectContext {
     private func writeUpdates(
         _ objects: [ManagedObject], conflicts: inout [ManagedObject], external: ExternalDataWrites?
     ) throws(StoreError) {
-        let queues = database.isPostgres
         var queued: [(object: ManagedObject, position: Int)] = []
-        if queues { queued.reserveCapacity(objects.count) }
-        var lastEntity: EntityRuntime?
+        if database.isPostgres { queued.reserveCapacity(objects.count) }
+        // Runs of objects of one entity: the entity and its columns are held once a run, not once an object.
+        var start = 0
+        while start < objects.count {
+            let entity = objects[start].entityRuntime
+            var end = start + 1
+            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+            try writeUpdates(
+                objects, in: start..<end, of: entity, conflicts: &conflicts, queued: &queued, external: external)
+            start = end
+        }
+        guard database.isPostgres else { return }
+        let counts = try database.finishQueued()
+        for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
+            conflicts.append(object)
+        }
+    }
+
+    /// The updates of `objects[range]`, all of `entity`. A PostgreSQL update is queued in the pipeline (its object
+    /// and position appended to `queued`); a SQLite update that changes no row is a conflict.
+    private func writeUpdates(
+        _ objects: [ManagedObject], in range: Range<Int>, of entity: EntityRuntime,
+        conflicts: inout [ManagedObject], queued: inout [(object: ManagedObject, position: Int)],
+        external: ExternalDataWrites?
+    ) throws(StoreError) {
+        let queues = database.isPostgres
+        let columns = entity.updateColumns
+        let writesExternal = external != nil && !entity.externalAttributes.isEmpty
         var lastMask: UInt64 = 0
-        var lastSQL = ""
-        // The statement of the last update, reused while the entity and the changed columns stay the same (a run
-        // of objects changed alike is one statement rewound, not a statement-cache lookup hashing the SQL each).
+        // The statement of the last update, reused while the changed columns stay the same (a run of objects
+        // changed alike is one statement rewound, not a statement-cache lookup hashing the SQL each).
         var lastStatement: StoreStatement?
-        for object in objects {
-            let entity = object.entityRuntime
-            let columns = entity.updateColumns
+        for index in range {
+            let object = objects[index]
             let update: StoreStatement
             if columns.count <= 64, let snapshot = object.snapshot {
-                var mask: UInt64 = 0
-                for (offset, column) in columns.enumerated() where changed(column, of: object, since: snapshot) {
-                    mask |= 1 << UInt64(offset)
-                }
-                if entity !== lastEntity || mask != lastMask {
-                    lastSQL = entity.updateSQL(columns: mask)
-                    lastEntity = entity
-                    lastMask = mask
-                    lastStatement = nil
-                }
-                if let external, !entity.externalAttributes.isEmpty {
+                let mask = object.values.changeMask(of: columns, since: snapshot)
+                if let external, writesExternal {
                     var changedExternal = Set<Int>()
                     for (offset, column) in columns.enumerated() where mask & (1 << UInt64(offset)) != 0 {
                         if case .attribute(let attribute, .externalBinary) = column {
@@ -324,12 +338,13 @@ extension ManagedObjectContext {
                             database: database)
                     }
                 }
-                if let statement = lastStatement {
+                if let statement = lastStatement, mask == lastMask {
                     try statement.reset()
                     update = statement
                 } else {
-                    update = try database.cachedStatement(lastSQL)
+                    update = try database.cachedStatement(entity.updateSQL(columns: mask))
                     lastStatement = update
+                    lastMask = mask
                 }
                 try update.bind(object.version + 1, at: 1)
                 var index: Int32 = 2
@@ -343,7 +358,6 @@ extension ManagedObjectContext {
                 try external?.recordReplaced(
                     entity, primaryKey: object.objectID.primaryKey, attributes: nil, database: database)
                 update = try database.cachedStatement(entity.updateSQL)
-                lastEntity = nil
                 lastStatement = nil
                 try update.bind(object.version + 1, at: 1)
                 try bind(columns, of: object, to: update, from: 2, external: external)
@@ -358,25 +372,6 @@ extension ManagedObjectContext {
                 try update.run()
                 if database.changes == 0 { conflicts.append(object) }
             }
-        }
-        guard queues else { return }
-        let counts = try database.finishQueued()
-        for (object, position) in queued where counts.indices.contains(position) && counts[position] == 0 {
-            conflicts.append(object)
-        }
-    }
-
-    /// Whether `column`'s value differs from the committed state.
-    private func changed(_ column: RowColumn, of object: ManagedObject, since snapshot: ObjectValues) -> Bool {
-        switch column {
-        case .attribute(let attribute, _):
-            return !snapshot.attributeIndices.contains(attribute)
-                || object.values[attribute: attribute] != snapshot[attribute: attribute]
-        case .foreignKey(let relationship), .foreignEntity(let relationship):
-            return !snapshot.relationshipIndices.contains(relationship)
-                || object.values[relationship: relationship] != snapshot[relationship: relationship]
-        case .foreignOrder, .unused:
-            return true
         }
     }
 
@@ -614,5 +609,28 @@ extension ManagedObjectContext {
             let index = list.firstIndex(of: object.objectID)
         else { return 0 }
         return index + 1
+    }
+}
+
+extension ObjectValues {
+    /// The columns among `columns` (bit `i` for `columns[i]`) whose values differ from `snapshot`'s, the committed
+    /// state, each compared in place; positions in ordered relationships always count as changed.
+    func changeMask(of columns: [RowColumn], since snapshot: ObjectValues) -> UInt64 {
+        var mask: UInt64 = 0
+        for (offset, column) in columns.enumerated() {
+            let changed: Bool
+            switch column {
+            case .attribute(let attribute, _):
+                changed = !snapshot.attributeIndices.contains(attribute) || !attributeEquals(attribute, in: snapshot)
+            case .foreignKey(let relationship), .foreignEntity(let relationship):
+                changed =
+                    !snapshot.relationshipIndices.contains(relationship)
+                    || !relationshipEquals(relationship, in: snapshot)
+            case .foreignOrder, .unused:
+                changed = true
+            }
+            if changed { mask |= 1 << UInt64(offset) }
+        }
+        return mask
     }
 }

@@ -132,6 +132,26 @@ struct ObjectValues {
         return storage.relationshipSlot(index, block)
     }
 
+    /// Whether attribute `index` has the same value here and in `other`, read in place: the same tag and payload
+    /// bytes (a text or blob the same buffer) say so without building either value; other bytes are compared as
+    /// values. Both must have the attribute.
+    @inline(__always)
+    func attributeEquals(_ index: Int, in other: ObjectValues) -> Bool {
+        let mine = borrowedAttributeSlot(index)
+        let theirs = other.borrowedAttributeSlot(index)
+        if mine.holdsSameAttributeBytes(as: theirs) { return true }
+        return mine.holdsEqualAttribute(to: theirs)
+    }
+
+    /// Whether relationship `index` has the same value here and in `other` (see ``attributeEquals(_:in:)``).
+    @inline(__always)
+    func relationshipEquals(_ index: Int, in other: ObjectValues) -> Bool {
+        let mine = borrowedRelationshipSlot(index)
+        let theirs = other.borrowedRelationshipSlot(index)
+        if mine.holdsSameRelationshipBytes(as: theirs) { return true }
+        return mine.holdsEqualRelationship(to: theirs)
+    }
+
     /// The value of attribute `index`, or `.null` when there is no such attribute (a fault's
     /// empty values): one read of the buffer, without copying the buffer reference.
     @inline(__always)
@@ -243,6 +263,38 @@ struct ObjectValueCounts {
 struct ObjectValueSlot {
     let tag: UnsafeMutablePointer<UInt8>
     let payload: UnsafeMutableRawPointer
+
+    /// Whether `other`, another attribute's slot, holds the same tag and payload bytes: then both hold the same
+    /// value (the same number, or the same text or blob representation).
+    @inline(__always)
+    func holdsSameAttributeBytes(as other: ObjectValueSlot) -> Bool {
+        guard tag.pointee == other.tag.pointee else { return false }
+        switch tag.pointee {
+        case 0: return true
+        case 1, 2: return payload.load(as: UInt64.self) == other.payload.load(as: UInt64.self)
+        default: return payload.load(as: (UInt64, UInt64).self) == other.payload.load(as: (UInt64, UInt64).self)
+        }
+    }
+
+    /// Whether `other`, another attribute's slot, holds an equal value (the comparison of values, out of line).
+    @inline(never)
+    func holdsEqualAttribute(to other: ObjectValueSlot) -> Bool { attribute == other.attribute }
+
+    /// Whether `other`, another relationship's slot, holds an equal value (the comparison of values, out of line).
+    @inline(never)
+    func holdsEqualRelationship(to other: ObjectValueSlot) -> Bool { relationship == other.relationship }
+
+    /// Whether `other`, another relationship's slot, holds the same tag and payload bytes (see
+    /// ``holdsSameAttributeBytes(as:)``): the same destination ID, or the same list buffer.
+    @inline(__always)
+    func holdsSameRelationshipBytes(as other: ObjectValueSlot) -> Bool {
+        guard tag.pointee == other.tag.pointee else { return false }
+        switch tag.pointee {
+        case 1: return payload.load(as: (UInt64, UInt64).self) == other.payload.load(as: (UInt64, UInt64).self)
+        case 3: return payload.load(as: UInt.self) == other.payload.load(as: UInt.self)
+        default: return true
+        }
+    }
 
     /// The attribute value held here.
     @inline(__always)

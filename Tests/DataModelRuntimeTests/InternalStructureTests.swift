@@ -403,6 +403,57 @@ struct ObjectValuesTests {
         #expect(ObjectValues().attributeIfPresent(0) == .null && ObjectValues().isEmpty)
     }
 
+    @Test("equality read in place agrees with the values' ==, for every pair, copies and equal rebuilt values")
+    func equalityInPlace() {
+        // Equal values of other bytes: a text and a blob rebuilt, -0.0 and 0.0, an ID list rebuilt.
+        let attributes =
+            Self.attributeSamples + [
+                .real(0), .real(.nan), .text(String(repeating: "a long text é ", count: 20)), .blob(Data([1, 2, 3])),
+                .text("e\u{301}"), .text("\u{E9}"),
+            ]
+        let relationships = Self.relationshipSamples + [.toMany(ObjectIDList((1...40).map(Self.id)))]
+        func isNaN(_ value: PrimitiveValue) -> Bool {
+            if case .real(let number) = value { number.isNaN } else { false }
+        }
+        for a in attributes {
+            for b in attributes {
+                let left = ObjectValues(attributes: [a], relationships: [])
+                let right = ObjectValues(attributes: [b], relationships: [])
+                // NaN, which == never equals, is the same value in place: a save leaves its column alone.
+                let expected = a == b || isNaN(a) && isNaN(b)
+                #expect(left.attributeEquals(0, in: right) == expected, "\(a) vs \(b)")
+                #expect(left.attributeEquals(0, in: left))
+            }
+        }
+        for a in relationships {
+            for b in relationships {
+                let left = ObjectValues(attributes: [], relationships: [a])
+                let right = ObjectValues(attributes: [], relationships: [b])
+                #expect(left.relationshipEquals(0, in: right) == (a == b), "\(a) vs \(b)")
+            }
+        }
+        // A save's changed columns: only the attribute and to-one that differ, and a position always.
+        let snapshot = ObjectValues(attributes: [.text("same"), .integer(1)], relationships: [.toOne(Self.id(1))])
+        var values = snapshot
+        values[attribute: 0] = .text(String("sa") + "me")
+        #expect(
+            values.changeMask(
+                of: [
+                    .attribute(index: 0, kind: .text), .attribute(index: 1, kind: .integer),
+                    .foreignKey(relationship: 0),
+                ],
+                since: snapshot) == 0)
+        values[attribute: 1] = .integer(2)
+        values[relationship: 0] = .toOne(Self.id(2))
+        #expect(
+            values.changeMask(
+                of: [
+                    .attribute(index: 0, kind: .text), .attribute(index: 1, kind: .integer),
+                    .foreignKey(relationship: 0), .foreignOrder(relationship: 0),
+                ],
+                since: snapshot) == 0b1110)
+    }
+
     @Test("values built in place start null and toOne(nil); a to-many changes in place, copies do not follow")
     func writerAndToMany() {
         var values = ObjectValues(attributeCount: 9, relationshipCount: 3) { writer in
