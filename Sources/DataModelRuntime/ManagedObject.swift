@@ -166,15 +166,16 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// The entity is the one whose `objectType` is this class. Attributes start at their model
     /// defaults.
     public convenience init(context: ManagedObjectContext) {
-        guard let entity = context.entity(for: Self.self) else {
+        // Borrowed, not retained for each object: the model runtime holds every entity runtime.
+        guard let entity = context.entityReference(for: Self.self) else {
             preconditionFailure(
                 "\(Self.self) is not the class of any entity of model '\(context.runtime.model.name)'"
                     + (Self.self == ManagedObject.self
                         ? "; for an entity without a class of its own use insertNewObject(forEntityName:)" : ""))
         }
-        self.init(context.makeInsertionSeed(for: entity))
+        self.init(entity._withUnsafeGuaranteedRef { context.makeInsertionSeed(for: $0) })
         context.register(inserted: self)
-        if entity.callsLifecycleMethods { awakeFromInsert() }
+        if entity._withUnsafeGuaranteedRef({ $0.callsLifecycleMethods }) { awakeFromInsert() }
     }
 
     // MARK: Fields (see ManagedObject+Fields.swift)

@@ -208,27 +208,25 @@ extension ManagedObjectContext {
             try writeMultiRowInsertions(objects, external: external)
             return
         }
-        var entity: EntityRuntime?
-        var statement: StoreStatement?
-        var columns: [RowColumn] = []
-        for object in objects {
-            let insert: StoreStatement
-            if let current = statement, object.hasEntityRuntime(entity) {
+        // Runs of objects of one entity: one statement each, its entity and columns held once a run.
+        var start = 0
+        while start < objects.count {
+            let entity = objects[start].entityRuntime
+            var end = start + 1
+            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+            let insert = try database.cachedStatement(entity.insertSQL)
+            let columns = entity.insertColumns
+            try insert.bind(Int64(entity.number), at: 2)
+            try insert.bind(Int64(1), at: 3)
+            for index in start..<end {
                 // Rewound, its bindings kept: `Z_ENT` and `Z_OPT` are the same for the whole run.
-                try current.reset()
-                insert = current
-            } else {
-                let objectEntity = object.entityRuntime
-                insert = try database.cachedStatement(objectEntity.insertSQL)
-                statement = insert
-                entity = objectEntity
-                columns = objectEntity.insertColumns
-                try insert.bind(Int64(objectEntity.number), at: 2)
-                try insert.bind(Int64(1), at: 3)
+                if index > start { try insert.reset() }
+                let object = objects[index]
+                try insert.bind(object.objectID.primaryKey, at: 1)
+                try bind(columns, of: object, to: insert, from: 4, external: external)
+                try insert.step()
             }
-            try insert.bind(object.objectID.primaryKey, at: 1)
-            try bind(columns, of: object, to: insert, from: 4, external: external)
-            try insert.step()
+            start = end
         }
     }
 
@@ -541,61 +539,69 @@ extension ManagedObjectContext {
         guard runtime.hasJoinTables else { return }
         // Objects come in runs of one entity: its join relationships are looked up once per run, and a run of an
         // entity without any (the employees beside a business's departments) costs one comparison per object.
-        var entity: EntityRuntime?
-        var relationships: [RelationshipRuntime] = []
-        for object in objects {
-            if !object.hasEntityRuntime(entity) {
-                let objectEntity = object.entityRuntime
-                entity = objectEntity
-                relationships = objectEntity.joinWritingRelationships
-            }
-            if relationships.isEmpty { continue }
-            for relationship in relationships {
-                guard case .joinTable(let columns)? = relationship.storage,
-                    case .toMany(let current) = object.values[relationship: relationship.index]
-                else { continue }
-                let committed: ObjectIDList
-                if object.isInserted {
-                    committed = ObjectIDList()
-                } else if let snapshot = object.snapshot,
-                    case .toMany(let list) = snapshot[relationship: relationship.index]
-                {
-                    committed = list
-                } else {
-                    continue
+        var start = 0
+        while start < objects.count {
+            let entity = objects[start].entityRuntime
+            var end = start + 1
+            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+            let relationships = entity.joinWritingRelationships
+            if !relationships.isEmpty {
+                for index in start..<end {
+                    try writeJoinRows(of: objects[index], relationships: relationships)
                 }
-                if current == committed { continue }
-                let source = object.objectID.primaryKey
-                let ordered = columns.orderColumn != nil || columns.inverseOrderColumn != nil
-                if ordered, !committed.ids.isEmpty, let sql = relationship.joinDeleteAllSQL {
+            }
+            start = end
+        }
+    }
+
+    /// The join-table rows `object`'s to-manys in `relationships` added and removed since its snapshot (all of
+    /// them for an inserted object).
+    private func writeJoinRows(of object: ManagedObject, relationships: [RelationshipRuntime]) throws(StoreError) {
+        for relationship in relationships {
+            guard case .joinTable(let columns)? = relationship.storage,
+                case .toMany(let current) = object.values[relationship: relationship.index]
+            else { continue }
+            let committed: ObjectIDList
+            if object.isInserted {
+                committed = ObjectIDList()
+            } else if let snapshot = object.snapshot,
+                case .toMany(let list) = snapshot[relationship: relationship.index]
+            {
+                committed = list
+            } else {
+                continue
+            }
+            if current == committed { continue }
+            let source = object.objectID.primaryKey
+            let ordered = columns.orderColumn != nil || columns.inverseOrderColumn != nil
+            if ordered, !committed.ids.isEmpty, let sql = relationship.joinDeleteAllSQL {
+                let delete = try database.cachedStatement(sql)
+                try delete.bind(source, at: 1)
+                try delete.runQueued()
+            } else if let sql = relationship.joinDeleteOneSQL {
+                for id in committed.ids where !current.contains(id) {
                     let delete = try database.cachedStatement(sql)
                     try delete.bind(source, at: 1)
+                    try delete.bind(id.primaryKey, at: 2)
                     try delete.runQueued()
-                } else if let sql = relationship.joinDeleteOneSQL {
-                    for id in committed.ids where !current.contains(id) {
-                        let delete = try database.cachedStatement(sql)
-                        try delete.bind(source, at: 1)
-                        try delete.bind(id.primaryKey, at: 2)
-                        try delete.runQueued()
-                    }
                 }
-                guard let sql = database.isPostgres ? relationship.joinInsertPostgresSQL : relationship.joinInsertSQL
-                else { continue }
-                for (offset, id) in current.ids.enumerated() where ordered || !committed.contains(id) {
-                    let insert = try database.cachedStatement(sql)
-                    try insert.bind(source, at: 1)
-                    try insert.bind(id.primaryKey, at: 2)
-                    var index: Int32 = 3
-                    if columns.orderColumn != nil {
-                        try insert.bind(Int64(offset + 1), at: index)
-                        index += 1
-                    }
-                    if columns.inverseOrderColumn != nil {
-                        try insert.bind(
-                            Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
-                    }
-                    try insert.runQueued()
+            }
+            guard let sql = database.isPostgres ? relationship.joinInsertPostgresSQL : relationship.joinInsertSQL
+            else { continue }
+            for (offset, id) in current.ids.enumerated() where ordered || !committed.contains(id) {
+                let insert = try database.cachedStatement(sql)
+                try insert.bind(source, at: 1)
+                try insert.bind(id.primaryKey, at: 2)
+                var index: Int32 = 3
+                if columns.orderColumn != nil {
+                    try insert.bind(Int64(offset + 1), at: index)
+                    index += 1
                 }
+                if columns.inverseOrderColumn != nil {
+                    try insert.bind(
+                        Int64(inversePosition(of: object, in: id, relationship: relationship)), at: index)
+                }
+                try insert.runQueued()
             }
         }
     }

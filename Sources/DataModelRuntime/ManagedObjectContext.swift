@@ -104,7 +104,7 @@ public final class ManagedObjectContext {
     /// The last class ``entity(for:)`` looked up, and its entity: bulk inserts create many
     /// objects of one class in a row.
     @exclusivity(unchecked) private var lastClass: ObjectIdentifier?
-    @exclusivity(unchecked) private var lastClassEntity: EntityRuntime?
+    @exclusivity(unchecked) private var lastClassEntity: Unmanaged<EntityRuntime>?
 
     init(coordinator: StoreCoordinator, parent: ManagedObjectContext? = nil) {
         self.coordinator = coordinator
@@ -133,9 +133,15 @@ public final class ManagedObjectContext {
 
     /// The entity whose class is `type`.
     func entity(for type: ManagedObject.Type) -> EntityRuntime? {
+        entityReference(for: type)?.takeUnretainedValue()
+    }
+
+    /// The entity of `type`'s objects, unretained (the model runtime holds every entity runtime): an insertion
+    /// borrows it instead of retaining it for each object.
+    func entityReference(for type: ManagedObject.Type) -> Unmanaged<EntityRuntime>? {
         let key = ObjectIdentifier(type)
         if key == lastClass, let entity = lastClassEntity { return entity }
-        let entity = runtime.entity(for: type)
+        let entity = runtime.entity(for: type).map { Unmanaged.passUnretained($0) }
         lastClass = key
         lastClassEntity = entity
         return entity
