@@ -83,8 +83,16 @@ struct SwiftStringFunctionTests {
         func order(_ a: String, _ b: String) -> Int32 {
             withText(a) { x in withText(b) { y in SwiftStringFunctions.compareOrderKeys(x, y) } }
         }
-        for a in Self.samples {
-            for b in Self.samples {
+        // Scripts the collation compares by bytes when both texts are in NFC (CJK, kana, Hangul, Cyrillic, Latin),
+        // next to their decomposed or combining forms, which it normalizes.
+        let samples =
+            Self.samples + [
+                "日本語", "日本", "x日本", "xか\u{3099}", "xが", "か\u{3099}", "が", "かき", "한국", "\u{1100}\u{1161}", "가",
+                "가\u{11A8}", "각", "й", "и\u{306}", "\u{400}", "\u{415}\u{300}", "а\u{483}", "Äpfel", "A\u{308}pfel",
+                "\u{1C5}", "ab日本\u{FE00}", "ab日本", "\u{F900}", "\u{8C48}", "e\u{301}日", "é日", "\u{1F642}x",
+            ]
+        for a in samples {
+            for b in samples {
                 let expected: Int32 =
                     key(a) == key(b) ? 0 : (key(a).lexicographicallyPrecedes(key(b)) ? -1 : 1)
                 #expect(order(a, b) == expected, "\(a.debugDescription) vs \(b.debugDescription)")
@@ -94,8 +102,30 @@ struct SwiftStringFunctionTests {
             }
         }
         // Sorting by it sorts as the keys do.
-        let sorted = Self.samples.sorted { order($0, $1) < 0 }
+        let sorted = samples.sorted { order($0, $1) < 0 }
         for (x, y) in zip(sorted, sorted.dropFirst()) { #expect(!key(y).lexicographicallyPrecedes(key(x))) }
+        // Bytes that are not valid UTF-8 order as the keys of the text they read as (each invalid sequence repaired).
+        let bytes: [[UInt8]] = [
+            [0xC3, 0x41], [0xC3], [0xE2, 0x84], [0xE2, 0x84, 0x41], [0x41, 0xC3, 0x41], [0x41, 0xC3],
+            [0xE6, 0x97, 0xA5],
+            [0xE6, 0x97], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xC0, 0xAF], [0xFF], [0x41], Array("A\u{308}".utf8),
+            Array("\u{C4}".utf8), Array("日".utf8),
+        ]
+        for x in bytes {
+            for y in bytes {
+                let keys = x.withUnsafeBufferPointer { p in
+                    y.withUnsafeBufferPointer { q in
+                        (SwiftStringFunctions.orderKey(p) ?? x, SwiftStringFunctions.orderKey(q) ?? y)
+                    }
+                }
+                let expected: Int32 =
+                    keys.0 == keys.1 ? 0 : (keys.0.lexicographicallyPrecedes(keys.1) ? -1 : 1)
+                let actual = x.withUnsafeBufferPointer { p in
+                    y.withUnsafeBufferPointer { q in SwiftStringFunctions.compareOrderKeys(p, q) }
+                }
+                #expect(actual == expected, "\(x) vs \(y)")
+            }
+        }
     }
 
     @Test("starts(with:) and contains as Predicate.evaluate computes them")
@@ -433,9 +463,12 @@ struct ObjectValuesTests {
             }
         }
         // A save's changed columns: only the attribute and to-one that differ, and a position always.
-        let snapshot = ObjectValues(attributes: [.text("same"), .integer(1)], relationships: [.toOne(Self.id(1))])
+        let snapshot = ObjectValues(
+            attributes: [.text(["same", "same", "same", "same", "same"].joined()), .integer(1)],
+            relationships: [.toOne(Self.id(1))])
         var values = snapshot
-        values[attribute: 0] = .text(String("sa") + "me")
+        // Rebuilt at run time and longer than a small string: other bytes, the same text.
+        values[attribute: 0] = .text(String(repeating: "same", count: 5))
         #expect(
             values.changeMask(
                 of: [
