@@ -208,24 +208,35 @@ extension ManagedObjectContext {
             try writeMultiRowInsertions(objects, external: external)
             return
         }
-        // Runs of objects of one entity: one statement each, its entity and columns held once a run.
-        var start = 0
-        while start < objects.count {
-            let entity = objects[start].entityRuntime
-            var end = start + 1
-            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+        // One statement a run, its entity and columns held once a run.
+        try Self.forEachEntityRun(in: objects) { (entity, run) throws(StoreError) in
             let insert = try database.cachedStatement(entity.insertSQL)
             let columns = entity.insertColumns
             try insert.bind(Int64(entity.number), at: 2)
             try insert.bind(Int64(1), at: 3)
-            for index in start..<end {
+            for index in run {
                 // Rewound, its bindings kept: `Z_ENT` and `Z_OPT` are the same for the whole run.
-                if index > start { try insert.reset() }
+                if index > run.lowerBound { try insert.reset() }
                 let object = objects[index]
                 try insert.bind(object.objectID.primaryKey, at: 1)
                 try bind(columns, of: object, to: insert, from: 4, external: external)
                 try insert.step()
             }
+        }
+    }
+
+    /// Calls `body` with each run of consecutive objects of one entity in `objects` (a save lists objects as they
+    /// were changed, so runs are long): the run's entity, held once a run, and the run's indices.
+    @inline(__always)
+    private static func forEachEntityRun(
+        in objects: [ManagedObject], _ body: (EntityRuntime, Range<Int>) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        var start = 0
+        while start < objects.count {
+            let entity = objects[start].entityRuntime
+            var end = start + 1
+            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+            try body(entity, start..<end)
             start = end
         }
     }
@@ -237,11 +248,7 @@ extension ManagedObjectContext {
     /// ``multiRowInsertLimit`` rows and ``multiRowParameterLimit`` parameters), so an entity has at most ten statements prepared
     /// whatever the run's length.
     private func writeMultiRowInsertions(_ objects: [ManagedObject], external: ExternalDataWrites?) throws(StoreError) {
-        var start = 0
-        while start < objects.count {
-            let entity = objects[start].entityRuntime
-            var end = start + 1
-            while end < objects.count, objects[end].entityRuntime === entity { end += 1 }
+        try Self.forEachEntityRun(in: objects) { (entity, run) throws(StoreError) in
             let columns = entity.insertColumns
             let width = columns.count + 3
             var largest = 1
@@ -249,10 +256,10 @@ extension ManagedObjectContext {
                 largest *= 2
             }
             let entityNumber = Int64(entity.number)
-            var index = start
-            while index < end {
+            var index = run.lowerBound
+            while index < run.upperBound {
                 var rows = largest
-                while rows > end - index { rows /= 2 }
+                while rows > run.upperBound - index { rows /= 2 }
                 let insert = try database.multiRowInsert(entity.insertSQL, rows: rows)
                 for row in 0..<rows {
                     let object = objects[index + row]
@@ -265,7 +272,6 @@ extension ManagedObjectContext {
                 try insert.runQueued()
                 index += rows
             }
-            start = end
         }
     }
 
@@ -287,15 +293,9 @@ extension ManagedObjectContext {
     ) throws(StoreError) {
         var queued: [(object: ManagedObject, position: Int)] = []
         if database.isPostgres { queued.reserveCapacity(objects.count) }
-        // Runs of objects of one entity: the entity and its columns are held once a run, not once an object.
-        var start = 0
-        while start < objects.count {
-            let entity = objects[start].entityRuntime
-            var end = start + 1
-            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
-            try writeUpdates(
-                objects, in: start..<end, of: entity, conflicts: &conflicts, queued: &queued, external: external)
-            start = end
+        // The entity and its columns are held once a run, not once an object.
+        try Self.forEachEntityRun(in: objects) { (entity, run) throws(StoreError) in
+            try writeUpdates(objects, in: run, of: entity, conflicts: &conflicts, queued: &queued, external: external)
         }
         guard database.isPostgres else { return }
         let counts = try database.finishQueued()
@@ -539,18 +539,10 @@ extension ManagedObjectContext {
         guard runtime.hasJoinTables else { return }
         // Objects come in runs of one entity: its join relationships are looked up once per run, and a run of an
         // entity without any (the employees beside a business's departments) costs one comparison per object.
-        var start = 0
-        while start < objects.count {
-            let entity = objects[start].entityRuntime
-            var end = start + 1
-            while end < objects.count && objects[end].hasEntityRuntime(entity) { end += 1 }
+        try Self.forEachEntityRun(in: objects) { (entity, run) throws(StoreError) in
             let relationships = entity.joinWritingRelationships
-            if !relationships.isEmpty {
-                for index in start..<end {
-                    try writeJoinRows(of: objects[index], relationships: relationships)
-                }
-            }
-            start = end
+            guard !relationships.isEmpty else { return }
+            for index in run { try writeJoinRows(of: objects[index], relationships: relationships) }
         }
     }
 
