@@ -228,14 +228,16 @@ extension ManagedObject {
     /// Turns the fields into ``values``: once, at the first use of ``values`` while ``holdsFields`` is set.
     final func writeFieldsToValues() {
         holdsFields = false
-        entityReference._withUnsafeGuaranteedRef { entity in
-            valueBlock = ObjectValues(
-                attributeCount: entity.attributes.count, relationshipCount: entity.relationshipDecoding.count,
-                in: &shared.fieldArena
-            ) { writer in
-                for (index, value) in entity.fieldConstants { writer.initialize(attribute: index, to: value) }
-                for index in entity.fieldToManys { writer.initialize(relationship: index, to: .toManyFault) }
-                writeFields(to: FieldWriter(writer: writer, entity: entityReference))
+        withShared { shared in
+            entityReference._withUnsafeGuaranteedRef { entity in
+                valueBlock = ObjectValues(
+                    attributeCount: entity.attributes.count, relationshipCount: entity.relationshipDecoding.count,
+                    in: &shared.fieldArena
+                ) { writer in
+                    for (index, value) in entity.fieldConstants { writer.initialize(attribute: index, to: value) }
+                    for index in entity.fieldToManys { writer.initialize(relationship: index, to: .toManyFault) }
+                    writeFields(to: FieldWriter(writer: writer, entity: entityReference))
+                }
             }
         }
     }

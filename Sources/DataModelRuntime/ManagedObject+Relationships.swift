@@ -201,7 +201,9 @@ extension ManagedObject {
     private func accepts(_ value: ManagedObject) -> Bool {
         // The same as `context != nil && value.context === context`, without loading (and retaining) the
         // context twice: a context's objects share its `ContextShared`, one per context.
-        guard !isDetached, !value.isDetached, value.shared === shared, shared.hasContext, !value.isInvalid else {
+        guard !isDetached, !value.isDetached, value.sharedReference.toOpaque() == sharedReference.toOpaque(),
+            withShared({ $0.hasContext }), !value.isInvalid
+        else {
             preconditionFailure("cannot relate \(self) to \(value): they belong to different contexts")
         }
         return true
@@ -360,7 +362,7 @@ extension ManagedObject {
     /// not looked up (an employee's two to-ones of the insert benchmark each append to such a list).
     @inline(__always)
     private func attachInverse(_ source: ManagedObject, at inverseIndex: Int) {
-        if !isFault, isInserted, !isObserved, !shared.recordsUndo, values.isLoadedToMany(inverseIndex) {
+        if !isFault, isInserted, !isObserved, !withShared({ $0.recordsUndo }), values.isLoadedToMany(inverseIndex) {
             // Not in the list yet: `link` got here because the source's side did not name this object (see
             // `ObjectIDList.appendDistinct`).
             _ = values.modifyToMany(inverseIndex) { $0.appendDistinct(source.objectID) }
@@ -376,7 +378,7 @@ extension ManagedObject {
     private func attachInverse(_ source: ManagedObject, via relationship: RelationshipRuntime) {
         if relationship.isToMany {
             guard loadRelationship(relationship) else { return }
-            if isInserted, !isObserved, !shared.recordsUndo || context == nil {
+            if isInserted, !isObserved, !withShared({ $0.recordsUndo }) || context == nil {
                 // Nothing to record (see ``attachInverse(_:at:)``).
                 _ = values.modifyToMany(relationship.index) { $0.append(source.objectID) }
                 return

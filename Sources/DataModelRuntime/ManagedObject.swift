@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Synchronization
 
 /// What the runtime hands a ``ManagedObject`` initializer: the object's entity, ID and context.
 ///
@@ -16,16 +17,21 @@ public struct ObjectSeed {
     /// Whether the object takes a copy of its entity's defaults of its own (an inserted object, which is set
     /// right away); otherwise it shares them until its first change, or its values are set by the caller.
     let copiesDefaults: Bool
+    /// Whether the caller puts the object in its context's identity map at once, or lets it go before returning: the
+    /// context then keeps what its objects share alive for it while it is in the map. Otherwise (a detached copy)
+    /// the object keeps it alive itself from the start (``ManagedObject/sharesContext``).
+    let isRegistered: Bool
 
     init(
         entity: EntityRuntime, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool,
-        copiesDefaults: Bool = false
+        copiesDefaults: Bool = false, isRegistered: Bool = false
     ) {
         entityReference = Unmanaged.passUnretained(entity)
         self.objectID = objectID
         contextReference = Unmanaged.passUnretained(context)
         self.isFault = isFault
         self.copiesDefaults = copiesDefaults
+        self.isRegistered = isRegistered
     }
 }
 
@@ -63,8 +69,21 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         return entityReference.toOpaque() == Unmanaged.passUnretained(entity).toOpaque()
     }
     /// What every object of the context shares (its inbox, observation probe, the model and the
-    /// context itself): one reference to retain and release per object instead of one each.
-    let shared: ContextShared
+    /// context itself). Not retained per object: the context holds it while the object is in its identity map, and
+    /// an object that outlives that (``sharesContext``) is counted by it instead (``ContextShared/addSharers(_:)``),
+    /// so that making or dropping an object costs no reference counting on it.
+    /// Held `Unmanaged` and read borrowed (``withShared(_:)``): loading an `unowned(unsafe)` reference retains and
+    /// releases it.
+    // safe: `shared` lives while the context does, and after it while any object counted in it does.
+    let sharedReference: Unmanaged<ContextShared>
+    /// ``sharedReference``'s object, for the paths that do not run per property access (a read retains it).
+    var shared: ContextShared { sharedReference.takeUnretainedValue() }
+
+    /// Calls `body` with what the object's context shares, borrowed: no reference counting.
+    @inline(__always)
+    final func withShared<Result>(_ body: (ContextShared) -> Result) -> Result {
+        sharedReference._withUnsafeGuaranteedRef(body)
+    }
     /// The object's identity: store, entity and primary key. Permanent from insertion on.
     public let objectID: ObjectID
     /// The context the object lives in; `nil` once that context is gone or the object left it.
@@ -74,10 +93,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// leaves it (``ManagedObjectContext/unregister(_:)``). Setting it to a context is setting it
     /// back to the one the object was created in (undo re-registers it).
     public internal(set) var context: ManagedObjectContext? {
-        get { isDetached ? nil : shared.context }
+        get { isDetached ? nil : withShared { $0.context } }
         set {
             precondition(
-                newValue == nil || newValue === shared.context, "an object stays in the context it was made in")
+                newValue == nil || newValue === withShared({ $0.context }),
+                "an object stays in the context it was made in")
             isDetached = newValue == nil
         }
     }
@@ -125,6 +145,10 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) var wasInsertedWhenDeleted = false
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     @exclusivity(unchecked) var isInvalid = false
+    /// Set once the object keeps ``shared`` alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
+    /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
+    /// Objects that live and go inside their context's identity map never set it.
+    @exclusivity(unchecked) var sharesContext = false
 
     /// Set while the object's values are the row a fetch read into the fields of its generated class
     /// (``readFields(from:)``) and not in ``values`` yet.
@@ -142,7 +166,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
         entityReference = seed.entityReference
-        shared = seed.contextReference._withUnsafeGuaranteedRef { $0.shared }
+        sharedReference = seed.contextReference._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.shared) }
         objectID = seed.objectID
         isFault = seed.isFault
         // An inserted object gets its own copy of the defaults at once: its first change would copy them anyway
@@ -155,10 +179,26 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         } else {
             valueBlock = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues }
         }
+        if !seed.isRegistered {
+            sharesContext = true
+            withShared { $0.addSharers(1) }
+        }
     }
 
     deinit {
-        if isObserved { shared.observations[ObjectIdentifier(self)] = nil }
+        withShared { shared in
+            if isObserved { shared.observations[ObjectIdentifier(self)] = nil }
+            // Last: `shared` may go with this object.
+            if sharesContext { shared.removeSharer() }
+        }
+    }
+
+    /// Makes the object keep ``shared`` alive itself, as it leaves its context's identity map (see ``sharesContext``).
+    @inline(__always)
+    final func sharesContextFromNowOn() {
+        guard !sharesContext else { return }
+        sharesContext = true
+        withShared { $0.addSharers(1) }
     }
 
     /// Creates an object of the class's entity and inserts it into `context`.
@@ -297,15 +337,16 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// the tracking in progress, and merges other contexts' waiting changes first.
     @inline(__always)
     final func willAccess(property index: Int) {
-        if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
+        if withShared({ $0.inbox.hasPending }) { context?.mergeWaitingChangesIfIdle() }
         if isObserved, let box = observation {
             box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
             return
         }
         // Borrowed: `shared` holds the probe for the object's whole life (no retain and release per read).
-        guard Unmanaged.passUnretained(shared.probe)._withUnsafeGuaranteedRef({ $0.isTracking(self) }) else { return }
+        guard withShared({ Unmanaged.passUnretained($0.probe) })._withUnsafeGuaranteedRef({ $0.isTracking(self) })
+        else { return }
         let box = ObservationBox()
-        shared.observations[ObjectIdentifier(self)] = box
+        withShared { $0.observations[ObjectIdentifier(self)] = box }
         isObserved = true
         box.registrar.access(self, keyPath: entityRuntime.observationKeyPaths[index])
     }
@@ -316,7 +357,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// its value witnesses on every access.
     @inline(__always)
     private var observation: ObservationBox? {
-        isObserved ? shared.observations[ObjectIdentifier(self)] : nil
+        isObserved ? withShared { $0.observations[ObjectIdentifier(self)] } : nil
     }
 
     /// Tells observers of property `index` that it is about to change.
@@ -394,9 +435,9 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     final func willChange() {
         if isFault { fireFaultIfNeeded() }
         // In `awakeFromFetch()`: values are set, nothing is recorded.
-        if shared.suspendsChangeProcessing { return }
+        if withShared({ $0.suspendsChangeProcessing }) { return }
         // The flag first: the context is loaded (and retained) only when it records undo.
-        if shared.recordsUndo, let context { context.noteUndoableChange(self) }
+        if withShared({ $0.recordsUndo }), let context { context.noteUndoableChange(self) }
         if isInserted || isDeleted || isInvalid { return }
         if snapshot == nil { snapshot = values }
         if !isUpdated {
@@ -484,7 +525,7 @@ extension ManagedObject {
     public final func setPrimitiveValue(_ value: PrimitiveValue, for key: String) {
         // The entity borrowed, not retained: `shared` keeps it alive.
         guard let index = entityReference._withUnsafeGuaranteedRef({ $0.attributeIndex(key) }) else { return }
-        if shared.inbox.hasPending { context?.mergeWaitingChangesIfIdle() }
+        if withShared({ $0.inbox.hasPending }) { context?.mergeWaitingChangesIfIdle() }
         willChange()
         guard values.attributeIndices.contains(index) else { return }
         willChangeObserved(property: index)
@@ -565,6 +606,34 @@ final class ContextShared {
     /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
     /// an object goes away.
     @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]
+
+    /// How many objects keep this alive themselves (``ManagedObject/sharesContext``); while any does, this holds one
+    /// reference to itself for them all. An object in its context's identity map is not counted: the context holds
+    /// this, and the map the object. So the objects a fetch makes and drops cost no reference counting on this, and
+    /// the objects that outlive their context cost one atomic operation each, when they go.
+    private let sharers = Atomic<Int>(0)
+
+    /// `count` more objects keep this alive. Called by the context (on its queue) while it still holds this.
+    func addSharers(_ count: Int) {
+        guard count > 0 else { return }
+        if sharers.add(count, ordering: .acquiringAndReleasing).oldValue == 0 {
+            _ = Unmanaged.passUnretained(self).retain()
+        }
+    }
+
+    /// How many objects keep this alive now (for tests).
+    var sharerCount: Int { sharers.load(ordering: .acquiring) }
+
+    /// An object counted by ``addSharers(_:)`` went: on any thread (where its last reference was dropped).
+    func removeSharer() { removeSharers(1) }
+
+    /// `count` objects counted by ``addSharers(_:)`` went, or were counted ahead and did not become sharers.
+    func removeSharers(_ count: Int) {
+        guard count > 0 else { return }
+        if sharers.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 {
+            Unmanaged.passUnretained(self).release()
+        }
+    }
 
     init(runtime: ModelRuntime) { self.runtime = runtime }
 }

@@ -570,7 +570,7 @@ extension ManagedObjectContext {
             }
             let object = rowEntity._withUnsafeGuaranteedRef { rowEntity in
                 let object = rowEntity.objectType.init(
-                    ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true))
+                    ObjectSeed(entity: rowEntity, objectID: id, context: self, isFault: true, isRegistered: true))
                 if let batchSize {
                     if batch == nil || batch?.ids.count == batchSize { batch = FaultBatch() }
                     batch?.ids.append(id)

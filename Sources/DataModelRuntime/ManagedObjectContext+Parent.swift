@@ -162,7 +162,7 @@ extension ManagedObjectContext {
             let entity = child.entityRuntime
             if let stale = registered[child.objectID] { unregister(stale) }
             let object = entity.objectType.init(
-                ObjectSeed(entity: entity, objectID: child.objectID, context: self, isFault: false))
+                ObjectSeed(entity: entity, objectID: child.objectID, context: self, isFault: false, isRegistered: true))
             object.values = ObjectValues(
                 attributes: child.values.attributes,
                 relationships: entity.relationships.map { $0.isToMany ? .toMany(ObjectIDList()) : .toOne(nil) })

@@ -157,7 +157,7 @@ extension ManagedObjectContext {
                         loaded.append((existing, extra))
                     } else {
                         let object = entity.objectType.init(
-                            ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                            ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
                         readRow(statement, entity: entity, into: object, arena: &arena)
                         registered.fill(vacancy, with: object)
                         loaded.append((object, extra))

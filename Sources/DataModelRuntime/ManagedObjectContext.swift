@@ -117,6 +117,8 @@ public final class ManagedObjectContext {
         if automaticallyMergesChangesFromParent { coordinator.setMerging(false, inbox: inbox) }
         // Objects that outlive their context see `context == nil` (they read it through `shared`).
         shared.context = nil
+        // Before `shared` goes: the objects that outlive the context keep it alive from now on.
+        registered.removeAll(sharing: shared)
     }
 
     /// Runs a context operation: holds the store, merges waiting changes first (outermost
@@ -206,7 +208,8 @@ public final class ManagedObjectContext {
         let primaryKey = coordinator.allocatePrimaryKey(for: entity)
         let id = ObjectID(
             storeNumber: coordinator.storeNumber, entityNumber: entity.number, primaryKey: primaryKey)
-        return ObjectSeed(entity: entity, objectID: id, context: self, isFault: false, copiesDefaults: true)
+        return ObjectSeed(
+            entity: entity, objectID: id, context: self, isFault: false, copiesDefaults: true, isRegistered: true)
     }
 
     func register(inserted object: ManagedObject) {
@@ -230,7 +233,8 @@ public final class ManagedObjectContext {
         guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
             return nil
         }
-        let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+        let object = entity.objectType.init(
+            ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
         registered.fill(vacancy, with: object)
         return object
     }
@@ -253,7 +257,8 @@ public final class ManagedObjectContext {
             guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
                 return nil
             }
-            let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+            let object = entity.objectType.init(
+                ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
             registered.insert(object)
             return object
         }
@@ -271,7 +276,8 @@ public final class ManagedObjectContext {
         guard id.storeNumber == coordinator.storeNumber, let entity = runtime.entity(number: id.entityNumber) else {
             throw .foreignObject(id)
         }
-        let object = entity.objectType.init(ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+        let object = entity.objectType.init(
+            ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
         guard try loadRow(into: object) else { throw .objectNotFound(id) }
         registered.insert(object)
         deliverAwakeFromFetch(object)
@@ -687,7 +693,7 @@ public final class ManagedObjectContext {
                     objects?.append(existing)
                 } else {
                     let object = entity.objectType.init(
-                        ObjectSeed(entity: entity, objectID: id, context: self, isFault: true))
+                        ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
                     readRow(
                         statement, entity: entity, into: object, arena: &arena, sharedIndex: sharedIndex,
                         sharedID: sharedID)

@@ -307,6 +307,17 @@ struct ObjectTable: ~Copyable {
     var objects: [ManagedObject] {
         members.array
     }
+
+    /// Lets every object go, as the context goes; `shared` is what its objects share, still held by the context.
+    /// The objects referenced elsewhere outlive it: they keep `shared` alive from now on, counted at once.
+    mutating func removeAll(sharing shared: ContextShared) {
+        members.removeAll(sharing: shared)
+        direct = DirectPlaces()
+        slots = [Slot](repeating: Slot(hash: 0, member: 0), count: 64)
+        mask = 63
+        hashedCount = 0
+        generation &+= 1
+    }
 }
 
 /// The direct index of an ``ObjectTable``: per entity number, a buffer of 32-bit places indexed by primary key, and
@@ -390,6 +401,9 @@ private struct DirectPlaces: ~Copyable {
 /// The objects of an ``ObjectTable``, owned, in a growable buffer: an append is a capacity check, a store and a count
 /// (`ContiguousArray<ManagedObject>.append` makes four calls out of line, about 100 instructions, once per fetched
 /// row). Not copyable: exactly one owner releases the objects.
+///
+/// An object that leaves the list while it may live on keeps what its context shares alive itself from then on
+/// (``ManagedObject/sharesContextFromNowOn()``): in the list, the context keeps it alive for the object.
 private struct ObjectList: ~Copyable {
     private var base: UnsafeMutablePointer<ManagedObject>
     private var capacity = 16
@@ -398,10 +412,34 @@ private struct ObjectList: ~Copyable {
     init() { base = .allocate(capacity: 16) }
 
     deinit {
+        // A context empties its identity map before it lets go of what its objects share (``removeAll(sharing:)``);
+        // a list that is not a context's identity map holds objects that their context's map holds too.
         // One release per object, made here: `deinitialize(count:)` destroyed them through the runtime's generic array
         // destroy, a value-witness call per object.
         for index in 0..<count { (base + index).deinitialize(count: 1) }
         base.deallocate()
+    }
+
+    /// Lets every object go (see ``ObjectTable/removeAll(sharing:)``). Those referenced elsewhere become sharers of
+    /// `shared`; the others go here, without touching `shared`'s count. One pass over the objects (each is read once,
+    /// a fetch's objects are far more than the caches hold), with one atomic operation before and one after: every
+    /// object is counted first, so that a survivor released on another thread as soon as the list lets go of it
+    /// cannot take the count to zero, and those that did not survive are uncounted at the end.
+    mutating func removeAll(sharing shared: ContextShared) {
+        guard count > 0 else { return }
+        shared.addSharers(count)
+        var uncounted = 0
+        for index in 0..<count {
+            let object = base + index
+            if object.pointee.sharesContext || isKnownUniquelyReferenced(&object.pointee) {
+                uncounted += 1
+            } else {
+                object.pointee.sharesContext = true
+            }
+            object.deinitialize(count: 1)
+        }
+        count = 0
+        shared.removeSharers(uncounted)
     }
 
     subscript(position: Int) -> ManagedObject {
@@ -411,6 +449,7 @@ private struct ObjectList: ~Copyable {
         }
         @inline(__always) set {
             precondition(position >= 0 && position < count, "object list index out of range")
+            if base[position] !== newValue { base[position].sharesContextFromNowOn() }
             base[position] = newValue
         }
     }
@@ -442,7 +481,7 @@ private struct ObjectList: ~Copyable {
     mutating func removeLast() {
         precondition(count > 0, "removeLast of an empty object list")
         count -= 1
-        (base + count).deinitialize(count: 1)
+        (base + count).move().sharesContextFromNowOn()
     }
 
     /// The objects, in order.
