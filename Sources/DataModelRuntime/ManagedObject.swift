@@ -45,7 +45,8 @@ public struct ObjectSeed {
 /// ```
 ///
 /// Objects are not `Sendable`: use them on their context's queue, and pass ``objectID`` to
-/// other contexts. Two objects are equal only when they are the same instance; a context holds
+/// other contexts. That includes `weak` and `unowned` references to them: the context lets go of
+/// its objects when it goes, and an object only another thread could still reach then is freed. Two objects are equal only when they are the same instance; a context holds
 /// exactly one instance per row (its identity map).
 ///
 /// Objects are `Observable`: reading a property inside `withObservationTracking` (or a SwiftUI
@@ -76,8 +77,6 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// releases it.
     // safe: `shared` lives while the context does, and after it while any object counted in it does.
     let sharedReference: Unmanaged<ContextShared>
-    /// ``sharedReference``'s object, for the paths that do not run per property access (a read retains it).
-    var shared: ContextShared { sharedReference.takeUnretainedValue() }
 
     /// Calls `body` with what the object's context shares, borrowed: no reference counting.
     @inline(__always)
@@ -186,11 +185,9 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     }
 
     deinit {
-        withShared { shared in
-            if isObserved { shared.observations[ObjectIdentifier(self)] = nil }
-            // Last: `shared` may go with this object.
-            if sharesContext { shared.removeSharer() }
-        }
+        if isObserved { withShared { $0.observations[ObjectIdentifier(self)] = nil } }
+        // Last, and not borrowed: what the context shares may go with this object.
+        if sharesContext { ContextShared.removeSharer(sharedReference) }
     }
 
     /// Makes the object keep ``shared`` alive itself, as it leaves its context's identity map (see ``sharesContext``).
@@ -624,10 +621,16 @@ final class ContextShared {
     /// How many objects keep this alive now (for tests).
     var sharerCount: Int { sharers.load(ordering: .acquiring) }
 
-    /// An object counted by ``addSharers(_:)`` went: on any thread (where its last reference was dropped).
-    func removeSharer() { removeSharers(1) }
+    /// An object counted by ``addSharers(_:)`` went: on any thread (where its last reference was dropped). Static, on
+    /// an unretained reference: the call may free what it is given.
+    static func removeSharer(_ shared: Unmanaged<ContextShared>) {
+        if shared._withUnsafeGuaranteedRef({ $0.sharers.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }) {
+            shared.release()
+        }
+    }
 
-    /// `count` objects counted by ``addSharers(_:)`` went, or were counted ahead and did not become sharers.
+    /// `count` objects counted by ``addSharers(_:)`` went, or were counted ahead and did not become sharers. Called
+    /// by the context, which still holds this.
     func removeSharers(_ count: Int) {
         guard count > 0 else { return }
         if sharers.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 {

@@ -278,8 +278,12 @@ public final class ManagedObjectContext {
         }
         let object = entity.objectType.init(
             ObjectSeed(entity: entity, objectID: id, context: self, isFault: true, isRegistered: true))
+        // Without a row the object is not registered: counted then, in case a subclass's initializer kept it.
+        var isRegistered = false
+        defer { if !isRegistered { object.sharesContextFromNowOn() } }
         guard try loadRow(into: object) else { throw .objectNotFound(id) }
         registered.insert(object)
+        isRegistered = true
         deliverAwakeFromFetch(object)
         return object
     }

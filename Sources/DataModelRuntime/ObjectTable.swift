@@ -424,7 +424,9 @@ private struct ObjectList: ~Copyable {
     /// `shared`; the others go here, without touching `shared`'s count. One pass over the objects (each is read once,
     /// a fetch's objects are far more than the caches hold), with one atomic operation before and one after: every
     /// object is counted first, so that a survivor released on another thread as soon as the list lets go of it
-    /// cannot take the count to zero, and those that did not survive are uncounted at the end.
+    /// cannot take the count to zero, and those that did not survive are uncounted at the end. An object is judged by
+    /// its strong references: a `weak` or `unowned` one loaded on another thread meanwhile would not keep it counted,
+    /// which is one more reason objects stay on their context's queue (they are not `Sendable`).
     mutating func removeAll(sharing shared: ContextShared) {
         guard count > 0 else { return }
         shared.addSharers(count)

@@ -111,6 +111,103 @@ struct ObjectLifetimeTests {
         #expect(shared == nil)
     }
 
+    @Test("objects an undo took out and a redo put back are counted once", arguments: [false, true])
+    func redoneInsertionIsCountedOnce(keepsObject: Bool) throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        weak var shared: ContextShared?
+        var kept: EmployeeEntity?
+        do {
+            let context = container.newBackgroundContext()
+            context.undoManager = UndoManager()
+            shared = context.shared
+            let employee = EmployeeEntity(context: context)
+            employee.name = "Ann"
+            context.processPendingChanges()
+            context.undo()
+            #expect(employee.sharesContext && context.shared.sharerCount == 1)
+            context.redo()
+            #expect(employee.context === context && employee.name == "Ann")
+            #expect(context.shared.sharerCount == 1, "back in the map, still counted")
+            if keepsObject { kept = employee }
+        }
+        #expect((shared != nil) == keepsObject)
+        if keepsObject { #expect(shared?.sharerCount == 1 && kept?.name == "Ann") }
+        kept = nil
+        #expect(shared == nil)
+    }
+
+    @Test("to-many loads, objects by ID and a missing row make objects that are not counted")
+    func otherRegisteringPathsAreNotCounted() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let seeding = store.container.newBackgroundContext()
+        let department = DepartmentEntity(context: seeding)
+        department.name = "D"
+        for index in 0..<10 {
+            let employee = EmployeeEntity(context: seeding)
+            employee.name = "E\(index)"
+            employee.department = department
+        }
+        try seeding.save()
+        let departmentID = department.objectID
+        weak var shared: ContextShared?
+        do {
+            let context = store.container.newBackgroundContext()
+            shared = context.shared
+            let loaded = try #require(context.object(with: departmentID) as? DepartmentEntity)
+            #expect(loaded.employees.count == 10)
+            let missing = ObjectID(
+                storeNumber: departmentID.storeNumber, entityNumber: departmentID.entityNumber, primaryKey: 999)
+            #expect(throws: StoreError.self) { try context.existingObject(with: missing) }
+            #expect(try context.existingObject(with: departmentID) === loaded)
+            #expect(context.shared.sharerCount == 0)
+            #expect(!loaded.sharesContext && loaded.employees.allSatisfy { !$0.sharesContext })
+        }
+        #expect(shared == nil)
+    }
+
+    @Test("a detached copy is counted from the start")
+    func detachedCopyIsCounted() throws {
+        let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
+        weak var shared: ContextShared?
+        var copy: EmployeeEntity?
+        do {
+            let context = container.newBackgroundContext()
+            shared = context.shared
+            let entity = try #require(context.runtime.entity(named: "EmployeeEntity"))
+            let id = ObjectID(storeNumber: 0, entityNumber: entity.number, primaryKey: 1)
+            copy = EmployeeEntity(ObjectSeed(entity: entity, objectID: id, context: context, isFault: false))
+            #expect(copy?.sharesContext == true && context.shared.sharerCount == 1)
+        }
+        #expect(shared?.sharerCount == 1)
+        copy = nil
+        #expect(shared == nil)
+    }
+
+    @Test("a child context's objects outlive it", arguments: [StoreKind.inMemory, .sqlite])
+    func childObjectsOutliveTheChild(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        try fill(store)
+        weak var shared: ContextShared?
+        var kept: [EmployeeEntity] = []
+        do {
+            let child = ManagedObjectContext(parent: store.context)
+            shared = child.shared
+            kept = Array(try fetchAll(child).suffix(3))
+            kept[0].age = 1
+            let inserted = EmployeeEntity(context: child)
+            inserted.name = "child"
+            kept.append(inserted)
+            try child.save()
+        }
+        #expect(shared?.sharerCount == 4)
+        #expect(kept[0].age == 1 && kept[3].name == "child" && kept[3].context == nil)
+        kept.removeAll()
+        #expect(shared == nil)
+        #expect(try store.context.count(for: EmployeeEntity.fetchRequest()) == Self.count + 1)
+    }
+
     @Test("survivors let go on many threads at once")
     func survivorsGoOnManyThreads() throws {
         let store = try TestStore(.sqlite, model: CompanyModel.model)
