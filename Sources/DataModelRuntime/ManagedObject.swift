@@ -133,21 +133,33 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) var version: Int64 = 0
     /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
     @exclusivity(unchecked) var faultBatch: FaultBatch?
-    // The flags last, next to each other: eight bytes at the end instead of padding in between
-    // keep an object at 88 bytes, a 96-byte allocation (the observation registrar lives in the
-    // context's table, the context reference in `shared`).
+    // The flags last, next to each other, in eight bytes: the object's stored properties end at 104 bytes, where a
+    // generated class's fields begin (one byte more and they would begin at 112: an `EmployeeEntity` of the benchmarks
+    // would take a 208-byte allocation instead of 192). The flags that fetches and property reads do not test share
+    // one byte (``rareFlags``).
     /// Set when the object left its context (see ``context``).
     @exclusivity(unchecked) var isDetached = false
     /// Set when the object has an observation registrar (in ``ContextShared/observations``).
     @exclusivity(unchecked) var isObserved = false
+    /// ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
+    @exclusivity(unchecked) private var rareFlags: UInt8 = 0
     /// Set when an inserted object is deleted before it was ever saved.
-    @exclusivity(unchecked) var wasInsertedWhenDeleted = false
+    var wasInsertedWhenDeleted: Bool {
+        @inline(__always) get { rareFlags & 1 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 1 : rareFlags & ~1 }
+    }
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
-    @exclusivity(unchecked) var isInvalid = false
+    var isInvalid: Bool {
+        @inline(__always) get { rareFlags & 2 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
+    }
     /// Set once the object keeps ``shared`` alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
     /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
     /// Objects that live and go inside their context's identity map never set it.
-    @exclusivity(unchecked) var sharesContext = false
+    var sharesContext: Bool {
+        @inline(__always) get { rareFlags & 4 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
+    }
 
     /// Set while the object's values are the row a fetch read into the fields of its generated class
     /// (``readFields(from:)``) and not in ``values`` yet.
