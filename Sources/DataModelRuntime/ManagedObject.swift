@@ -53,6 +53,48 @@ public struct ObjectSeed {
 /// view) registers it, and every change to it notifies: a setter, a merge of another
 /// context's save, ``ManagedObjectContext/rollback()``, or a refresh.
 open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible, Observable {
+    // The flags first, next to each other, in eight bytes. Eight: the object's stored properties end at 104 bytes,
+    // where a generated class's fields begin (one byte more and they would begin at 112: an `EmployeeEntity` of the
+    // benchmarks would take a 208-byte allocation instead of 192); the flags that fetches and property reads do not
+    // test share one byte (``rareFlags``). First: next to the reference counts, so that a context letting go of its
+    // objects (``ObjectTable/removeAll(sharing:)``) reads one cache line of each, not two.
+    /// Set when the object left its context (see ``context``).
+    @exclusivity(unchecked) var isDetached = false
+    /// Set when the object has an observation registrar (in ``ContextShared/observations``).
+    @exclusivity(unchecked) var isObserved = false
+    /// ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
+    @exclusivity(unchecked) private var rareFlags: UInt8 = 0
+    /// Set when an inserted object is deleted before it was ever saved.
+    var wasInsertedWhenDeleted: Bool {
+        @inline(__always) get { rareFlags & 1 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 1 : rareFlags & ~1 }
+    }
+    /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
+    var isInvalid: Bool {
+        @inline(__always) get { rareFlags & 2 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
+    }
+    /// Set once the object keeps ``shared`` alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
+    /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
+    /// Objects that live and go inside their context's identity map never set it.
+    var sharesContext: Bool {
+        @inline(__always) get { rareFlags & 4 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
+    }
+
+    /// Set while the object's values are the row a fetch read into the fields of its generated class
+    /// (``readFields(from:)``) and not in ``values`` yet.
+    @exclusivity(unchecked) var holdsFields = false
+
+    /// Whether the object's values are not loaded yet; any access loads them.
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
+    /// Whether the object was inserted and not saved yet.
+    @exclusivity(unchecked) public internal(set) var isInserted = false
+    /// Whether the object has unsaved changes to a saved row.
+    @exclusivity(unchecked) public internal(set) var isUpdated = false
+    /// Whether the object was deleted and the deletion not saved yet.
+    @exclusivity(unchecked) public internal(set) var isDeleted = false
+
     /// Not retained: ``shared`` holds the ``ModelRuntime`` that owns every entity's runtime, so
     /// the entity lives at least as long as the object, and creating or destroying an object
     /// costs no reference counting on its entity (two atomic operations per fetched row).
@@ -133,47 +175,6 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) var version: Int64 = 0
     /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
     @exclusivity(unchecked) var faultBatch: FaultBatch?
-    // The flags last, next to each other, in eight bytes: the object's stored properties end at 104 bytes, where a
-    // generated class's fields begin (one byte more and they would begin at 112: an `EmployeeEntity` of the benchmarks
-    // would take a 208-byte allocation instead of 192). The flags that fetches and property reads do not test share
-    // one byte (``rareFlags``).
-    /// Set when the object left its context (see ``context``).
-    @exclusivity(unchecked) var isDetached = false
-    /// Set when the object has an observation registrar (in ``ContextShared/observations``).
-    @exclusivity(unchecked) var isObserved = false
-    /// ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
-    @exclusivity(unchecked) private var rareFlags: UInt8 = 0
-    /// Set when an inserted object is deleted before it was ever saved.
-    var wasInsertedWhenDeleted: Bool {
-        @inline(__always) get { rareFlags & 1 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 1 : rareFlags & ~1 }
-    }
-    /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
-    var isInvalid: Bool {
-        @inline(__always) get { rareFlags & 2 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
-    }
-    /// Set once the object keeps ``shared`` alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
-    /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
-    /// Objects that live and go inside their context's identity map never set it.
-    var sharesContext: Bool {
-        @inline(__always) get { rareFlags & 4 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
-    }
-
-    /// Set while the object's values are the row a fetch read into the fields of its generated class
-    /// (``readFields(from:)``) and not in ``values`` yet.
-    @exclusivity(unchecked) var holdsFields = false
-
-    /// Whether the object's values are not loaded yet; any access loads them.
-    @exclusivity(unchecked) public internal(set) var isFault: Bool
-    /// Whether the object was inserted and not saved yet.
-    @exclusivity(unchecked) public internal(set) var isInserted = false
-    /// Whether the object has unsaved changes to a saved row.
-    @exclusivity(unchecked) public internal(set) var isUpdated = false
-    /// Whether the object was deleted and the deletion not saved yet.
-    @exclusivity(unchecked) public internal(set) var isDeleted = false
-
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
         entityReference = seed.entityReference
