@@ -26,17 +26,35 @@ struct ObjectLifetimeTests {
         try context.fetch(EmployeeEntity.fetchRequest().sorted(by: [SortDescriptor(\.name)]))
     }
 
-    @Test("objects that live and go inside their context are not counted", arguments: StoreKind.allCases)
-    func objectsInsideTheContextAreNotCounted(kind: StoreKind) throws {
+    /// A store of `kind` with ``count`` employees saved (the caller removes it: `cleanUp`).
+    private func filledStore(_ kind: StoreKind) throws -> TestStore {
         let store = try TestStore(kind, model: CompanyModel.model)
-        defer { store.cleanUp() }
         try fill(store)
-        weak var shared: ContextShared?
+        return store
+    }
+
+    /// Runs `body` with a context made for it (a background context of `container`, or a child of its view context),
+    /// which is gone when this returns; returns what the context's objects shared, held weakly.
+    private func sharedAfter(
+        _ container: PersistentContainer, child: Bool = false, _ body: (ManagedObjectContext) throws -> Void
+    ) rethrows -> WeakShared {
+        let held = WeakShared()
         weak var gone: ManagedObjectContext?
         do {
-            let context = store.container.newBackgroundContext()
-            shared = context.shared
+            let context = child ? ManagedObjectContext(parent: container.viewContext) : container.newBackgroundContext()
+            held.value = context.shared
             gone = context
+            try body(context)
+        }
+        #expect(gone == nil, "the context is gone")
+        return held
+    }
+
+    @Test("objects that live and go inside their context are not counted", arguments: StoreKind.allCases)
+    func objectsInsideTheContextAreNotCounted(kind: StoreKind) throws {
+        let store = try filledStore(kind)
+        defer { store.cleanUp() }
+        let shared = try sharedAfter(store.container) { context in
             for _ in 0..<2 {
                 let employees = try fetchAll(context)
                 #expect(employees.count == Self.count)
@@ -47,30 +65,22 @@ struct ObjectLifetimeTests {
             #expect(!inserted.sharesContext)
             #expect(context.shared.sharerCount == 0)
         }
-        #expect(gone == nil)
-        #expect(shared == nil, "nothing outlived the context")
+        #expect(shared.value == nil, "nothing outlived the context")
     }
 
     @Test("objects that outlive their context keep what it shared, until the last goes", arguments: StoreKind.allCases)
     func survivorsKeepTheShared(kind: StoreKind) throws {
-        let store = try TestStore(kind, model: CompanyModel.model)
+        let store = try filledStore(kind)
         defer { store.cleanUp() }
-        try fill(store)
-        weak var shared: ContextShared?
-        weak var gone: ManagedObjectContext?
         var kept: [EmployeeEntity] = []
-        do {
-            let context = store.container.newBackgroundContext()
-            shared = context.shared
-            gone = context
+        let shared = try sharedAfter(store.container) { context in
             let employees = try fetchAll(context)
             kept = [employees[3], employees[150]]
             // One of them turned its fields into values, as a change does.
             employees[150].age = 59
             #expect(context.shared.sharerCount == 0)
         }
-        #expect(gone == nil)
-        #expect(shared?.sharerCount == 2)
+        #expect(shared.value?.sharerCount == 2)
         #expect(kept.allSatisfy { $0.sharesContext && $0.context == nil })
         // Their values, from the fields and from the values, and their entity (held through what the context shared).
         #expect(kept[0].name == "E003" && kept[0].age == 3)
@@ -78,21 +88,17 @@ struct ObjectLifetimeTests {
         #expect(kept[0].value(for: "name") as String? == "E003")
         #expect(kept[1].entity.name == "EmployeeEntity")
         kept.removeLast()
-        #expect(shared?.sharerCount == 1)
+        #expect(shared.value?.sharerCount == 1)
         kept.removeAll()
-        #expect(shared == nil, "the last survivor let go of it")
+        #expect(shared.value == nil, "the last survivor let go of it")
     }
 
     @Test("objects that left the identity map (reset) keep what their context shares", arguments: StoreKind.allCases)
     func unregisteredObjectsKeepTheShared(kind: StoreKind) throws {
-        let store = try TestStore(kind, model: CompanyModel.model)
+        let store = try filledStore(kind)
         defer { store.cleanUp() }
-        try fill(store)
-        weak var shared: ContextShared?
         var kept: [EmployeeEntity] = []
-        do {
-            let context = store.container.newBackgroundContext()
-            shared = context.shared
+        let shared = try sharedAfter(store.container) { context in
             kept = Array(try fetchAll(context).prefix(5))
             let unsaved = EmployeeEntity(context: context)
             unsaved.name = "unsaved"
@@ -105,21 +111,18 @@ struct ObjectLifetimeTests {
             #expect(!again[0].sharesContext && again[0] !== kept[0])
             #expect(context.shared.sharerCount == kept.count)
         }
-        #expect(shared?.sharerCount == kept.count)
+        #expect(shared.value?.sharerCount == kept.count)
         #expect(kept[1].objectID.primaryKey > 0)
         kept.removeAll()
-        #expect(shared == nil)
+        #expect(shared.value == nil)
     }
 
     @Test("objects an undo took out and a redo put back are counted once", arguments: [false, true])
     func redoneInsertionIsCountedOnce(keepsObject: Bool) throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
-        weak var shared: ContextShared?
         var kept: EmployeeEntity?
-        do {
-            let context = container.newBackgroundContext()
+        let shared = sharedAfter(container) { context in
             context.undoManager = UndoManager()
-            shared = context.shared
             let employee = EmployeeEntity(context: context)
             employee.name = "Ann"
             context.processPendingChanges()
@@ -130,10 +133,10 @@ struct ObjectLifetimeTests {
             #expect(context.shared.sharerCount == 1, "back in the map, still counted")
             if keepsObject { kept = employee }
         }
-        #expect((shared != nil) == keepsObject)
-        if keepsObject { #expect(shared?.sharerCount == 1 && kept?.name == "Ann") }
+        #expect((shared.value != nil) == keepsObject)
+        if keepsObject { #expect(shared.value?.sharerCount == 1 && kept?.name == "Ann") }
         kept = nil
-        #expect(shared == nil)
+        #expect(shared.value == nil)
     }
 
     @Test("to-many loads, objects by ID and a missing row make objects that are not counted")
@@ -150,10 +153,7 @@ struct ObjectLifetimeTests {
         }
         try seeding.save()
         let departmentID = department.objectID
-        weak var shared: ContextShared?
-        do {
-            let context = store.container.newBackgroundContext()
-            shared = context.shared
+        let shared = try sharedAfter(store.container) { context in
             let loaded = try #require(context.object(with: departmentID) as? DepartmentEntity)
             #expect(loaded.employees.count == 10)
             let missing = ObjectID(
@@ -163,37 +163,30 @@ struct ObjectLifetimeTests {
             #expect(context.shared.sharerCount == 0)
             #expect(!loaded.sharesContext && loaded.employees.allSatisfy { !$0.sharesContext })
         }
-        #expect(shared == nil)
+        #expect(shared.value == nil)
     }
 
     @Test("a detached copy is counted from the start")
     func detachedCopyIsCounted() throws {
         let container = try PersistentContainer(model: CompanyModel.model, store: .inMemory)
-        weak var shared: ContextShared?
         var copy: EmployeeEntity?
-        do {
-            let context = container.newBackgroundContext()
-            shared = context.shared
+        let shared = try sharedAfter(container) { context in
             let entity = try #require(context.runtime.entity(named: "EmployeeEntity"))
             let id = ObjectID(storeNumber: 0, entityNumber: entity.number, primaryKey: 1)
             copy = EmployeeEntity(ObjectSeed(entity: entity, objectID: id, context: context, isFault: false))
             #expect(copy?.sharesContext == true && context.shared.sharerCount == 1)
         }
-        #expect(shared?.sharerCount == 1)
+        #expect(shared.value?.sharerCount == 1)
         copy = nil
-        #expect(shared == nil)
+        #expect(shared.value == nil)
     }
 
     @Test("a child context's objects outlive it", arguments: [StoreKind.inMemory, .sqlite])
     func childObjectsOutliveTheChild(kind: StoreKind) throws {
-        let store = try TestStore(kind, model: CompanyModel.model)
+        let store = try filledStore(kind)
         defer { store.cleanUp() }
-        try fill(store)
-        weak var shared: ContextShared?
         var kept: [EmployeeEntity] = []
-        do {
-            let child = ManagedObjectContext(parent: store.context)
-            shared = child.shared
+        let shared = try sharedAfter(store.container, child: true) { child in
             kept = Array(try fetchAll(child).suffix(3))
             kept[0].age = 1
             let inserted = EmployeeEntity(context: child)
@@ -201,44 +194,45 @@ struct ObjectLifetimeTests {
             kept.append(inserted)
             try child.save()
         }
-        #expect(shared?.sharerCount == 4)
+        #expect(shared.value?.sharerCount == 4)
         #expect(kept[0].age == 1 && kept[3].name == "child" && kept[3].context == nil)
         kept.removeAll()
-        #expect(shared == nil)
+        #expect(shared.value == nil)
         #expect(try store.context.count(for: EmployeeEntity.fetchRequest()) == Self.count + 1)
     }
 
     @Test("survivors let go on many threads at once")
     func survivorsGoOnManyThreads() throws {
-        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        let store = try filledStore(.sqlite)
         defer { store.cleanUp() }
-        try fill(store)
-        weak var shared: ContextShared?
-        let groups: Groups
-        do {
-            let context = store.container.newBackgroundContext()
-            shared = context.shared
+        let groups = Groups()
+        let shared = try sharedAfter(store.container) { context in
             let employees = try fetchAll(context)
-            groups = Groups(stride(from: 0, to: employees.count, by: 25).map { Array(employees[$0..<$0 + 25]) })
+            groups.fill(stride(from: 0, to: employees.count, by: 25).map { Array(employees[$0..<$0 + 25]) })
         }
-        #expect(shared?.sharerCount == Self.count)
+        #expect(shared.value?.sharerCount == Self.count)
         // Only dropped there: the objects still share one observation probe and inbox, used from one thread at a time.
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
             let keys = groups.drop(index).map(\.objectID.primaryKey)
             #expect(keys.count == 25)
         }
-        #expect(shared == nil)
+        #expect(shared.value == nil)
     }
+}
+
+/// What a context's objects shared, held weakly (``ObjectLifetimeTests``).
+private final class WeakShared {
+    weak var value: ContextShared?
 }
 
 /// Arrays of objects handed to other threads, each taken by exactly one of them.
 private final class Groups: @unchecked Sendable {
-    private var groups: [[EmployeeEntity]?]
+    private var groups: [[EmployeeEntity]?] = []
     private let lock = NSLock()
 
-    init(_ groups: [[EmployeeEntity]]) { self.groups = groups }
+    func fill(_ groups: [[EmployeeEntity]]) { lock.withLock { self.groups = groups } }
 
-    var count: Int { groups.count }
+    var count: Int { lock.withLock { groups.count } }
 
     /// Group `index`, taken out: the caller holds its objects' last references.
     func drop(_ index: Int) -> [EmployeeEntity] {
