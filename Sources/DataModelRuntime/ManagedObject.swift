@@ -46,8 +46,9 @@ public struct ObjectSeed {
 ///
 /// Objects are not `Sendable`: use them on their context's queue, and pass ``objectID`` to
 /// other contexts. That includes `weak` and `unowned` references to them: the context lets go of
-/// its objects when it goes, and an object only another thread could still reach then is freed. Two objects are equal only when they are the same instance; a context holds
-/// exactly one instance per row (its identity map).
+/// its objects when it goes, and an object only another thread could still reach then is freed.
+/// Two objects are equal only when they are the same instance; a context holds exactly one
+/// instance per row (its identity map).
 ///
 /// Objects are `Observable`: reading a property inside `withObservationTracking` (or a SwiftUI
 /// view) registers it, and every change to it notifies: a setter, a merge of another
@@ -74,7 +75,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         @inline(__always) get { rareFlags & 2 != 0 }
         @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
     }
-    /// Set once the object keeps ``shared`` alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
+    /// Set once the object keeps ``sharedReference``'s object alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
     /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
     /// Objects that live and go inside their context's identity map never set it.
     var sharesContext: Bool {
@@ -95,7 +96,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     /// Whether the object was deleted and the deletion not saved yet.
     @exclusivity(unchecked) public internal(set) var isDeleted = false
 
-    /// Not retained: ``shared`` holds the ``ModelRuntime`` that owns every entity's runtime, so
+    /// Not retained: ``sharedReference``'s object holds the ``ModelRuntime`` that owns every entity's runtime, so
     /// the entity lives at least as long as the object, and creating or destroying an object
     /// costs no reference counting on its entity (two atomic operations per fetched row).
     // safe: `shared.runtime` owns this entity runtime for the object's whole life.
@@ -203,7 +204,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         if sharesContext { ContextShared.removeSharer(sharedReference) }
     }
 
-    /// Makes the object keep ``shared`` alive itself, as it leaves its context's identity map (see ``sharesContext``).
+    /// Makes the object keep ``sharedReference``'s object alive itself, as it leaves its context's identity map (see ``sharesContext``).
     @inline(__always)
     final func sharesContextFromNowOn() {
         guard !sharesContext else { return }
