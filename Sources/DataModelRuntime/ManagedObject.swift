@@ -201,7 +201,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     deinit {
         if isObserved { withShared { $0.observations[ObjectIdentifier(self)] = nil } }
         // Last, and not borrowed: what the context shares may go with this object.
-        if sharesContext { ContextShared.removeSharer(sharedReference) }
+        if sharesContext { ContextShared.removeSharers(1, from: sharedReference) }
     }
 
     /// Makes the object keep ``sharedReference``'s object alive itself, as it leaves its context's identity map (see ``sharesContext``).
@@ -635,21 +635,15 @@ final class ContextShared {
     /// How many objects keep this alive now (for tests).
     var sharerCount: Int { sharers.load(ordering: .acquiring) }
 
-    /// An object counted by ``addSharers(_:)`` went: on any thread (where its last reference was dropped). Static, on
-    /// an unretained reference: the call may free what it is given.
-    static func removeSharer(_ shared: Unmanaged<ContextShared>) {
-        if shared._withUnsafeGuaranteedRef({ $0.sharers.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }) {
-            shared.release()
-        }
-    }
-
-    /// `count` objects counted by ``addSharers(_:)`` went, or were counted ahead and did not become sharers. Called
-    /// by the context, which still holds this.
-    func removeSharers(_ count: Int) {
+    /// `count` objects counted by ``addSharers(_:)`` went (an object's `deinit`, on any thread), or were counted ahead
+    /// and did not become sharers (the context, as it goes). Static, on an unretained reference: the call may free
+    /// what it is given.
+    static func removeSharers(_ count: Int, from shared: Unmanaged<ContextShared>) {
         guard count > 0 else { return }
-        if sharers.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 {
-            Unmanaged.passUnretained(self).release()
+        let isLast = shared._withUnsafeGuaranteedRef {
+            $0.sharers.subtract(count, ordering: .acquiringAndReleasing).newValue == 0
         }
+        if isLast { shared.release() }
     }
 
     init(runtime: ModelRuntime) { self.runtime = runtime }

@@ -312,11 +312,7 @@ struct ObjectTable: ~Copyable {
     /// The objects referenced elsewhere outlive it: they keep `shared` alive from now on, counted at once.
     mutating func removeAll(sharing shared: ContextShared) {
         members.removeAll(sharing: shared)
-        direct = DirectPlaces()
-        slots = [Slot](repeating: Slot(hash: 0, member: 0), count: 64)
-        mask = 63
-        hashedCount = 0
-        generation &+= 1
+        self = ObjectTable()
     }
 }
 
@@ -441,7 +437,7 @@ private struct ObjectList: ~Copyable {
             object.deinitialize(count: 1)
         }
         count = 0
-        shared.removeSharers(uncounted)
+        ContextShared.removeSharers(uncounted, from: .passUnretained(shared))
     }
 
     subscript(position: Int) -> ManagedObject {
