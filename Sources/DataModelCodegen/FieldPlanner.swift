@@ -7,7 +7,8 @@ public struct FieldContext: Sendable, Hashable {
     /// The stored property's name (`_nameField`): the model name, which starts with a letter, between `_` and
     /// `Field`, so it never meets a generated property.
     public let fieldName: String
-    /// Its type (`Swift.Int64?`, `Swift.Double?`, `Swift.String?`, `Foundation.Data?`).
+    /// Its type: `Swift.Int64` or `Swift.Double` for a field with a null bit, `Swift.Int64?`, `Swift.Double?`,
+    /// `Swift.String?` or `Foundation.Data?` otherwise.
     public let fieldType: String
     /// The runtime's `FieldReader` and `FieldWriter` method that reads and writes it (`integer`, `real`, `text`,
     /// `blob`, `toOne`).
@@ -15,6 +16,31 @@ public struct FieldContext: Sendable, Hashable {
     /// The property's index among the entity's attributes, or among its relationships, inherited ones first (the
     /// runtime's order).
     public let fieldIndex: Int
+    /// The field's bit in the object's `_fieldNulls`, set when its column was `NULL`: integer, real and to-one fields,
+    /// numbered root class first in declaration order (a class's bits are its ancestors' bits and then its own), up
+    /// to ``FieldPlanner/nullBitCount``. `nil` for the others, which keep an optional (a string or data optional
+    /// takes no more room than the value).
+    public let nullBit: Int?
+
+    /// `, nullBit: 3` for a field with a null bit, empty for one without: what the runtime's field methods take after
+    /// the field.
+    public var nullBitArgument: String { nullBit.map { ", nullBit: \($0)" } ?? "" }
+
+    init(fieldName: String, fieldKind: String, fieldIndex: Int, nullBit: Int?) {
+        self.fieldName = fieldName
+        self.fieldKind = fieldKind
+        self.fieldIndex = fieldIndex
+        self.nullBit = nullBit
+        let type =
+            switch fieldKind {
+            case "integer", "toOne": "Swift.Int64"
+            case "real": "Swift.Double"
+            case "text": "Swift.String"
+            default: "Foundation.Data"
+            }
+        // Qualified: an entity's class may be called `Data` or `String` (the fields are declared inside it).
+        fieldType = nullBit == nil ? type + "?" : type
+    }
 }
 
 /// An entity's fields: its own, and the whole lineage's in the runtime's order, with the layout the class reports.
@@ -25,6 +51,8 @@ struct EntityFields: Sendable {
     var lineage: [FieldContext]
     /// `FieldLayout(attributes: [...], relationships: [...])`, one property a line.
     var layoutLiteral: String
+    /// Whether a field of the lineage has a null bit (the class's `readFields` collects them).
+    var hasNullBits: Bool { lineage.contains { $0.nullBit != nil } }
 }
 
 /// Decides which entities' generated classes keep fetched rows in fields, and names the fields.
@@ -36,6 +64,10 @@ struct EntityFields: Sendable {
 /// sub-entities (its row names the destination's entity). The runtime checks the layout against the store's
 /// columns again and falls back to its own decoding when they disagree.
 struct FieldPlanner {
+    /// The bits of the runtime's `ManagedObject._fieldNulls`: a lineage's integer, real and to-one fields past these
+    /// keep optionals.
+    static let nullBitCount = 32
+
     let names: EntityNames
     /// Each entity's parent entity's name.
     let parents: [String?]
@@ -46,6 +78,17 @@ struct FieldPlanner {
         var attributes: [(name: String, kind: String, field: FieldContext?)]
         var relationships: [(name: String, kind: String, field: FieldContext?)]
         var own: [FieldContext]
+        /// The null bits the lineage's classes use so far.
+        var nullBits = 0
+
+        /// The next null bit for a field of `kind`, if it takes one.
+        mutating func nullBit(for kind: String) -> Int? {
+            guard kind == "integer" || kind == "real" || kind == "toOne", nullBits < FieldPlanner.nullBitCount else {
+                return nil
+            }
+            nullBits += 1
+            return nullBits - 1
+        }
     }
 
     /// Gives each entity of `parts` its fields, and each of their attributes and relationships its field.
@@ -91,14 +134,15 @@ struct FieldPlanner {
             else { return nil }
             plan.attributes = inherited.attributes
             plan.relationships = inherited.relationships
+            plan.nullBits = inherited.nullBits
         }
         for attribute in entity.attributes {
             guard let runtime = attribute.runtime, let kind = Self.kind(of: runtime) else { return nil }
             var field: FieldContext?
             if kind != "transient" {
                 field = FieldContext(
-                    fieldName: "_" + attribute.name + "Field", fieldType: Self.type(of: kind), fieldKind: kind,
-                    fieldIndex: plan.attributes.count)
+                    fieldName: "_" + attribute.name + "Field", fieldKind: kind, fieldIndex: plan.attributes.count,
+                    nullBit: plan.nullBit(for: kind))
             }
             if let field { plan.own.append(field) }
             plan.attributes.append((attribute.name, kind, field))
@@ -117,8 +161,8 @@ struct FieldPlanner {
             var field: FieldContext?
             if kind == "toOne" {
                 let toOne = FieldContext(
-                    fieldName: "_" + relationship.name + "Field", fieldType: "Swift.Int64?", fieldKind: kind,
-                    fieldIndex: plan.relationships.count)
+                    fieldName: "_" + relationship.name + "Field", fieldKind: kind,
+                    fieldIndex: plan.relationships.count, nullBit: plan.nullBit(for: kind))
                 plan.own.append(toOne)
                 field = toOne
             }
@@ -144,15 +188,5 @@ struct FieldPlanner {
     private static func listLiteral(_ items: [String]) -> String {
         guard !items.isEmpty else { return "[]" }
         return "[\n" + items.map { "                " + $0 + ",\n" }.joined() + "            ]"
-    }
-
-    private static func type(of kind: String) -> String {
-        // Qualified: an entity's class may be called `Data` or `String` (the fields are declared inside it).
-        switch kind {
-        case "integer": "Swift.Int64?"
-        case "real": "Swift.Double?"
-        case "text": "Swift.String?"
-        default: "Foundation.Data?"
-        }
     }
 }

@@ -80,7 +80,7 @@ extension EntityContext: KeyedMustacheObject {
             // The runtime flavor's keys.
             entityNameLiteral, parentNameLiteral, objectTypeName, uniquenessConstraintsLiteral, fetchIndexes,
             declaresFetchRequest, describeFunctionName, keyPathProperties, renamingIdentifierLiteral, hasFields, fields,
-            lineageFields, fieldLayoutLiteral
+            lineageFields, fieldLayoutLiteral, hasFieldNullBits
     }
 
     /// The table of ``Key``'s names.
@@ -105,6 +105,7 @@ extension EntityContext: KeyedMustacheObject {
         case .declaresFetchRequest: return runtime.map { .bool($0.declaresFetchRequest) }
         case .keyPathProperties: return runtime.map { .array($0.keyPathProperties.map { .object(KeyPathObject($0)) }) }
         case .hasFields: return runtime.map { _ in .bool(fields != nil) }
+        case .hasFieldNullBits: return runtime.map { _ in .bool(fields?.hasNullBits ?? false) }
         case .fields: return runtime.map { _ in .array((fields?.own ?? []).map { .object(FieldObject($0)) }) }
         case .lineageFields:
             return runtime.map { _ in .array((fields?.lineage ?? []).map { .object(FieldObject($0)) }) }
@@ -133,7 +134,8 @@ extension EntityContext: KeyedMustacheObject {
         case .renamingIdentifierLiteral:
             guard let runtime, runtime.renamingIdentifier != nil else { return .absent }
             runtime.writeText(for: known, to: &output)
-        case .fetchIndexes, .declaresFetchRequest, .keyPathProperties, .hasFields, .fields, .lineageFields:
+        case .fetchIndexes, .declaresFetchRequest, .keyPathProperties, .hasFields, .fields, .lineageFields,
+            .hasFieldNullBits:
             return runtime == nil ? .absent : .notText
         case .fieldLayoutLiteral:
             guard let fields else { return .absent }
@@ -207,7 +209,7 @@ extension RelationshipContext: KeyedMustacheObject {
             replaceObjectSelector, replaceAtIndexesSelector,
             // The runtime flavor's keys.
             nameLiteral, destinationNameLiteral, inverseNameLiteral, runtimeGetter, runtimeSetter, deleteRule,
-            isTransient, minCount, maxCount, descriptionArguments, readsField, fieldName, fieldIndex
+            isTransient, minCount, maxCount, descriptionArguments, readsField, fieldName, fieldIndex, fieldObject
     }
 
     /// The table of ``Key``'s names.
@@ -255,6 +257,9 @@ extension RelationshipContext: KeyedMustacheObject {
         case .fieldName:
             guard let field else { return .absent }
             output.append(field.fieldName)
+        case .fieldObject:
+            guard field != nil else { return .absent }
+            output.append(fieldObject)
         case .nameLiteral, .destinationNameLiteral, .inverseNameLiteral, .runtimeGetter, .runtimeSetter, .deleteRule,
             .descriptionArguments:
             guard let runtime else { return .absent }
@@ -358,13 +363,18 @@ final class FieldObject: KeyedMustacheObject {
     }
 
     enum Key: String, CaseIterable, Sendable {
-        case fieldName, fieldType, fieldKind, fieldIndex
+        case fieldName, fieldType, fieldKind, fieldIndex, hasNullBit, nullBit
     }
 
     static let keys = makeKeys()
 
     func value(for known: Key) -> MustacheValue? {
-        known == .fieldIndex ? .int(context.fieldIndex) : writtenValue(for: known)
+        switch known {
+        case .fieldIndex: .int(context.fieldIndex)
+        case .hasNullBit: .bool(context.nullBit != nil)
+        case .nullBit: context.nullBit.map { .int($0) }
+        default: writtenValue(for: known)
+        }
     }
 
     func writeText(for known: Key, to output: inout MustacheOutputBuffer) -> MustacheTextWrite {
@@ -372,7 +382,8 @@ final class FieldObject: KeyedMustacheObject {
         case .fieldName: output.append(context.fieldName)
         case .fieldType: output.append(context.fieldType)
         case .fieldKind: output.append(context.fieldKind)
-        case .fieldIndex: return .notText
+        case .fieldIndex, .hasNullBit: return .notText
+        case .nullBit: return context.nullBit == nil ? .absent : .notText
         }
         return .written
     }

@@ -190,11 +190,12 @@ public final class AttributeContext: Sendable {
     /// the runtime's `value(for:)` (a `Codable` value is decoded from the values).
     public var readsField: Bool { field != nil && runtime?.usesCodable == false }
 
-    /// The getter's expression for the field (`fieldValue(_nameField)`, with `?? .emptyValue` for a non-optional
-    /// property).
+    /// The getter's expression for the field (`fieldValue(_nameField)`, `fieldValue(_ageField, nullBit: 0)` for a
+    /// field with a null bit, with `?? .emptyValue` for a non-optional property).
     public var fieldValue: String {
         guard let field else { return "" }
-        return "fieldValue(" + field.fieldName + ")" + (swiftType.hasSuffix("?") ? "" : " ?? .emptyValue")
+        return "fieldValue(" + field.fieldName + field.nullBitArgument + ")"
+            + (swiftType.hasSuffix("?") ? "" : " ?? .emptyValue")
     }
 }
 
@@ -242,6 +243,12 @@ public final class RelationshipContext: Sendable {
         self.isOptional = isOptional
         self.typeNames = typeNames
         self.runtime = runtime
+    }
+
+    /// The getter's expression for the field (`fieldObject(relationship: 0, _businessField, nullBit: 2)`).
+    public var fieldObject: String {
+        guard let field else { return "" }
+        return "fieldObject(relationship: \(field.fieldIndex), " + field.fieldName + field.nullBitArgument + ")"
     }
 
     /// This relationship with `field`.

@@ -163,6 +163,32 @@ public struct FieldReader {
         }
     }
 
+    /// Attribute `index`'s integer column, or 0 with `bit` set in `nulls` for `NULL` (a field with a null bit).
+    @inline(__always)
+    public func integer(_ index: Int, nullBit bit: Int, in nulls: inout UInt32) -> Int64 {
+        Self.unwrap(integer(index), bit, &nulls)
+    }
+
+    /// Attribute `index`'s real column, or 0 with `bit` set in `nulls` for `NULL` (a field with a null bit).
+    @inline(__always)
+    public func real(_ index: Int, nullBit bit: Int, in nulls: inout UInt32) -> Double {
+        Self.unwrap(real(index), bit, &nulls)
+    }
+
+    /// To-one relationship `index`'s destination key, or 0 with `bit` set in `nulls` for none (a field with a null
+    /// bit).
+    @inline(__always)
+    public func toOne(_ index: Int, nullBit bit: Int, in nulls: inout UInt32) -> Int64 {
+        Self.unwrap(toOne(index), bit, &nulls)
+    }
+
+    @inline(__always)
+    private static func unwrap<Value: Numeric>(_ value: Value?, _ bit: Int, _ nulls: inout UInt32) -> Value {
+        if let value { return value }
+        nulls |= 1 << UInt32(truncatingIfNeeded: bit)
+        return 0
+    }
+
     @inline(__always)
     private func integer<Row: StoreRow>(_ statement: Row, at column: Int32) -> Int64? {
         // As the runtime's decoding reads it (``ManagedObjectContext/read(_:at:as:into:attribute:)``): one call on the
@@ -183,6 +209,26 @@ public struct FieldReader {
 public struct FieldWriter {
     let writer: ObjectValueWriter
     let entity: Unmanaged<EntityRuntime>
+    /// The object's ``ManagedObject/_fieldNulls``.
+    let nulls: UInt32
+
+    @inline(__always)
+    private func isNull(_ bit: Int) -> Bool { nulls & 1 << UInt32(truncatingIfNeeded: bit) != 0 }
+
+    /// Attribute `index` from an integer field with a null bit.
+    public func integer(_ index: Int, _ value: Int64, nullBit bit: Int) {
+        integer(index, isNull(bit) ? nil : value)
+    }
+
+    /// Attribute `index` from a real field with a null bit.
+    public func real(_ index: Int, _ value: Double, nullBit bit: Int) {
+        real(index, isNull(bit) ? nil : value)
+    }
+
+    /// To-one relationship `index` from its destination key field with a null bit.
+    public func toOne(_ index: Int, _ key: Int64, nullBit bit: Int) {
+        toOne(index, isNull(bit) ? nil : key)
+    }
 
     /// Attribute `index` from an integer field.
     public func integer(_ index: Int, _ value: Int64?) {
@@ -236,7 +282,7 @@ extension ManagedObject {
                 ) { writer in
                     for (index, value) in entity.fieldConstants { writer.initialize(attribute: index, to: value) }
                     for index in entity.fieldToManys { writer.initialize(relationship: index, to: .toManyFault) }
-                    writeFields(to: FieldWriter(writer: writer, entity: entityReference))
+                    writeFields(to: FieldWriter(writer: writer, entity: entityReference, nulls: _fieldNulls))
                 }
             }
         }
@@ -265,6 +311,22 @@ extension ManagedObject {
         return T(primitiveValue: .integer(field))
     }
 
+    /// An attribute's value from its integer field with a null bit (see ``_fieldNulls``). Generated properties call
+    /// this.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: Int64, nullBit bit: Int) -> T? {
+        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        return T(primitiveValue: .integer(field))
+    }
+
+    /// An attribute's value from its real field with a null bit (see ``_fieldNulls``). Generated properties call
+    /// this.
+    @inlinable
+    public final func fieldValue<T: StorableValue>(_ field: Double, nullBit bit: Int) -> T? {
+        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        return T(primitiveValue: .real(field))
+    }
+
     /// An attribute's value from its real field.
     @inlinable
     public final func fieldValue<T: StorableValue>(_ field: Double?) -> T? {
@@ -284,6 +346,13 @@ extension ManagedObject {
     public final func fieldValue<T: StorableValue>(_ field: Data?) -> T? {
         guard let field else { return nil }
         return T(primitiveValue: .blob(field))
+    }
+
+    /// The destination of to-one relationship `index` from its key field with a null bit (see ``_fieldNulls``).
+    /// Generated properties call this.
+    public final func fieldObject<T: ManagedObject>(relationship index: Int, _ key: Int64, nullBit bit: Int) -> T? {
+        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        return fieldObject(relationship: index, key)
     }
 
     /// The destination of to-one relationship `index` from its key field. Generated properties call this.

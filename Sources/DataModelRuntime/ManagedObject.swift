@@ -54,17 +54,35 @@ public struct ObjectSeed {
 /// view) registers it, and every change to it notifies: a setter, a merge of another
 /// context's save, ``ManagedObjectContext/rollback()``, or a refresh.
 open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStringConvertible, Observable {
-    // The flags first, next to each other, in eight bytes. Eight: the object's stored properties end at 104 bytes,
-    // where a generated class's fields begin (one byte more and they would begin at 112: an `EmployeeEntity` of the
-    // benchmarks would take a 208-byte allocation instead of 192); the flags that fetches and property reads do not
-    // test share one byte (``rareFlags``). First: next to the reference counts, so that a context letting go of its
-    // objects (``ObjectTable/removeAll(sharing:)``) reads one cache line of each, not two.
-    /// Set when the object left its context (see ``context``).
-    @exclusivity(unchecked) var isDetached = false
-    /// Set when the object has an observation registrar (in ``ContextShared/observations``).
-    @exclusivity(unchecked) var isObserved = false
-    /// ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
+    // The flags first, next to each other, in four bytes, then the generated fields' null bits: eight bytes in all,
+    // next to the reference counts, so that a context letting go of its objects (``ObjectTable/removeAll(sharing:)``)
+    // reads one cache line of each, not two. The object's stored properties end at 72 bytes, where a generated
+    // class's fields begin: an `EmployeeEntity` of the benchmarks (a string, a date, an integer and two to-ones)
+    // ends at 120, and takes a 128-byte allocation, the largest the C allocator keeps on its fast lists.
+    /// ``isDetached``, ``isObserved``, ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
     @exclusivity(unchecked) private var rareFlags: UInt8 = 0
+    /// Set while the object's values are the row a fetch read into the fields of its generated class
+    /// (``readFields(from:)``) and not in ``values`` yet.
+    @exclusivity(unchecked) var holdsFields = false
+    /// Whether the object's values are not loaded yet; any access loads them.
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
+    /// ``isInserted``, ``isUpdated`` and ``isDeleted``, one bit each.
+    @exclusivity(unchecked) private var changeFlags: UInt8 = 0
+    /// For generated classes: the fields (``readFields(from:)``) whose column was `NULL`, one bit each, numbered by
+    /// the generated code. An integer, real or to-one field with a bit is a plain `Int64` or `Double`, 8 bytes where
+    /// an optional takes 16.
+    @exclusivity(unchecked) public final var _fieldNulls: UInt32 = 0
+
+    /// Set when the object left its context (see ``context``).
+    var isDetached: Bool {
+        @inline(__always) get { rareFlags & 8 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 8 : rareFlags & ~8 }
+    }
+    /// Set when the object has an observation registrar (in ``ContextShared/observations``).
+    var isObserved: Bool {
+        @inline(__always) get { rareFlags & 16 != 0 }
+        @inline(__always) set { rareFlags = newValue ? rareFlags | 16 : rareFlags & ~16 }
+    }
     /// Set when an inserted object is deleted before it was ever saved.
     var wasInsertedWhenDeleted: Bool {
         @inline(__always) get { rareFlags & 1 != 0 }
@@ -83,18 +101,21 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
     }
 
-    /// Set while the object's values are the row a fetch read into the fields of its generated class
-    /// (``readFields(from:)``) and not in ``values`` yet.
-    @exclusivity(unchecked) var holdsFields = false
-
-    /// Whether the object's values are not loaded yet; any access loads them.
-    @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// Whether the object was inserted and not saved yet.
-    @exclusivity(unchecked) public internal(set) var isInserted = false
+    public internal(set) var isInserted: Bool {
+        @inline(__always) get { changeFlags & 1 != 0 }
+        @inline(__always) set { changeFlags = newValue ? changeFlags | 1 : changeFlags & ~1 }
+    }
     /// Whether the object has unsaved changes to a saved row.
-    @exclusivity(unchecked) public internal(set) var isUpdated = false
+    public internal(set) var isUpdated: Bool {
+        @inline(__always) get { changeFlags & 2 != 0 }
+        @inline(__always) set { changeFlags = newValue ? changeFlags | 2 : changeFlags & ~2 }
+    }
     /// Whether the object was deleted and the deletion not saved yet.
-    @exclusivity(unchecked) public internal(set) var isDeleted = false
+    public internal(set) var isDeleted: Bool {
+        @inline(__always) get { changeFlags & 4 != 0 }
+        @inline(__always) set { changeFlags = newValue ? changeFlags | 4 : changeFlags & ~4 }
+    }
 
     /// Not retained: ``sharedReference``'s object holds the ``ModelRuntime`` that owns every entity's runtime, so
     /// the entity lives at least as long as the object, and creating or destroying an object
@@ -166,16 +187,60 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
             valueBlock = newValue
         }
     }
-    /// What ``values`` reads: only up to date while ``holdsFields`` is not set.
-    @exclusivity(unchecked) var valueBlock: ObjectValues
+    /// What ``values`` reads: only up to date while ``holdsFields`` is not set. Kept in ``state``; empty without one.
+    var valueBlock: ObjectValues {
+        // One `yield` each: a coroutine with two is not inlined (every read of the values would then copy them).
+        @inline(__always) _read { yield readableState.pointee.values }
+        @inline(__always) _modify { yield &writableState.pointee.values }
+        @inline(__always) set {
+            if newValue.isEmpty, state == nil { return }
+            writableState.pointee.values = newValue
+        }
+    }
     /// The committed values, taken before the first change: for rollback, for writing only
     /// the changed columns, and for join table differences. Shares ``values``' buffer until
-    /// the first change copies it.
-    @exclusivity(unchecked) var snapshot: ObjectValues?
+    /// the first change copies it. Kept in ``state``.
+    var snapshot: ObjectValues? {
+        @inline(__always) _read { yield readableState.pointee.snapshot }
+        @inline(__always) _modify { yield &writableState.pointee.snapshot }
+        @inline(__always) set {
+            if newValue == nil, state == nil { return }
+            writableState.pointee.snapshot = newValue
+        }
+    }
     /// `Z_OPT` as last read or written.
     @exclusivity(unchecked) var version: Int64 = 0
-    /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``).
-    @exclusivity(unchecked) var faultBatch: FaultBatch?
+    /// The fetch batch this fault belongs to (``FetchRequest/fetchBatchSize``). Kept in ``state``.
+    var faultBatch: FaultBatch? {
+        @inline(__always) get { state?.pointee.faultBatch }
+        @inline(__always) set {
+            if newValue == nil, state == nil { return }
+            writableState.pointee.faultBatch = newValue
+        }
+    }
+    /// ``valueBlock``, ``snapshot`` and ``faultBatch``, allocated when the first of them is set and freed with the
+    /// object: a fetched object that holds its row in fields (``holdsFields``) and a fault need none of them, and go
+    /// without their 40 bytes. A pointer, not a class reference: reading the values through it costs no reference
+    /// counting.
+    @exclusivity(unchecked) private var state: UnsafeMutablePointer<ObjectState>?
+    /// Whether the object has a ``state`` (for tests).
+    var hasState: Bool { state != nil }
+    /// ``state``, or the empty state when there is none.
+    private var readableState: UnsafeMutablePointer<ObjectState> {
+        @inline(__always) get { state ?? ObjectState.none }
+    }
+    /// ``state``, allocated first if there is none.
+    private var writableState: UnsafeMutablePointer<ObjectState> {
+        @inline(__always) get {
+            if let state { return state }
+            let address = withShared { $0.states.withLock { $0.take() } }
+            // safe: the pool hands out addresses of memory it allocated, never zero.
+            let made = UnsafeMutablePointer<ObjectState>(bitPattern: address)!
+            made.initialize(to: ObjectState())
+            state = made
+            return made
+        }
+    }
     /// Creates an object from a runtime seed. Use ``init(context:)``.
     public required init(_ seed: ObjectSeed) {
         entityReference = seed.entityReference
@@ -186,7 +251,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         // (every generated object is set right after it is made), after retaining the shared defaults here and
         // failing the uniqueness check there. Objects whose values the caller sets next share them.
         if seed.isFault {
-            valueBlock = ObjectValues()
+            // No values: no state (``valueBlock`` reads empty).
         } else if seed.copiesDefaults {
             valueBlock = seed.entityReference._withUnsafeGuaranteedRef { $0.insertedValues.uniqueCopy() }
         } else {
@@ -199,6 +264,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     }
 
     deinit {
+        if let state {
+            state.deinitialize(count: 1)
+            let address = UInt(bitPattern: state)
+            withShared { $0.states.withLock { $0.give(address: address) } }
+        }
         if isObserved { withShared { $0.observations[ObjectIdentifier(self)] = nil } }
         // Last, and not borrowed: what the context shares may go with this object.
         if sharesContext { ContextShared.removeSharers(1, from: sharedReference) }
@@ -286,7 +356,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     public var entity: EntityDescription { entityRuntime.description }
 
     /// Whether the object is inserted, updated or deleted and not saved yet.
-    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+    public var hasChanges: Bool { changeFlags != 0 }
 
     // `Identifiable` comes with the standard library's default for classes (`ObjectIdentifier(self)`), as
     // `NSManagedObject`'s does: an entity's own `id` attribute is then an ordinary generated property, named `id`.
@@ -614,6 +684,9 @@ final class ContextShared {
     /// (``ManagedObject/writeFieldsToValues()``): blocks of shared buffers, as a fetch's, so that the first change of
     /// each of many fetched objects costs one allocation (its own copy), not two.
     @exclusivity(unchecked) var fieldArena = ObjectValueArena()
+    /// Where the context's objects keep their ``ObjectState``: taken at an object's first change (or insertion),
+    /// given back when it goes, on whatever thread that is (objects that outlive their context keep this alive).
+    let states = Mutex(ObjectStatePool())
     /// The registrars of the objects observed so far (``ManagedObject/isObserved``), removed when
     /// an object goes away.
     @exclusivity(unchecked) var observations: [ObjectIdentifier: ObservationBox] = [:]

@@ -20,6 +20,8 @@ struct FieldGenerationTests {
             </entity>
             <entity name="Parent" representedClassName="Parent" syncable="YES" codeGenerationType="class">
                 <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="rank" optional="YES" attributeType="Integer 16" usesScalarValueType="NO"/>
+                <relationship name="keeper" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Holder"/>
             </entity>
             <entity name="Child" representedClassName="Child" parentEntity="Parent" syncable="YES" codeGenerationType="class">
                 <attribute name="born" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
@@ -33,6 +35,9 @@ struct FieldGenerationTests {
             </entity>
             <entity name="OwnedChild" representedClassName="OwnedChild" parentEntity="Owned" syncable="YES" codeGenerationType="class">
                 <attribute name="extra" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Wide" representedClassName="Wide" syncable="YES" codeGenerationType="class">
+        \((0..<33).map { #"        <attribute name="n\#($0 < 10 ? "0" : "")\#($0)" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>"# }.joined(separator: "\n"))
             </entity>
         </model>
         """
@@ -60,9 +65,15 @@ struct FieldGenerationTests {
         let (directory, files) = try Self.generate()
         defer { directory.cleanUp() }
         let plainClass = try #require(files["Plain+DataModelClass.swift"])
-        #expect(plainClass.contains("@exclusivity(unchecked) var _countField: Swift.Int64?"))
+        // Integer, real and to-one fields are plain values with a null bit each (`_fieldNulls`); strings and data stay
+        // optionals (no larger than the value).
+        #expect(plainClass.contains("@exclusivity(unchecked) var _countField: Swift.Int64 = 0"))
         #expect(plainClass.contains("@exclusivity(unchecked) var _titleField: Swift.String?"))
-        #expect(plainClass.contains("@exclusivity(unchecked) var _holderField: Swift.Int64?"))
+        #expect(plainClass.contains("@exclusivity(unchecked) var _holderField: Swift.Int64 = 0"))
+        #expect(plainClass.contains("var nulls: UInt32 = 0"))
+        #expect(plainClass.contains("_countField = row.integer(0, nullBit: 0, in: &nulls)"))
+        #expect(plainClass.contains("_holderField = row.toOne(0, nullBit: 1, in: &nulls)"))
+        #expect(plainClass.contains("_fieldNulls = nulls"))
         #expect(!plainClass.contains("_noteField"), "a transient attribute has no field")
         #expect(
             plainClass.contains(
@@ -78,14 +89,16 @@ struct FieldGenerationTests {
                             ])
                 """))
         #expect(plainClass.contains("_titleField = row.text(2)"))
-        #expect(plainClass.contains("writer.toOne(0, _holderField)"))
+        #expect(plainClass.contains("writer.toOne(0, _holderField, nullBit: 1)"))
+        #expect(plainClass.contains("writer.text(2, _titleField)"))
         let properties = try #require(files["Plain+DataModelProperties.swift"])
         // A non-optional scalar falls back to its empty value, as `value(for:)` does.
         #expect(
             properties.contains(
-                #"get { readsFields(attribute: 0) ? fieldValue(_countField) ?? .emptyValue : value(for: "count") }"#))
+                #"get { readsFields(attribute: 0) ? fieldValue(_countField, nullBit: 0) ?? .emptyValue : value(for: "count") }"#
+            ))
         #expect(properties.contains(#"get { value(for: "note") }"#))
-        #expect(properties.contains("fieldObject(relationship: 0, _holderField) : toOne(for: \"holder\")"))
+        #expect(properties.contains("fieldObject(relationship: 0, _holderField, nullBit: 1) : toOne(for: \"holder\")"))
     }
 
     @Test("sub-entities read their ancestors' fields too; entities that cannot be read from one column each get none")
@@ -93,11 +106,25 @@ struct FieldGenerationTests {
         let (directory, files) = try Self.generate()
         defer { directory.cleanUp() }
         let child = try #require(files["Child+DataModelClass.swift"])
-        #expect(child.contains("@exclusivity(unchecked) var _bornField: Swift.Double?"))
+        #expect(child.contains("@exclusivity(unchecked) var _bornField: Swift.Double = 0"))
         #expect(!child.contains("var _nameField"), "the parent's class declares its own fields")
         #expect(child.contains("_nameField = row.text(0)"))
-        #expect(child.contains("_bornField = row.real(1)"))
-        #expect(try #require(files["Parent+DataModelClass.swift"]).contains("var _nameField: Swift.String?"))
+        // Null bits are numbered by class, root first: the parent's to-one keeps its bit in the child's `readFields`,
+        // though the child's own attribute comes before it in the runtime's order.
+        #expect(child.contains("_rankField = row.integer(1, nullBit: 0, in: &nulls)"))
+        #expect(child.contains("_bornField = row.real(2, nullBit: 2, in: &nulls)"))
+        #expect(child.contains("_keeperField = row.toOne(0, nullBit: 1, in: &nulls)"))
+        let parent = try #require(files["Parent+DataModelClass.swift"])
+        #expect(parent.contains("var _nameField: Swift.String?"))
+        #expect(parent.contains("_rankField = row.integer(1, nullBit: 0, in: &nulls)"))
+        #expect(parent.contains("_keeperField = row.toOne(0, nullBit: 1, in: &nulls)"))
+        // Past the 32 bits of `_fieldNulls`, a field keeps its optional.
+        let wide = try #require(files["Wide+DataModelClass.swift"])
+        #expect(wide.contains("var _n31Field: Swift.Int64 = 0"))
+        #expect(wide.contains("_n31Field = row.integer(31, nullBit: 31, in: &nulls)"))
+        #expect(wide.contains("var _n32Field: Swift.Int64?\n"))
+        #expect(wide.contains("_n32Field = row.integer(32)\n"))
+        #expect(wide.contains("writer.integer(32, _n32Field)\n"))
         // External storage: the row holds a reference to a file.
         let holder = try #require(files["Holder+DataModelClass.swift"])
         #expect(!holder.contains("readFields"))

@@ -220,6 +220,80 @@ struct ObjectLifetimeTests {
     }
 }
 
+/// The size and state of objects (``ObjectState``, ``ObjectStatePool``).
+@Suite("Object size and state")
+struct ObjectStateTests {
+    @Test("a fetched object that holds its row in fields has no state, and its allocation is 120 bytes")
+    func fetchedObjectsAreSmall() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let writer = store.container.newBackgroundContext()
+        for index in 0..<3 {
+            let employee = EmployeeEntity(context: writer)
+            employee.name = "E\(index)"
+            employee.age = index == 1 ? nil : Int16(index)
+        }
+        try writer.save()
+        let context = store.container.newBackgroundContext()
+        for employee in try context.fetch(EmployeeEntity.fetchRequest()) {
+            #expect(employee.holdsFields)
+            #expect(!employee.hasState)
+            // A string, a date, an integer and two to-ones after the 72 bytes of `ManagedObject`: the largest size
+            // the C allocator keeps on its fast lists (a 128-byte chunk). A stored property added to `ManagedObject`
+            // or a field that grows fails this.
+            #expect(usableSize(of: Unmanaged.passUnretained(employee).toOpaque()) <= 120)
+            employee.age = 40
+            #expect(employee.hasState, "the first change gives the object its state")
+            #expect(employee.age == 40)
+            #expect(employee.changedValues().keys.sorted() == ["age"])
+        }
+    }
+
+    @Test("states come from the context's pool and go back to it, from any thread")
+    func statesAreReused() throws {
+        let store = try TestStore(.sqlite, model: CompanyModel.model)
+        defer { store.cleanUp() }
+        let writer = store.container.newBackgroundContext()
+        for index in 0..<200 {
+            let employee = EmployeeEntity(context: writer)
+            employee.name = String(format: "E%03d", index)
+        }
+        try writer.save()
+        let context = store.container.newBackgroundContext()
+        var slabs: [Int] = []
+        for round in 0..<5 {
+            var employees = try context.fetch(EmployeeEntity.fetchRequest())
+            for employee in employees { employee.age = Int16(round) }
+            #expect(employees.allSatisfy { $0.hasState })
+            slabs.append(context.shared.states.withLock { $0.slabCount })
+            context.rollback()
+            context.reset()
+            employees = []
+        }
+        // 200 states: slabs of 16, 32, 64 and 128. The later rounds reuse the first round's states.
+        #expect(slabs == Array(repeating: 4, count: 5))
+        // Changed objects that outlive their context give their states back on eight threads at once.
+        let groups = Groups()
+        let shared = WeakShared()
+        do {
+            let last = store.container.newBackgroundContext()
+            shared.value = last.shared
+            let employees = try last.fetch(EmployeeEntity.fetchRequest())
+            for employee in employees { employee.age = 1 }
+            groups.fill(stride(from: 0, to: employees.count, by: 25).map { Array(employees[$0..<$0 + 25]) })
+        }
+        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
+            #expect(groups.drop(index).allSatisfy { $0.age == 1 })
+        }
+        #expect(shared.value == nil)
+    }
+}
+
+/// The C allocator's usable size of an allocation (`malloc_usable_size`, which the C library's module does not
+/// export): 120 for a 128-byte chunk.
+@_silgen_name("malloc_usable_size")
+private func usableSize(of allocation: UnsafeMutableRawPointer) -> Int
+
 /// What a context's objects shared, held weakly (``ObjectLifetimeTests``).
 private final class WeakShared {
     weak var value: ContextShared?

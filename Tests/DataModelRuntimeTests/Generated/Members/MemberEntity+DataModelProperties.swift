@@ -9,7 +9,7 @@ extension MemberEntity {
     }
 
     public var age: Int16 {
-        get { readsFields(attribute: 0) ? fieldValue(_ageField) ?? .emptyValue : value(for: "age") }
+        get { readsFields(attribute: 0) ? fieldValue(_ageField, nullBit: 0) ?? .emptyValue : value(for: "age") }
         set { setValue(newValue, for: "age") }
     }
 
@@ -19,12 +19,12 @@ extension MemberEntity {
     }
 
     public var rating: Int32 {
-        get { readsFields(attribute: 2) ? fieldValue(_ratingField) ?? .emptyValue : value(for: "rating") }
+        get { readsFields(attribute: 2) ? fieldValue(_ratingField, nullBit: 1) ?? .emptyValue : value(for: "rating") }
         set { setValue(newValue, for: "rating") }
     }
 
     public var score: Double {
-        get { readsFields(attribute: 3) ? fieldValue(_scoreField) ?? .emptyValue : value(for: "score") }
+        get { readsFields(attribute: 3) ? fieldValue(_scoreField, nullBit: 2) ?? .emptyValue : value(for: "score") }
         set { setValue(newValue, for: "score") }
     }
 }

@@ -6,7 +6,7 @@ import DataModelRuntime
 public final class Notebook: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
     @exclusivity(unchecked) var _titleField: Swift.String?
-    @exclusivity(unchecked) var _ownerField: Swift.Int64?
+    @exclusivity(unchecked) var _ownerField: Swift.Int64 = 0
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(
@@ -20,12 +20,14 @@ public final class Notebook: ManagedObject {
     }
 
     override public func readFields(from row: FieldReader) {
+        var nulls: UInt32 = 0
         _titleField = row.text(0)
-        _ownerField = row.toOne(1)
+        _ownerField = row.toOne(1, nullBit: 0, in: &nulls)
+        _fieldNulls = nulls
     }
 
     override public func writeFields(to writer: FieldWriter) {
         writer.text(0, _titleField)
-        writer.toOne(1, _ownerField)
+        writer.toOne(1, _ownerField, nullBit: 0)
     }
 }

@@ -21,7 +21,7 @@ extension Notebook {
     public var owner: ManagedObject? {
         get {
             readsFields(relationship: 1)
-                ? fieldObject(relationship: 1, _ownerField) : toOne(for: "owner")
+                ? fieldObject(relationship: 1, _ownerField, nullBit: 0) : toOne(for: "owner")
         }
         set { setToOne(newValue, for: "owner") }
     }

@@ -14,7 +14,7 @@ extension RestaurantData {
     }
 
     public var date: Date? {
-        get { readsFields(attribute: 1) ? fieldValue(_dateField) : value(for: "date") }
+        get { readsFields(attribute: 1) ? fieldValue(_dateField, nullBit: 0) : value(for: "date") }
         set { setValue(newValue, for: "date") }
     }
 

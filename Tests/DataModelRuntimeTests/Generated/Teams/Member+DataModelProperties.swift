@@ -9,7 +9,7 @@ extension Member {
     }
 
     public var hours: Int32 {
-        get { readsFields(attribute: 0) ? fieldValue(_hoursField) ?? .emptyValue : value(for: "hours") }
+        get { readsFields(attribute: 0) ? fieldValue(_hoursField, nullBit: 0) ?? .emptyValue : value(for: "hours") }
         set { setValue(newValue, for: "hours") }
     }
 
@@ -31,7 +31,7 @@ extension Member {
     public var team: Team? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _teamField) : toOne(for: "team")
+                ? fieldObject(relationship: 0, _teamField, nullBit: 1) : toOne(for: "team")
         }
         set { setToOne(newValue, for: "team") }
     }

@@ -10,17 +10,17 @@ extension Team {
 
     /// Derived: computed when the context saves (read-only).
     public var averageHours: Double? {
-        readsFields(attribute: 0) ? fieldValue(_averageHoursField) : value(for: "averageHours")
+        readsFields(attribute: 0) ? fieldValue(_averageHoursField, nullBit: 0) : value(for: "averageHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var longestHours: Int32? {
-        readsFields(attribute: 1) ? fieldValue(_longestHoursField) : value(for: "longestHours")
+        readsFields(attribute: 1) ? fieldValue(_longestHoursField, nullBit: 1) : value(for: "longestHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var memberCount: Int64? {
-        readsFields(attribute: 2) ? fieldValue(_memberCountField) : value(for: "memberCount")
+        readsFields(attribute: 2) ? fieldValue(_memberCountField, nullBit: 2) : value(for: "memberCount")
     }
 
     public var name: String? {
@@ -30,17 +30,17 @@ extension Team {
 
     /// Derived: computed when the context saves (read-only).
     public var shortestHours: Int32? {
-        readsFields(attribute: 4) ? fieldValue(_shortestHoursField) : value(for: "shortestHours")
+        readsFields(attribute: 4) ? fieldValue(_shortestHoursField, nullBit: 3) : value(for: "shortestHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var totalHours: Int64? {
-        readsFields(attribute: 5) ? fieldValue(_totalHoursField) : value(for: "totalHours")
+        readsFields(attribute: 5) ? fieldValue(_totalHoursField, nullBit: 4) : value(for: "totalHours")
     }
 
     /// Derived: computed when the context saves (read-only).
     public var updatedAt: Date? {
-        readsFields(attribute: 6) ? fieldValue(_updatedAtField) : value(for: "updatedAt")
+        readsFields(attribute: 6) ? fieldValue(_updatedAtField, nullBit: 5) : value(for: "updatedAt")
     }
 
     /// Derived: computed when the context saves (read-only).

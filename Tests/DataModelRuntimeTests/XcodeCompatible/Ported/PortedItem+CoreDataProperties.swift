@@ -9,32 +9,32 @@ extension PortedItem {
     }
 
     public var count: Int16 {
-        get { readsFields(attribute: 0) ? fieldValue(_countField) ?? .emptyValue : value(for: "count") }
+        get { readsFields(attribute: 0) ? fieldValue(_countField, nullBit: 0) ?? .emptyValue : value(for: "count") }
         set { setValue(newValue, for: "count") }
     }
 
     public var isDone: Bool {
-        get { readsFields(attribute: 1) ? fieldValue(_isDoneField) ?? .emptyValue : value(for: "isDone") }
+        get { readsFields(attribute: 1) ? fieldValue(_isDoneField, nullBit: 1) ?? .emptyValue : value(for: "isDone") }
         set { setValue(newValue, for: "isDone") }
     }
 
     public var price: Double {
-        get { readsFields(attribute: 2) ? fieldValue(_priceField) ?? .emptyValue : value(for: "price") }
+        get { readsFields(attribute: 2) ? fieldValue(_priceField, nullBit: 2) ?? .emptyValue : value(for: "price") }
         set { setValue(newValue, for: "price") }
     }
 
     public var rating: Int32? {
-        get { readsFields(attribute: 3) ? fieldValue(_ratingField) : value(for: "rating") }
+        get { readsFields(attribute: 3) ? fieldValue(_ratingField, nullBit: 3) : value(for: "rating") }
         set { setValue(newValue, for: "rating") }
     }
 
     public var serial: Int64 {
-        get { readsFields(attribute: 4) ? fieldValue(_serialField) ?? .emptyValue : value(for: "serial") }
+        get { readsFields(attribute: 4) ? fieldValue(_serialField, nullBit: 4) ?? .emptyValue : value(for: "serial") }
         set { setValue(newValue, for: "serial") }
     }
 
     public var timestamp: Date? {
-        get { readsFields(attribute: 5) ? fieldValue(_timestampField) : value(for: "timestamp") }
+        get { readsFields(attribute: 5) ? fieldValue(_timestampField, nullBit: 5) : value(for: "timestamp") }
         set { setValue(newValue, for: "timestamp") }
     }
 
@@ -46,7 +46,7 @@ extension PortedItem {
     public var list: PortedList? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _listField) : toOne(for: "list")
+                ? fieldObject(relationship: 0, _listField, nullBit: 6) : toOne(for: "list")
         }
         set { setToOne(newValue, for: "list") }
     }

@@ -9,12 +9,12 @@ extension EmployeeEntity {
     }
 
     public var age: Int16 {
-        get { readsFields(attribute: 0) ? fieldValue(_ageField) ?? .emptyValue : value(for: "age") }
+        get { readsFields(attribute: 0) ? fieldValue(_ageField, nullBit: 0) ?? .emptyValue : value(for: "age") }
         set { setValue(newValue, for: "age") }
     }
 
     public var dateJoined: Date? {
-        get { readsFields(attribute: 1) ? fieldValue(_dateJoinedField) : value(for: "dateJoined") }
+        get { readsFields(attribute: 1) ? fieldValue(_dateJoinedField, nullBit: 1) : value(for: "dateJoined") }
         set { setValue(newValue, for: "dateJoined") }
     }
 
@@ -26,7 +26,7 @@ extension EmployeeEntity {
     public var business: BusinessEntity? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _businessField) : toOne(for: "business")
+                ? fieldObject(relationship: 0, _businessField, nullBit: 2) : toOne(for: "business")
         }
         set { setToOne(newValue, for: "business") }
     }
@@ -34,7 +34,7 @@ extension EmployeeEntity {
     public var department: DepartmentEntity? {
         get {
             readsFields(relationship: 1)
-                ? fieldObject(relationship: 1, _departmentField) : toOne(for: "department")
+                ? fieldObject(relationship: 1, _departmentField, nullBit: 3) : toOne(for: "department")
         }
         set { setToOne(newValue, for: "department") }
     }

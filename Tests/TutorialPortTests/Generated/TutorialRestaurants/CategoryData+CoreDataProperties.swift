@@ -19,14 +19,14 @@ extension CategoryData {
     }
 
     public var order: Int32 {
-        get { readsFields(attribute: 2) ? fieldValue(_orderField) ?? .emptyValue : value(for: "order") }
+        get { readsFields(attribute: 2) ? fieldValue(_orderField, nullBit: 0) ?? .emptyValue : value(for: "order") }
         set { setValue(newValue, for: "order") }
     }
 
     public var restaurant: RestaurantData? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _restaurantField) : toOne(for: "restaurant")
+                ? fieldObject(relationship: 0, _restaurantField, nullBit: 1) : toOne(for: "restaurant")
         }
         set { setToOne(newValue, for: "restaurant") }
     }

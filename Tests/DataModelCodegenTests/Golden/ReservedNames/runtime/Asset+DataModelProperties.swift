@@ -5,7 +5,7 @@ import DataModelRuntime
 extension Asset {
 
     public var createdAt: Foundation.Date {
-        get { readsFields(attribute: 0) ? fieldValue(_createdAtField) ?? .emptyValue : value(for: "createdAt") }
+        get { readsFields(attribute: 0) ? fieldValue(_createdAtField, nullBit: 0) ?? .emptyValue : value(for: "createdAt") }
         set { setValue(newValue, for: "createdAt") }
     }
 
@@ -17,7 +17,7 @@ extension Asset {
     public var owner: Class? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _ownerField) : toOne(for: "owner")
+                ? fieldObject(relationship: 0, _ownerField, nullBit: 1) : toOne(for: "owner")
         }
         set { setToOne(newValue, for: "owner") }
     }

@@ -19,12 +19,12 @@ extension Class {
     }
 
     public var `func`: Int32? {
-        get { readsFields(attribute: 2) ? fieldValue(_funcField) : value(for: "func") }
+        get { readsFields(attribute: 2) ? fieldValue(_funcField, nullBit: 0) : value(for: "func") }
         set { setValue(newValue, for: "func") }
     }
 
     public var `import`: Bool {
-        get { readsFields(attribute: 3) ? fieldValue(_importField) ?? .emptyValue : value(for: "import") }
+        get { readsFields(attribute: 3) ? fieldValue(_importField, nullBit: 1) ?? .emptyValue : value(for: "import") }
         set { setValue(newValue, for: "import") }
     }
 
@@ -34,7 +34,7 @@ extension Class {
     }
 
     public var `return`: Double? {
-        get { readsFields(attribute: 5) ? fieldValue(_returnField) : value(for: "return") }
+        get { readsFields(attribute: 5) ? fieldValue(_returnField, nullBit: 2) : value(for: "return") }
         set { setValue(newValue, for: "return") }
     }
 
@@ -46,7 +46,7 @@ extension Class {
     public var type: `Type`? {
         get {
             readsFields(relationship: 1)
-                ? fieldObject(relationship: 1, _typeField) : toOne(for: "type")
+                ? fieldObject(relationship: 1, _typeField, nullBit: 3) : toOne(for: "type")
         }
         set { setToOne(newValue, for: "type") }
     }

@@ -10,7 +10,7 @@ extension Document {
     }
 
     public var pageCount: Int16 {
-        get { readsFields(attribute: 3) ? fieldValue(_pageCountField) ?? .emptyValue : value(for: "pageCount") }
+        get { readsFields(attribute: 3) ? fieldValue(_pageCountField, nullBit: 2) ?? .emptyValue : value(for: "pageCount") }
         set { setValue(newValue, for: "pageCount") }
     }
 

@@ -6,11 +6,11 @@ import DataModelRuntime
 public final class Order: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
     @exclusivity(unchecked) var _groupField: Swift.String?
-    @exclusivity(unchecked) var _orderField: Swift.Int64?
-    @exclusivity(unchecked) var _selectField: Swift.Int64?
+    @exclusivity(unchecked) var _orderField: Swift.Int64 = 0
+    @exclusivity(unchecked) var _selectField: Swift.Int64 = 0
     @exclusivity(unchecked) var _tableField: Swift.String?
     @exclusivity(unchecked) var _whereField: Swift.String?
-    @exclusivity(unchecked) var _setField: Swift.Int64?
+    @exclusivity(unchecked) var _setField: Swift.Int64 = 0
 
     override public class var fieldLayout: FieldLayout? {
         FieldLayout(
@@ -27,20 +27,22 @@ public final class Order: ManagedObject {
     }
 
     override public func readFields(from row: FieldReader) {
+        var nulls: UInt32 = 0
         _groupField = row.text(0)
-        _orderField = row.integer(1)
-        _selectField = row.integer(2)
+        _orderField = row.integer(1, nullBit: 0, in: &nulls)
+        _selectField = row.integer(2, nullBit: 1, in: &nulls)
         _tableField = row.text(3)
         _whereField = row.text(4)
-        _setField = row.toOne(0)
+        _setField = row.toOne(0, nullBit: 2, in: &nulls)
+        _fieldNulls = nulls
     }
 
     override public func writeFields(to writer: FieldWriter) {
         writer.text(0, _groupField)
-        writer.integer(1, _orderField)
-        writer.integer(2, _selectField)
+        writer.integer(1, _orderField, nullBit: 0)
+        writer.integer(2, _selectField, nullBit: 1)
         writer.text(3, _tableField)
         writer.text(4, _whereField)
-        writer.toOne(0, _setField)
+        writer.toOne(0, _setField, nullBit: 2)
     }
 }

@@ -14,12 +14,12 @@ extension Order {
     }
 
     public var order: Int32 {
-        get { readsFields(attribute: 1) ? fieldValue(_orderField) ?? .emptyValue : value(for: "order") }
+        get { readsFields(attribute: 1) ? fieldValue(_orderField, nullBit: 0) ?? .emptyValue : value(for: "order") }
         set { setValue(newValue, for: "order") }
     }
 
     public var select: Bool? {
-        get { readsFields(attribute: 2) ? fieldValue(_selectField) : value(for: "select") }
+        get { readsFields(attribute: 2) ? fieldValue(_selectField, nullBit: 1) : value(for: "select") }
         set { setValue(newValue, for: "select") }
     }
 
@@ -36,7 +36,7 @@ extension Order {
     public var set: Set? {
         get {
             readsFields(relationship: 0)
-                ? fieldObject(relationship: 0, _setField) : toOne(for: "set")
+                ? fieldObject(relationship: 0, _setField, nullBit: 2) : toOne(for: "set")
         }
         set { setToOne(newValue, for: "set") }
     }

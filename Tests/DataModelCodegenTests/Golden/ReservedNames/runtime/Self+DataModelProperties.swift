@@ -10,7 +10,7 @@ extension `Self` {
 
     /// Derived: computed when the context saves (read-only).
     public var childCount: Int64? {
-        readsFields(attribute: 0) ? fieldValue(_childCountField) : value(for: "childCount")
+        readsFields(attribute: 0) ? fieldValue(_childCountField, nullBit: 0) : value(for: "childCount")
     }
 
     public var context_: String? {
@@ -19,7 +19,7 @@ extension `Self` {
     }
 
     public var deleted: Bool {
-        get { readsFields(attribute: 2) ? fieldValue(_deletedField) ?? .emptyValue : value(for: "deleted") }
+        get { readsFields(attribute: 2) ? fieldValue(_deletedField, nullBit: 1) ?? .emptyValue : value(for: "deleted") }
         set { setValue(newValue, for: "deleted") }
     }
 
@@ -56,7 +56,7 @@ extension `Self` {
     public var parent: `Self`? {
         get {
             readsFields(relationship: 3)
-                ? fieldObject(relationship: 3, _parentField) : toOne(for: "parent")
+                ? fieldObject(relationship: 3, _parentField, nullBit: 2) : toOne(for: "parent")
         }
         set { setToOne(newValue, for: "parent") }
     }
@@ -64,7 +64,7 @@ extension `Self` {
     public var twin: `Self`? {
         get {
             readsFields(relationship: 4)
-                ? fieldObject(relationship: 4, _twinField) : toOne(for: "twin")
+                ? fieldObject(relationship: 4, _twinField, nullBit: 3) : toOne(for: "twin")
         }
         set { setToOne(newValue, for: "twin") }
     }

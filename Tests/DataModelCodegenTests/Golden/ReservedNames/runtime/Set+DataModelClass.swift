@@ -5,7 +5,7 @@ import DataModelRuntime
 /// An object of the `Set` entity.
 public final class Set: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
-    @exclusivity(unchecked) var _countField: Swift.Int64?
+    @exclusivity(unchecked) var _countField: Swift.Int64 = 0
     @exclusivity(unchecked) var _nameField: Swift.String?
 
     override public class var fieldLayout: FieldLayout? {
@@ -21,12 +21,14 @@ public final class Set: ManagedObject {
     }
 
     override public func readFields(from row: FieldReader) {
-        _countField = row.integer(0)
+        var nulls: UInt32 = 0
+        _countField = row.integer(0, nullBit: 0, in: &nulls)
         _nameField = row.text(1)
+        _fieldNulls = nulls
     }
 
     override public func writeFields(to writer: FieldWriter) {
-        writer.integer(0, _countField)
+        writer.integer(0, _countField, nullBit: 0)
         writer.text(1, _nameField)
     }
 }

@@ -9,7 +9,7 @@ extension Set {
     }
 
     public var count: Int64 {
-        get { readsFields(attribute: 0) ? fieldValue(_countField) ?? .emptyValue : value(for: "count") }
+        get { readsFields(attribute: 0) ? fieldValue(_countField, nullBit: 0) ?? .emptyValue : value(for: "count") }
         set { setValue(newValue, for: "count") }
     }
 

@@ -6,15 +6,15 @@ import DataModelRuntime
 public final class `Type`: ManagedObject {
     // Fields: the row a fetch read, which the properties read until the object's first change.
     @exclusivity(unchecked) var _binaryField: Foundation.Data?
-    @exclusivity(unchecked) var _booleanField: Swift.Int64?
-    @exclusivity(unchecked) var _booleanObjectField: Swift.Int64?
-    @exclusivity(unchecked) var _dateField: Swift.Double?
+    @exclusivity(unchecked) var _booleanField: Swift.Int64 = 0
+    @exclusivity(unchecked) var _booleanObjectField: Swift.Int64 = 0
+    @exclusivity(unchecked) var _dateField: Swift.Double = 0
     @exclusivity(unchecked) var _decimalField: Swift.String?
-    @exclusivity(unchecked) var _doubleField: Swift.Double?
-    @exclusivity(unchecked) var _floatField: Swift.Double?
-    @exclusivity(unchecked) var _int16Field: Swift.Int64?
-    @exclusivity(unchecked) var _int32Field: Swift.Int64?
-    @exclusivity(unchecked) var _int64Field: Swift.Int64?
+    @exclusivity(unchecked) var _doubleField: Swift.Double = 0
+    @exclusivity(unchecked) var _floatField: Swift.Double = 0
+    @exclusivity(unchecked) var _int16Field: Swift.Int64 = 0
+    @exclusivity(unchecked) var _int32Field: Swift.Int64 = 0
+    @exclusivity(unchecked) var _int64Field: Swift.Int64 = 0
     @exclusivity(unchecked) var _stringField: Swift.String?
     @exclusivity(unchecked) var _uriField: Swift.String?
     @exclusivity(unchecked) var _uuidField: Foundation.Data?
@@ -44,32 +44,34 @@ public final class `Type`: ManagedObject {
     }
 
     override public func readFields(from row: FieldReader) {
+        var nulls: UInt32 = 0
         _binaryField = row.blob(0)
-        _booleanField = row.integer(1)
-        _booleanObjectField = row.integer(2)
-        _dateField = row.real(3)
+        _booleanField = row.integer(1, nullBit: 0, in: &nulls)
+        _booleanObjectField = row.integer(2, nullBit: 1, in: &nulls)
+        _dateField = row.real(3, nullBit: 2, in: &nulls)
         _decimalField = row.text(4)
-        _doubleField = row.real(5)
-        _floatField = row.real(6)
-        _int16Field = row.integer(7)
-        _int32Field = row.integer(8)
-        _int64Field = row.integer(9)
+        _doubleField = row.real(5, nullBit: 3, in: &nulls)
+        _floatField = row.real(6, nullBit: 4, in: &nulls)
+        _int16Field = row.integer(7, nullBit: 5, in: &nulls)
+        _int32Field = row.integer(8, nullBit: 6, in: &nulls)
+        _int64Field = row.integer(9, nullBit: 7, in: &nulls)
         _stringField = row.text(11)
         _uriField = row.text(13)
         _uuidField = row.blob(14)
+        _fieldNulls = nulls
     }
 
     override public func writeFields(to writer: FieldWriter) {
         writer.blob(0, _binaryField)
-        writer.integer(1, _booleanField)
-        writer.integer(2, _booleanObjectField)
-        writer.real(3, _dateField)
+        writer.integer(1, _booleanField, nullBit: 0)
+        writer.integer(2, _booleanObjectField, nullBit: 1)
+        writer.real(3, _dateField, nullBit: 2)
         writer.text(4, _decimalField)
-        writer.real(5, _doubleField)
-        writer.real(6, _floatField)
-        writer.integer(7, _int16Field)
-        writer.integer(8, _int32Field)
-        writer.integer(9, _int64Field)
+        writer.real(5, _doubleField, nullBit: 3)
+        writer.real(6, _floatField, nullBit: 4)
+        writer.integer(7, _int16Field, nullBit: 5)
+        writer.integer(8, _int32Field, nullBit: 6)
+        writer.integer(9, _int64Field, nullBit: 7)
         writer.text(11, _stringField)
         writer.text(13, _uriField)
         writer.blob(14, _uuidField)

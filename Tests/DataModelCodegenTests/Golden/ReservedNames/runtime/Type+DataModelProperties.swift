@@ -14,17 +14,17 @@ extension `Type` {
     }
 
     public var boolean: Bool {
-        get { readsFields(attribute: 1) ? fieldValue(_booleanField) ?? .emptyValue : value(for: "boolean") }
+        get { readsFields(attribute: 1) ? fieldValue(_booleanField, nullBit: 0) ?? .emptyValue : value(for: "boolean") }
         set { setValue(newValue, for: "boolean") }
     }
 
     public var booleanObject: Bool? {
-        get { readsFields(attribute: 2) ? fieldValue(_booleanObjectField) : value(for: "booleanObject") }
+        get { readsFields(attribute: 2) ? fieldValue(_booleanObjectField, nullBit: 1) : value(for: "booleanObject") }
         set { setValue(newValue, for: "booleanObject") }
     }
 
     public var date: Foundation.Date? {
-        get { readsFields(attribute: 3) ? fieldValue(_dateField) : value(for: "date") }
+        get { readsFields(attribute: 3) ? fieldValue(_dateField, nullBit: 2) : value(for: "date") }
         set { setValue(newValue, for: "date") }
     }
 
@@ -34,27 +34,27 @@ extension `Type` {
     }
 
     public var double: Double? {
-        get { readsFields(attribute: 5) ? fieldValue(_doubleField) : value(for: "double") }
+        get { readsFields(attribute: 5) ? fieldValue(_doubleField, nullBit: 3) : value(for: "double") }
         set { setValue(newValue, for: "double") }
     }
 
     public var float: Float {
-        get { readsFields(attribute: 6) ? fieldValue(_floatField) ?? .emptyValue : value(for: "float") }
+        get { readsFields(attribute: 6) ? fieldValue(_floatField, nullBit: 4) ?? .emptyValue : value(for: "float") }
         set { setValue(newValue, for: "float") }
     }
 
     public var int16: Int16 {
-        get { readsFields(attribute: 7) ? fieldValue(_int16Field) ?? .emptyValue : value(for: "int16") }
+        get { readsFields(attribute: 7) ? fieldValue(_int16Field, nullBit: 5) ?? .emptyValue : value(for: "int16") }
         set { setValue(newValue, for: "int16") }
     }
 
     public var int32: Int32? {
-        get { readsFields(attribute: 8) ? fieldValue(_int32Field) : value(for: "int32") }
+        get { readsFields(attribute: 8) ? fieldValue(_int32Field, nullBit: 6) : value(for: "int32") }
         set { setValue(newValue, for: "int32") }
     }
 
     public var int64: Int64 {
-        get { readsFields(attribute: 9) ? fieldValue(_int64Field) ?? .emptyValue : value(for: "int64") }
+        get { readsFields(attribute: 9) ? fieldValue(_int64Field, nullBit: 7) ?? .emptyValue : value(for: "int64") }
         set { setValue(newValue, for: "int64") }
     }
 
