@@ -16,7 +16,7 @@ public struct FieldContext: Sendable, Hashable {
     /// The property's index among the entity's attributes, or among its relationships, inherited ones first (the
     /// runtime's order).
     public let fieldIndex: Int
-    /// The field's bit in the object's `_fieldNulls`, set when its column was `NULL`: integer, real and to-one fields,
+    /// The field's bit in the object's `fieldNulls`, set when its column was `NULL`: integer, real and to-one fields,
     /// numbered root class first in declaration order (a class's bits are its ancestors' bits and then its own), up
     /// to ``FieldPlanner/nullBitCount``. `nil` for the others, which keep an optional (a string or data optional
     /// takes no more room than the value).
@@ -64,7 +64,7 @@ struct EntityFields: Sendable {
 /// sub-entities (its row names the destination's entity). The runtime checks the layout against the store's
 /// columns again and falls back to its own decoding when they disagree.
 struct FieldPlanner {
-    /// The bits of the runtime's `ManagedObject._fieldNulls`: a lineage's integer, real and to-one fields past these
+    /// The bits of the runtime's `ManagedObject.fieldNulls`: a lineage's integer, real and to-one fields past these
     /// keep optionals.
     static let nullBitCount = 32
 

@@ -209,7 +209,7 @@ public struct FieldReader {
 public struct FieldWriter {
     let writer: ObjectValueWriter
     let entity: Unmanaged<EntityRuntime>
-    /// The object's ``ManagedObject/_fieldNulls``.
+    /// The object's ``ManagedObject/fieldNulls``.
     let nulls: UInt32
 
     @inline(__always)
@@ -282,7 +282,7 @@ extension ManagedObject {
                 ) { writer in
                     for (index, value) in entity.fieldConstants { writer.initialize(attribute: index, to: value) }
                     for index in entity.fieldToManys { writer.initialize(relationship: index, to: .toManyFault) }
-                    writeFields(to: FieldWriter(writer: writer, entity: entityReference, nulls: _fieldNulls))
+                    writeFields(to: FieldWriter(writer: writer, entity: entityReference, nulls: fieldNulls))
                 }
             }
         }
@@ -311,20 +311,26 @@ extension ManagedObject {
         return T(primitiveValue: .integer(field))
     }
 
-    /// An attribute's value from its integer field with a null bit (see ``_fieldNulls``). Generated properties call
+    /// An attribute's value from its integer field with a null bit (see ``fieldNulls``). Generated properties call
     /// this.
     @inlinable
     public final func fieldValue<T: StorableValue>(_ field: Int64, nullBit bit: Int) -> T? {
-        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
         return T(primitiveValue: .integer(field))
     }
 
-    /// An attribute's value from its real field with a null bit (see ``_fieldNulls``). Generated properties call
+    /// An attribute's value from its real field with a null bit (see ``fieldNulls``). Generated properties call
     /// this.
     @inlinable
     public final func fieldValue<T: StorableValue>(_ field: Double, nullBit bit: Int) -> T? {
-        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
         return T(primitiveValue: .real(field))
+    }
+
+    /// Sets which fields' columns were `NULL` (see ``fieldNulls``): a generated ``readFields(from:)`` calls this once,
+    /// after reading its fields.
+    public final func setFieldNulls(_ nulls: UInt32) {
+        fieldNulls = nulls
     }
 
     /// An attribute's value from its real field.
@@ -348,10 +354,10 @@ extension ManagedObject {
         return T(primitiveValue: .blob(field))
     }
 
-    /// The destination of to-one relationship `index` from its key field with a null bit (see ``_fieldNulls``).
+    /// The destination of to-one relationship `index` from its key field with a null bit (see ``fieldNulls``).
     /// Generated properties call this.
     public final func fieldObject<T: ManagedObject>(relationship index: Int, _ key: Int64, nullBit bit: Int) -> T? {
-        guard _fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
         return fieldObject(relationship: index, key)
     }
 

@@ -68,10 +68,11 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// ``isInserted``, ``isUpdated`` and ``isDeleted``, one bit each.
     @exclusivity(unchecked) private var changeFlags: UInt8 = 0
-    /// For generated classes: the fields (``readFields(from:)``) whose column was `NULL`, one bit each, numbered by
-    /// the generated code. An integer, real or to-one field with a bit is a plain `Int64` or `Double`, 8 bytes where
-    /// an optional takes 16.
-    @exclusivity(unchecked) public final var _fieldNulls: UInt32 = 0
+    /// The generated fields (``readFields(from:)``) whose column was `NULL`, one bit each, numbered by the generated
+    /// code: an integer, real or to-one field with a bit is a plain `Int64` or `Double`, 8 bytes where an optional
+    /// takes 16. Set by ``setFieldNulls(_:)``: a stored property another module writes is checked for exclusive
+    /// access at run time, at each write, whatever its attribute says.
+    @exclusivity(unchecked) @usableFromInline final var fieldNulls: UInt32 = 0
 
     /// Set when the object left its context (see ``context``).
     var isDetached: Bool {
@@ -265,7 +266,8 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
 
     deinit {
         if let state {
-            state.deinitialize(count: 1)
+            // Moved out and dropped, not `deinitialize(count:)`: that destroys through the type's value witness.
+            _ = state.move()
             let address = UInt(bitPattern: state)
             withShared { $0.states.withLock { $0.give(address: address) } }
         }

@@ -81,9 +81,17 @@ extension String: StorableValue {
 }
 
 extension PrimitiveValue {
-    /// The value as an integer, when it is a number or numeric text.
-    @usableFromInline
+    /// The value as an integer, when it is a number or numeric text. An integer's own case inlined: the generated
+    /// getters of integer fields read through it.
+    @inlinable
     var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return convertedInteger
+    }
+
+    /// ``integer`` for the cases other than `.integer`.
+    @usableFromInline
+    var convertedInteger: Int64? {
         switch self {
         case .integer(let value): value
         case .real(let value): value.isFinite ? Int64(exactly: value.rounded(.towardZero)) : nil
@@ -92,9 +100,16 @@ extension PrimitiveValue {
         }
     }
 
-    /// The value as a double, when it is a number or numeric text.
-    @usableFromInline
+    /// The value as a double, when it is a number or numeric text. A real's own case inlined (see ``integer``).
+    @inlinable
     var real: Double? {
+        if case .real(let value) = self { return value }
+        return convertedReal
+    }
+
+    /// ``real`` for the cases other than `.real`.
+    @usableFromInline
+    var convertedReal: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .real(let value): value

@@ -65,7 +65,7 @@ struct FieldGenerationTests {
         let (directory, files) = try Self.generate()
         defer { directory.cleanUp() }
         let plainClass = try #require(files["Plain+DataModelClass.swift"])
-        // Integer, real and to-one fields are plain values with a null bit each (`_fieldNulls`); strings and data stay
+        // Integer, real and to-one fields are plain values with a null bit each (`fieldNulls`); strings and data stay
         // optionals (no larger than the value).
         #expect(plainClass.contains("@exclusivity(unchecked) var _countField: Swift.Int64 = 0"))
         #expect(plainClass.contains("@exclusivity(unchecked) var _titleField: Swift.String?"))
@@ -73,7 +73,7 @@ struct FieldGenerationTests {
         #expect(plainClass.contains("var nulls: UInt32 = 0"))
         #expect(plainClass.contains("_countField = row.integer(0, nullBit: 0, in: &nulls)"))
         #expect(plainClass.contains("_holderField = row.toOne(0, nullBit: 1, in: &nulls)"))
-        #expect(plainClass.contains("_fieldNulls = nulls"))
+        #expect(plainClass.contains("setFieldNulls(nulls)"))
         #expect(!plainClass.contains("_noteField"), "a transient attribute has no field")
         #expect(
             plainClass.contains(
@@ -118,7 +118,7 @@ struct FieldGenerationTests {
         #expect(parent.contains("var _nameField: Swift.String?"))
         #expect(parent.contains("_rankField = row.integer(1, nullBit: 0, in: &nulls)"))
         #expect(parent.contains("_keeperField = row.toOne(0, nullBit: 1, in: &nulls)"))
-        // Past the 32 bits of `_fieldNulls`, a field keeps its optional.
+        // Past the 32 bits of `fieldNulls`, a field keeps its optional.
         let wide = try #require(files["Wide+DataModelClass.swift"])
         #expect(wide.contains("var _n31Field: Swift.Int64 = 0"))
         #expect(wide.contains("_n31Field = row.integer(31, nullBit: 31, in: &nulls)"))

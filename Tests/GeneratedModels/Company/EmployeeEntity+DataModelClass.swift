@@ -31,7 +31,7 @@ public final class EmployeeEntity: ManagedObject {
         _nameField = row.text(2)
         _businessField = row.toOne(0, nullBit: 2, in: &nulls)
         _departmentField = row.toOne(1, nullBit: 3, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -27,7 +27,7 @@ public final class MemberEntity: ManagedObject {
         _nameField = row.text(1)
         _ratingField = row.integer(2, nullBit: 1, in: &nulls)
         _scoreField = row.real(3, nullBit: 2, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -23,7 +23,7 @@ public final class Notebook: ManagedObject {
         var nulls: UInt32 = 0
         _titleField = row.text(0)
         _ownerField = row.toOne(1, nullBit: 0, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

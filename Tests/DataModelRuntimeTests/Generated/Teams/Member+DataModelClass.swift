@@ -31,7 +31,7 @@ public final class Member: ManagedObject {
         _searchNameField = row.text(2)
         _teamNameField = row.text(3)
         _teamField = row.toOne(0, nullBit: 1, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -41,7 +41,7 @@ public final class Team: ManagedObject {
         _totalHoursField = row.integer(5, nullBit: 4, in: &nulls)
         _updatedAtField = row.real(6, nullBit: 5, in: &nulls)
         _upperNameField = row.text(7)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

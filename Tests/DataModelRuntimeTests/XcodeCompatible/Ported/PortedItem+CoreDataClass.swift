@@ -41,7 +41,7 @@ public final class PortedItem: ManagedObject {
         _timestampField = row.real(5, nullBit: 5, in: &nulls)
         _titleField = row.text(6)
         _listField = row.toOne(0, nullBit: 6, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

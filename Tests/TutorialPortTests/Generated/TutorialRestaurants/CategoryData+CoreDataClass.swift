@@ -28,7 +28,7 @@ public final class CategoryData: ManagedObject {
         _categoryTextField = row.text(1)
         _orderField = row.integer(2, nullBit: 0, in: &nulls)
         _restaurantField = row.toOne(0, nullBit: 1, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

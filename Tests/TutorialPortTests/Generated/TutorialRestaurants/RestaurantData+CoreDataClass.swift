@@ -41,7 +41,7 @@ public final class RestaurantData: ManagedObject {
         _placeNameField = row.text(5)
         _placeURLField = row.text(6)
         _roadAddressField = row.text(7)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -25,7 +25,7 @@ open class Asset: ManagedObject {
         _createdAtField = row.real(0, nullBit: 0, in: &nulls)
         _titleField = row.text(1)
         _ownerField = row.toOne(0, nullBit: 1, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

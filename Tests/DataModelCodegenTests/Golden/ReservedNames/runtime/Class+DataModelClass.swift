@@ -38,7 +38,7 @@ public final class Class: ManagedObject {
         _protocolField = row.text(4)
         _returnField = row.real(5, nullBit: 2, in: &nulls)
         _typeField = row.toOne(1, nullBit: 3, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -29,7 +29,7 @@ public final class Document: Asset {
         _mimeTypeField = row.text(2)
         _pageCountField = row.integer(3, nullBit: 2, in: &nulls)
         _ownerField = row.toOne(0, nullBit: 1, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -34,7 +34,7 @@ public final class Order: ManagedObject {
         _tableField = row.text(3)
         _whereField = row.text(4)
         _setField = row.toOne(0, nullBit: 2, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

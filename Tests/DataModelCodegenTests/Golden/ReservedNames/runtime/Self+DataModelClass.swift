@@ -41,7 +41,7 @@ public final class `Self`: ManagedObject {
         _identifierField = row.blob(4)
         _parentField = row.toOne(3, nullBit: 2, in: &nulls)
         _twinField = row.toOne(4, nullBit: 3, in: &nulls)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -24,7 +24,7 @@ public final class Set: ManagedObject {
         var nulls: UInt32 = 0
         _countField = row.integer(0, nullBit: 0, in: &nulls)
         _nameField = row.text(1)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {

@@ -58,7 +58,7 @@ public final class `Type`: ManagedObject {
         _stringField = row.text(11)
         _uriField = row.text(13)
         _uuidField = row.blob(14)
-        _fieldNulls = nulls
+        setFieldNulls(nulls)
     }
 
     override public func writeFields(to writer: FieldWriter) {
