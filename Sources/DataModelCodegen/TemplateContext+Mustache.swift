@@ -363,7 +363,8 @@ final class FieldObject: KeyedMustacheObject {
     }
 
     enum Key: String, CaseIterable, Sendable {
-        case fieldName, fieldType, fieldKind, fieldIndex, hasNullBit, nullBit
+        case fieldName, fieldType, fieldKind, fieldIndex, hasNullBit, nullBit, fieldDefault, nullBitArgument,
+            readNullBitArguments
     }
 
     static let keys = makeKeys()
@@ -384,6 +385,14 @@ final class FieldObject: KeyedMustacheObject {
         case .fieldKind: output.append(context.fieldKind)
         case .fieldIndex, .hasNullBit: return .notText
         case .nullBit: return context.nullBit == nil ? .absent : .notText
+        // Text, not sections around `nullBit`: one lookup per field in the generated class's three loops.
+        case .fieldDefault: if context.nullBit != nil { output.append(" = 0") }
+        case .nullBitArgument: output.append(context.nullBitArgument)
+        case .readNullBitArguments:
+            if context.nullBit != nil {
+                output.append(context.nullBitArgument)
+                output.append(", in: &nulls")
+            }
         }
         return .written
     }
