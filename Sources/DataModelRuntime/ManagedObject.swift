@@ -60,14 +60,14 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     // class's fields begin: an `EmployeeEntity` of the benchmarks (a string, a date, an integer and two to-ones)
     // ends at 120, and takes a 128-byte allocation, the largest the C allocator keeps on its fast lists.
     /// ``isDetached``, ``isObserved``, ``wasInsertedWhenDeleted``, ``isInvalid`` and ``sharesContext``, one bit each.
-    @exclusivity(unchecked) private var rareFlags: UInt8 = 0
+    @exclusivity(unchecked) private var rareFlags = FlagByte()
     /// Set while the object's values are the row a fetch read into the fields of its generated class
     /// (``readFields(from:)``) and not in ``values`` yet.
     @exclusivity(unchecked) var holdsFields = false
     /// Whether the object's values are not loaded yet; any access loads them.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
     /// ``isInserted``, ``isUpdated`` and ``isDeleted``, one bit each.
-    @exclusivity(unchecked) private var changeFlags: UInt8 = 0
+    @exclusivity(unchecked) private var changeFlags = FlagByte()
     /// The generated fields (``readFields(from:)``) whose column was `NULL`, one bit each, numbered by the generated
     /// code: an integer, real or to-one field with a bit is a plain `Int64` or `Double`, 8 bytes where an optional
     /// takes 16. Set by ``setFieldNulls(_:)``: a stored property another module writes is checked for exclusive
@@ -76,46 +76,46 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
 
     /// Set when the object left its context (see ``context``).
     var isDetached: Bool {
-        @inline(__always) get { rareFlags & 8 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 8 : rareFlags & ~8 }
+        @inline(__always) get { rareFlags[8] }
+        @inline(__always) set { rareFlags[8] = newValue }
     }
     /// Set when the object has an observation registrar (in ``ContextShared/observations``).
     var isObserved: Bool {
-        @inline(__always) get { rareFlags & 16 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 16 : rareFlags & ~16 }
+        @inline(__always) get { rareFlags[16] }
+        @inline(__always) set { rareFlags[16] = newValue }
     }
     /// Set when an inserted object is deleted before it was ever saved.
     var wasInsertedWhenDeleted: Bool {
-        @inline(__always) get { rareFlags & 1 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 1 : rareFlags & ~1 }
+        @inline(__always) get { rareFlags[1] }
+        @inline(__always) set { rareFlags[1] = newValue }
     }
     /// Set once the object is no longer registered (its insertion was rolled back, its deletion saved).
     var isInvalid: Bool {
-        @inline(__always) get { rareFlags & 2 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 2 : rareFlags & ~2 }
+        @inline(__always) get { rareFlags[2] }
+        @inline(__always) set { rareFlags[2] = newValue }
     }
     /// Set once the object keeps ``sharedReference``'s object alive itself (counted in ``ContextShared/addSharers(_:)``, uncounted when
     /// it goes): it was made outside the identity map, left it, or was still referenced when its context went.
     /// Objects that live and go inside their context's identity map never set it.
     var sharesContext: Bool {
-        @inline(__always) get { rareFlags & 4 != 0 }
-        @inline(__always) set { rareFlags = newValue ? rareFlags | 4 : rareFlags & ~4 }
+        @inline(__always) get { rareFlags[4] }
+        @inline(__always) set { rareFlags[4] = newValue }
     }
 
     /// Whether the object was inserted and not saved yet.
     public internal(set) var isInserted: Bool {
-        @inline(__always) get { changeFlags & 1 != 0 }
-        @inline(__always) set { changeFlags = newValue ? changeFlags | 1 : changeFlags & ~1 }
+        @inline(__always) get { changeFlags[1] }
+        @inline(__always) set { changeFlags[1] = newValue }
     }
     /// Whether the object has unsaved changes to a saved row.
     public internal(set) var isUpdated: Bool {
-        @inline(__always) get { changeFlags & 2 != 0 }
-        @inline(__always) set { changeFlags = newValue ? changeFlags | 2 : changeFlags & ~2 }
+        @inline(__always) get { changeFlags[2] }
+        @inline(__always) set { changeFlags[2] = newValue }
     }
     /// Whether the object was deleted and the deletion not saved yet.
     public internal(set) var isDeleted: Bool {
-        @inline(__always) get { changeFlags & 4 != 0 }
-        @inline(__always) set { changeFlags = newValue ? changeFlags | 4 : changeFlags & ~4 }
+        @inline(__always) get { changeFlags[4] }
+        @inline(__always) set { changeFlags[4] = newValue }
     }
 
     /// Not retained: ``sharedReference``'s object holds the ``ModelRuntime`` that owns every entity's runtime, so
@@ -358,7 +358,7 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
     public var entity: EntityDescription { entityRuntime.description }
 
     /// Whether the object is inserted, updated or deleted and not saved yet.
-    public var hasChanges: Bool { changeFlags != 0 }
+    public var hasChanges: Bool { changeFlags.bits != 0 }
 
     // `Identifiable` comes with the standard library's default for classes (`ObjectIdentifier(self)`), as
     // `NSManagedObject`'s does: an entity's own `id` attribute is then an ordinary generated property, named `id`.
@@ -736,6 +736,17 @@ final class ObservationBox {
 /// ``Token``. A tracking in progress records that key path in a set, hashing it, and hashing
 /// the token sets ``hit``; outside any tracking nothing is recorded. The probe belongs to one
 /// context, used from one isolation domain, like the objects that call it.
+/// Eight flags in a byte, each read and written by its bit (``ManagedObject``'s rare and change flags).
+struct FlagByte {
+    var bits: UInt8 = 0
+
+    @inline(__always)
+    subscript(bit: UInt8) -> Bool {
+        get { bits & bit != 0 }
+        set { bits = newValue ? bits | bit : bits & ~bit }
+    }
+}
+
 final class ObservationProbe {
     /// The key path's argument: hashing it marks the probe.
     struct Token: Hashable {
