@@ -185,6 +185,8 @@ public struct FieldReader {
     @inline(__always)
     private static func unwrap<Value: Numeric>(_ value: Value?, _ bit: Int, _ nulls: inout UInt32) -> Value {
         if let value { return value }
+        // Checked here only, where a bit is set: a bit past 31 would shift out and read the field as 0, not `nil`.
+        precondition((0..<32).contains(bit), "a field's null bit is 0 through 31")
         nulls |= 1 << UInt32(truncatingIfNeeded: bit)
         return 0
     }

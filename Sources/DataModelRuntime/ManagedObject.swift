@@ -729,13 +729,6 @@ final class ObservationBox {
     let registrar = ObservationRegistrar()
 }
 
-/// Tells, per context, whether a property access happens inside `withObservationTracking` (or
-/// any other observation tracking) without giving the object a registrar of its own.
-///
-/// The probe's registrar is told about an access to a key path whose subscript argument is a
-/// ``Token``. A tracking in progress records that key path in a set, hashing it, and hashing
-/// the token sets ``hit``; outside any tracking nothing is recorded. The probe belongs to one
-/// context, used from one isolation domain, like the objects that call it.
 /// Eight flags in a byte, each read and written by its bit (``ManagedObject``'s rare and change flags).
 struct FlagByte {
     var bits: UInt8 = 0
@@ -747,6 +740,13 @@ struct FlagByte {
     }
 }
 
+/// Tells, per context, whether a property access happens inside `withObservationTracking` (or
+/// any other observation tracking) without giving the object a registrar of its own.
+///
+/// The probe's registrar is told about an access to a key path whose subscript argument is a
+/// ``Token``. A tracking in progress records that key path in a set, hashing it, and hashing
+/// the token sets ``hit``; outside any tracking nothing is recorded. The probe belongs to one
+/// context, used from one isolation domain, like the objects that call it.
 final class ObservationProbe {
     /// The key path's argument: hashing it marks the probe.
     struct Token: Hashable {
