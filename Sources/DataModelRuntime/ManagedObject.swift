@@ -235,8 +235,9 @@ open class ManagedObject: Hashable, Identifiable, FetchRequestResult, CustomStri
         @inline(__always) get {
             if let state { return state }
             let address = withShared { $0.states.withLock { $0.take() } }
-            // safe: the pool hands out addresses of memory it allocated, never zero.
-            let made = UnsafeMutablePointer<ObjectState>(bitPattern: address)!
+            guard let made = UnsafeMutablePointer<ObjectState>(bitPattern: address) else {
+                preconditionFailure("the state pool handed out a null address")
+            }
             made.initialize(to: ObjectState())
             state = made
             return made

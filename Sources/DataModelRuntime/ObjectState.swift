@@ -12,8 +12,10 @@ struct ObjectState {
     /// What an object without a state reads: no values, no snapshot, no batch. Never written (writes go through
     /// ``ManagedObject/writableState``, which takes the object's own) and never freed.
     nonisolated(unsafe) static let none: UnsafeMutablePointer<ObjectState> = {
-        // safe: a process that cannot allocate 40 bytes at its first object state cannot go on.
-        let none = malloc(MemoryLayout<ObjectState>.stride)!.bindMemory(to: ObjectState.self, capacity: 1)
+        guard let memory = malloc(MemoryLayout<ObjectState>.stride) else {
+            fatalError("out of memory allocating the empty object state")
+        }
+        let none = memory.bindMemory(to: ObjectState.self, capacity: 1)
         none.initialize(to: ObjectState())
         return none
     }()
@@ -50,8 +52,7 @@ struct ObjectStatePool: ~Copyable {
             return UInt(bitPattern: state.bindMemory(to: ObjectState.self, capacity: 1))
         }
         if remaining == 0 { addSlab() }
-        // safe: addSlab() just set `next` (or stopped the process: no memory).
-        let state = next!
+        guard let state = next else { preconditionFailure("a new slab leaves no state to take") }
         next = state + MemoryLayout<ObjectState>.stride
         remaining -= 1
         return UInt(bitPattern: state.bindMemory(to: ObjectState.self, capacity: 1))
@@ -59,8 +60,9 @@ struct ObjectStatePool: ~Copyable {
 
     /// Takes back the memory of a state ``take()`` gave (its state deinitialized) for the next ``take()``.
     mutating func give(address: UInt) {
-        // safe: `address` came from take(), never zero.
-        let memory = UnsafeMutableRawPointer(bitPattern: address)!
+        guard let memory = UnsafeMutableRawPointer(bitPattern: address) else {
+            preconditionFailure("a state given back at a null address")
+        }
         memory.storeBytes(of: reusable, as: UnsafeMutableRawPointer?.self)
         reusable = memory
     }
