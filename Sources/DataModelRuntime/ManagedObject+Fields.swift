@@ -90,6 +90,11 @@ public struct FieldLayout: Sendable, Equatable {
     }
 }
 
+/// The mask of a field's null bit in ``ManagedObject/fieldNulls``: what the reader sets, and the writer and the getters
+/// test.
+@inlinable @inline(__always)
+func fieldNullMask(_ bit: Int) -> UInt32 { 1 << UInt32(truncatingIfNeeded: bit) }
+
 /// The current row of a fetch, as a generated ``ManagedObject/readFields(from:)`` reads it: each value as the
 /// runtime's own decoding reads the column (so a field turned into values gives exactly what the row would have).
 public struct FieldReader {
@@ -187,7 +192,7 @@ public struct FieldReader {
         if let value { return value }
         // Checked here only, where a bit is set: a bit past 31 would shift out and read the field as 0, not `nil`.
         precondition((0..<32).contains(bit), "a field's null bit is 0 through 31")
-        nulls |= 1 << UInt32(truncatingIfNeeded: bit)
+        nulls |= fieldNullMask(bit)
         return 0
     }
 
@@ -215,7 +220,7 @@ public struct FieldWriter {
     let nulls: UInt32
 
     @inline(__always)
-    private func isNull(_ bit: Int) -> Bool { nulls & 1 << UInt32(truncatingIfNeeded: bit) != 0 }
+    private func isNull(_ bit: Int) -> Bool { nulls & fieldNullMask(bit) != 0 }
 
     /// Attribute `index` from an integer field with a null bit.
     public func integer(_ index: Int, _ value: Int64, nullBit bit: Int) {
@@ -317,7 +322,7 @@ extension ManagedObject {
     /// this.
     @inlinable
     public final func fieldValue<T: StorableValue>(_ field: Int64, nullBit bit: Int) -> T? {
-        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & fieldNullMask(bit) == 0 else { return nil }
         return T(primitiveValue: .integer(field))
     }
 
@@ -325,7 +330,7 @@ extension ManagedObject {
     /// this.
     @inlinable
     public final func fieldValue<T: StorableValue>(_ field: Double, nullBit bit: Int) -> T? {
-        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & fieldNullMask(bit) == 0 else { return nil }
         return T(primitiveValue: .real(field))
     }
 
@@ -359,7 +364,7 @@ extension ManagedObject {
     /// The destination of to-one relationship `index` from its key field with a null bit (see ``fieldNulls``).
     /// Generated properties call this.
     public final func fieldObject<T: ManagedObject>(relationship index: Int, _ key: Int64, nullBit bit: Int) -> T? {
-        guard fieldNulls & 1 << UInt32(truncatingIfNeeded: bit) == 0 else { return nil }
+        guard fieldNulls & fieldNullMask(bit) == 0 else { return nil }
         return fieldObject(relationship: index, key)
     }
 
